@@ -1,0 +1,240 @@
+"""Command line: a thin click layer over build_* helpers.
+
+Exit codes: 0 clean, 1 findings at error severity (or any with --strict),
+2 usage or configuration error.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from datetime import date
+from pathlib import Path
+
+import click
+
+from memlint import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+# Subcommands living in their own modules, imported only when called.
+LAZY_COMMANDS: dict[str, str] = {}
+
+
+class UsageError(Exception):
+    """A problem with what the user asked for: printed on one line, exit 2."""
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx, name):
+        if name in LAZY_COMMANDS:
+            module_name, attr = LAZY_COMMANDS[name].split(":")
+            return getattr(importlib.import_module(module_name), attr)
+        return super().get_command(ctx, name)
+
+    def invoke(self, ctx):
+        from memlint.config import ConfigError
+
+        try:
+            return super().invoke(ctx)
+        except (ConfigError, UsageError) as exc:
+            click.echo(f"memlint: {exc}", err=True)
+            ctx.exit(EXIT_USAGE)
+
+
+def parse_today(value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _split_keys(values) -> tuple[str, ...]:
+    out = []
+    for value in values or ():
+        out.extend(v.strip() for v in value.split(",") if v.strip())
+    return tuple(out)
+
+
+def common_store_options(func):
+    """--preset and --config, taken by every command that reads a store."""
+    from memlint.presets import PRESET_NAMES
+
+    func = click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), help="Config file (default: .memlint.yaml or pyproject.toml [tool.memlint], found upwards).")(func)
+    func = click.option("--preset", type=click.Choice(PRESET_NAMES), help="Store layout (default: from config, else detected).")(func)
+    return func
+
+
+def build_stores(paths, preset, config_file, today=None):
+    """Load config and every store the paths name.
+
+    Returns (stores, only_paths): ``only_paths`` is the set of repo-relative
+    files to report on when files (not folders) were given, else None.
+    """
+    from memlint import config as config_mod
+    from memlint.store import Store, discover
+
+    paths = [Path(p) for p in (paths or (".",))]
+    for p in paths:
+        if not p.exists() and not p.is_symlink():
+            raise UsageError(f"{p}: no such file or folder")
+    first = paths[0]
+    conf = config_mod.load(config_file, start=first if first.is_dir() else first.parent)
+    stores: dict[tuple[Path, str], Store] = {}
+    only: set[str] | None = None
+    for p in paths:
+        if p.is_dir():
+            found = discover(p, conf)
+            if not found:
+                raise UsageError(
+                    f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md); "
+                    "name the root in .memlint.yaml (root: path/to/MEMORY.md)"
+                )
+            for key in found:
+                if key not in stores:
+                    stores[key] = Store(key[0], key[1], conf, preset=preset, today=today)
+        else:
+            key = _store_of_file(p, conf)
+            if key is None:
+                continue  # a markdown file outside any store: nothing to judge
+            if key not in stores:
+                stores[key] = Store(key[0], key[1], conf, preset=preset, today=today)
+            store = stores[key]
+            only = only if only is not None else set()
+            only.add(store._repo_path(p.resolve() if not p.is_symlink() else p.absolute()))
+    if only is not None and any(p.is_dir() for p in paths):
+        only = None  # a folder was named too: report everything
+    return list(stores.values()), (frozenset(only) if only is not None else None)
+
+
+def _store_of_file(path: Path, conf):
+    from memlint.presets import is_store_root
+    from memlint.store import discover
+
+    if conf.root is not None:
+        return discover(path.parent, conf)[0]
+    folder = path.absolute().parent
+    for candidate in (folder, *folder.parents):
+        name = is_store_root(candidate)
+        if name:
+            return candidate.resolve(), name
+        if (candidate / ".git").exists():
+            break
+    return None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="memlint")
+def main():
+    """Lint AI-agent memory stores: budgets, links, duplicates, dates, freshness."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@common_store_options
+@click.option("--format", "fmt", type=click.Choice(["auto", "text", "json", "github", "sarif"]), default="auto", show_default=True, help="Output format; auto is github under GitHub Actions, else text.")
+@click.option("--select", multiple=True, help="Only these rules (codes, names, tags or code prefixes; comma-separated).")
+@click.option("--ignore", multiple=True, help="Skip these rules (codes, names, tags or code prefixes).")
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
+@click.option("--today", help="Date to judge ages and future dates from (YYYY-MM-DD; default today).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
+def check(paths, preset, config_file, fmt, select, ignore, strict, today, output):
+    """Lint the memory stores at PATHS (default: the current folder).
+
+    Files given as PATHS lint their whole store but report only on those files.
+    """
+    from memlint import reporters
+    from memlint.linter import Selection, lint_stores
+    from memlint.rules import all_rules
+
+    today_date = parse_today(today)
+    stores, only = build_stores(paths, preset, config_file, today_date)
+    selection = Selection(select=_split_keys(select), ignore=_split_keys(ignore), only_paths=only)
+    for key in (*selection.select, *selection.ignore):
+        _validate_rule_key(key)
+    result = lint_stores(stores, selection)
+    if fmt == "auto":
+        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    report = reporters.REPORTER_BY_NAME[fmt](result.findings, all_rules())
+    for notice in result.notices:
+        click.echo(f"memlint: {notice}", err=True)
+    if output is not None:
+        from memlint.atomic import write_text_atomic
+
+        write_text_atomic(output, report)
+    else:
+        click.echo(report, nl=False)
+    failing = [f for f in result.findings if f.severity == "error" or strict]
+    sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+
+
+def _validate_rule_key(key: str) -> None:
+    from memlint import rules
+
+    if any(rules.matches(r, (key,)) for r in rules.all_rules()):
+        return
+    raise UsageError(f"no rule, tag or code prefix matches {key!r} (see `memlint rules`)")
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules_cmd(fmt):
+    """List every rule: code, name, default severity, scope, summary."""
+    from memlint.rules import all_rules
+
+    rows = []
+    for rule in all_rules():
+        doc = (rule.__doc__ or "").strip()
+        rows.append(
+            {
+                "code": rule.CODE,
+                "name": rule.NAME,
+                "severity": rule.SEVERITY,
+                "scope": rule.SCOPE,
+                "tags": list(getattr(rule, "TAGS", ())),
+                "summary": doc.splitlines()[0] if doc else "",
+            }
+        )
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(rows, indent=2))
+        return
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        click.echo(f"{r['code']}  {r['name']:<{width}}  {r['severity']:<7}  {r['summary']}")
+
+
+@main.command("rule")
+@click.argument("code")
+def rule_cmd(code):
+    """Show one rule's documentation: what, why, options, an example, the fix."""
+    from memlint import rules
+    from memlint.presets import PRESETS
+
+    try:
+        rule = rules.get(code)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    click.echo(f"{rule.CODE} {rule.NAME}  (default severity: {rule.SEVERITY}; scope: {rule.SCOPE}; tags: {', '.join(getattr(rule, 'TAGS', ())) or '-'})")
+    click.echo("")
+    click.echo((rule.__doc__ or "").strip())
+    if rule.OPTIONS:
+        click.echo("")
+        click.echo("Option defaults by preset:")
+        for name, (_, default) in rule.OPTIONS.items():
+            per = {p: PRESETS[p].get("rules", {}).get(rule.NAME, {}).get(name, default) for p in PRESETS}
+            shown = ", ".join(f"{p}={'null' if v is None else v}" for p, v in per.items())
+            click.echo(f"  {name}: {shown}")
+    click.echo("")
+    click.echo(f"Configure in .memlint.yaml:  rules: {{{rule.NAME}: {{severity: warning}}}}  or  {rule.CODE}: off")
+    click.echo(f"Suppress in a file:          <!-- memlint-disable-next-line {rule.CODE} -->")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

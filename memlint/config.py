@@ -1,0 +1,258 @@
+"""Find, load and strictly validate memlint configuration.
+
+Sources, first found wins: ``--config FILE``; ``.memlint.yaml`` (or
+``.memlint.yml``) in the folder being linted or any parent up to the git
+root; ``[tool.memlint]`` in a ``pyproject.toml`` along the same walk. A typo
+is an error (exit 2), never silently ignored.
+"""
+from __future__ import annotations
+
+import copy
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memlint import rules as rule_registry
+from memlint.presets import BASE_SETTINGS, DEFAULT_EXCLUDE, PRESET_NAMES, PRESETS
+
+CONFIG_NAMES = (".memlint.yaml", ".memlint.yml")
+TOP_LEVEL_KEYS = {"preset", "root", "include", "exclude", "rules", *BASE_SETTINGS}
+SEVERITY_VALUES = ("error", "warning", "off")
+
+
+class ConfigError(Exception):
+    """Bad configuration; the CLI prints it and exits 2."""
+
+
+@dataclass
+class RuleConfig:
+    severity: str  # "error" | "warning" | "off"
+    options: dict
+    ignore: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Config:
+    path: Path | None  # the file it came from, if any
+    base_dir: Path | None  # paths in the file are relative to this folder
+    data: dict  # validated raw mapping
+
+    @property
+    def preset(self) -> str | None:
+        return self.data.get("preset")
+
+    @property
+    def root(self) -> Path | None:
+        root = self.data.get("root")
+        if root is None:
+            return None
+        return (self.base_dir or Path.cwd()) / root
+
+    def settings(self, preset: str) -> dict:
+        merged = copy.deepcopy(BASE_SETTINGS)
+        merged.update(copy.deepcopy(PRESETS[preset]["settings"]))
+        for key in BASE_SETTINGS:
+            if key in self.data and key != "root":
+                merged[key] = copy.deepcopy(self.data[key])
+        merged["include"] = list(self.data.get("include", ["**/*.md"]))
+        merged["exclude"] = DEFAULT_EXCLUDE + list(self.data.get("exclude", []))
+        return merged
+
+    def rule_config(self, rule, preset: str) -> RuleConfig:
+        options = {name: default for name, (_, default) in rule.OPTIONS.items()}
+        options.update(PRESETS[preset].get("rules", {}).get(rule.NAME, {}))
+        severity = rule.SEVERITY
+        ignore: list[str] = []
+        entry = _rule_entry(self.data.get("rules") or {}, rule)
+        if entry is False:  # YAML reads a bare `off` as false
+            severity = "off"
+        elif isinstance(entry, str):
+            severity = entry
+        elif isinstance(entry, dict):
+            for key, value in entry.items():
+                if key == "severity":
+                    severity = value
+                elif key == "ignore":
+                    ignore = list(value)
+                else:
+                    options[key] = value
+        return RuleConfig(severity, options, ignore)
+
+
+def _rule_entry(rules_conf: dict, rule):
+    for key in (rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ())):
+        if key in rules_conf:
+            return rules_conf[key]
+        if key.lower() in rules_conf:
+            return rules_conf[key.lower()]
+    return None
+
+
+def _git_root(start: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def find_config_file(start: Path) -> Path | None:
+    start = start if start.is_dir() else start.parent
+    start = start.resolve()
+    stop = _git_root(start)
+    for folder in (start, *start.parents):
+        for name in CONFIG_NAMES:
+            if (folder / name).is_file():
+                return folder / name
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _pyproject_section(pyproject) is not None:
+            return pyproject
+        if stop is not None and folder == stop:
+            break
+    return None
+
+
+def _pyproject_section(path: Path):
+    try:
+        import tomllib  # type: ignore[import-not-found]
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read TOML: {exc}") from None
+    return data.get("tool", {}).get("memlint")
+
+
+def load(path: Path | None = None, *, start: Path | None = None) -> Config:
+    """Load and validate config from ``path``, or discover it from ``start``."""
+    if path is None and start is not None:
+        path = find_config_file(start)
+    if path is None:
+        return Config(None, None, {})
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"{path}: config file not found")
+    if path.name == "pyproject.toml":
+        data = _pyproject_section(path) or {}
+    else:
+        import yaml
+
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: cannot read: {exc}") from None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+            raise ConfigError(f"{path}{where}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
+        if data is None:
+            data = {}
+    validate(data, str(path))
+    return Config(path, path.parent.resolve(), data)
+
+
+def _is_str_list(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _check_type(value, types) -> bool:
+    if value is None:
+        return type(None) in types
+    if isinstance(value, bool):
+        return bool in types
+    if isinstance(value, int) and float in types:
+        return True
+    if list in types and isinstance(value, list):
+        return all(isinstance(v, str) for v in value)
+    return isinstance(value, tuple(t for t in types if t is not list))
+
+
+def _type_names(types) -> str:
+    names = {int: "integer", float: "number", bool: "true/false", str: "string", list: "list of strings", type(None): "null"}
+    return " or ".join(names.get(t, t.__name__) for t in types)
+
+
+def validate(data, where: str = "config") -> None:
+    """Raise ConfigError on anything memlint would not understand."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: config must be a mapping, not {type(data).__name__}")
+    unknown = sorted(set(data) - TOP_LEVEL_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
+    preset = data.get("preset")
+    if preset is not None and preset not in PRESET_NAMES:
+        raise ConfigError(f"{where}: unknown preset {preset!r} (known: {', '.join(PRESET_NAMES)})")
+    for key in ("root",):
+        if key in data and not isinstance(data[key], str):
+            raise ConfigError(f"{where}: {key!r} must be a path string")
+    for key in ("include", "exclude"):
+        if key in data and not _is_str_list(data[key]):
+            raise ConfigError(f"{where}: {key!r} must be a list of glob strings")
+    for key, default in BASE_SETTINGS.items():
+        if key == "root" or key not in data:
+            continue
+        value = data[key]
+        if isinstance(default, list):
+            ok = _is_str_list(value)
+        elif isinstance(default, bool):
+            ok = isinstance(value, bool)
+        elif isinstance(default, int):
+            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        else:
+            ok = value is None or isinstance(value, (str, int)) and not isinstance(value, bool)
+        if not ok:
+            raise ConfigError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
+    choices = {
+        "frontmatter": ("required", "optional"),
+        "wikilinks": ("strict", "dangling-ok", "off"),
+        "date-source": ("author", "committer"),
+    }
+    for key, allowed in choices.items():
+        if key in data and data[key] not in allowed:
+            raise ConfigError(f"{where}: {key!r} must be one of {', '.join(allowed)}, not {data[key]!r}")
+    rules_conf = data.get("rules", {})
+    if rules_conf is None:
+        return
+    if not isinstance(rules_conf, dict):
+        raise ConfigError(f"{where}: 'rules' must be a mapping of rule code or name to settings")
+    for key, value in rules_conf.items():
+        try:
+            rule = rule_registry.get(str(key))
+        except ValueError as exc:
+            raise ConfigError(f"{where}: rules: {exc}") from None
+        if isinstance(value, bool):  # YAML 1.1: off/on, no/yes
+            continue
+        if isinstance(value, str):
+            if value not in SEVERITY_VALUES:
+                raise ConfigError(f"{where}: rules.{key}: severity must be error, warning or off, not {value!r}")
+            continue
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: rules.{key}: expected a severity or a mapping of options")
+        for opt, opt_value in value.items():
+            if opt == "severity":
+                if opt_value is False:
+                    value[opt] = "off"
+                elif opt_value not in SEVERITY_VALUES:
+                    raise ConfigError(f"{where}: rules.{key}.severity must be error, warning or off, not {opt_value!r}")
+            elif opt == "ignore":
+                if not _is_str_list(opt_value):
+                    raise ConfigError(f"{where}: rules.{key}.ignore must be a list of glob strings")
+            elif opt not in rule.OPTIONS:
+                known = ", ".join(["severity", "ignore", *rule.OPTIONS]) or "severity, ignore"
+                raise ConfigError(f"{where}: rules.{key}: unknown option {opt!r} (known: {known})")
+            elif not _check_type(opt_value, rule.OPTIONS[opt][0]):
+                raise ConfigError(
+                    f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}"
+                )
+
+
+def glob_match(path: str, patterns) -> bool:
+    """gitignore-ish globs: ``**/`` matches any depth, including none."""
+    for pattern in patterns:
+        if fnmatch.fnmatchcase(path, pattern):
+            return True
+        if pattern.startswith("**/") and fnmatch.fnmatchcase(path, pattern[3:]):
+            return True
+        if pattern.endswith("/**") and (path + "/").startswith(pattern[:-2]):
+            return True
+    return False

@@ -1,0 +1,28 @@
+"""Reading dates out of frontmatter values."""
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def parse_date(value) -> date:
+    """A frontmatter value as a date; ValueError with a short reason if it is not one.
+
+    YAML already turns ``2026-05-01`` into a date; strings in ISO 8601 date or
+    date-time form are accepted too (a trailing ``Z`` included).
+    """
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            if _ISO_DATE.match(text):
+                return date.fromisoformat(text)
+            return datetime.fromisoformat(text.replace("Z", "+00:00")).date()
+        except ValueError:
+            raise ValueError(f"{value!r} is not a date (use YYYY-MM-DD)") from None
+    raise ValueError(f"{value!r} is not a date (use YYYY-MM-DD)")

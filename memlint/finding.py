@@ -1,0 +1,36 @@
+"""The one result type every rule yields and every reporter prints."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+SEVERITIES = ("error", "warning")
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str  # repo-relative POSIX path
+    line: int  # 1-based; 0 = the whole file
+    column: int  # 1-based; 0 = the whole line
+    code: str  # stable rule code, e.g. "MEM101"
+    name: str = field(compare=False)  # readable rule name, e.g. "root-budget"
+    severity: str = field(compare=False)
+    message: str = field(compare=False)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a rule yields: a finding before the linter stamps code, name and severity.
+
+    ``path`` is the repo-relative path the finding belongs to.
+    """
+
+    path: str
+    line: int
+    column: int
+    message: str

@@ -1,0 +1,95 @@
+"""Run the rules over a store: stamp code, name and severity; apply suppressions."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from memlint import rules as rule_registry
+from memlint import suppress
+from memlint.config import ConfigError, glob_match
+from memlint.finding import Finding
+from memlint.store import Store
+
+INTERNAL_CODE = "MEM000"
+
+
+@dataclass
+class Selection:
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    only_paths: frozenset[str] | None = None  # report only findings on these repo-relative paths
+    scopes: tuple[str, ...] = ("file", "store")
+
+    def wants(self, rule) -> bool:
+        if rule.SCOPE not in self.scopes:
+            return False
+        if self.select and not rule_registry.matches(rule, self.select):
+            return False
+        return not (self.ignore and rule_registry.matches(rule, self.ignore))
+
+
+@dataclass
+class Result:
+    findings: list[Finding] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # one-line messages for the user, not findings
+
+
+def _problems(rule, store: Store, options: dict):
+    if rule.SCOPE == "file":
+        for doc in store.docs.values():
+            yield from rule.check(doc, store, options)
+    else:
+        yield from rule.check(store, options)
+
+
+def lint_store(store: Store, selection: Selection | None = None) -> Result:
+    selection = selection or Selection()
+    result = Result()
+    by_path = {doc.path: doc for doc in store.docs.values()}
+    suppressions: dict[str, suppress.Suppressions] = {}
+    for rule in rule_registry.all_rules():
+        conf = store.config.rule_config(rule, store.preset)
+        if conf.severity == "off" or not selection.wants(rule):
+            continue
+        keys = {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
+        try:
+            problems = list(_problems(rule, store, conf.options))
+        except ConfigError:
+            raise
+        except Exception as exc:  # a bug in a rule must not hide every other finding
+            result.findings.append(
+                Finding(store.root.path if store.root else ".", 0, 0, INTERNAL_CODE, "internal-error", "error",
+                        f"rule {rule.CODE} {rule.NAME} failed: {type(exc).__name__}: {exc} (please report this)")
+            )
+            continue
+        for problem in problems:
+            if selection.only_paths is not None and problem.path not in selection.only_paths:
+                continue
+            doc = by_path.get(problem.path)
+            if conf.ignore and glob_match(problem.path, conf.ignore) or (doc and glob_match(doc.rel, conf.ignore)):
+                continue
+            if doc is not None and doc.parsed is not None:
+                sup = suppressions.get(problem.path)
+                if sup is None:
+                    sup = suppressions[problem.path] = suppress.parse(doc.parsed.text)
+                if sup.hides(problem.line, keys):
+                    continue
+            result.findings.append(
+                Finding(problem.path, problem.line, problem.column, rule.CODE, rule.NAME, conf.severity, problem.message)
+            )
+    result.findings.sort()
+    return result
+
+
+def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> Result:
+    total = Result()
+    seen = set()
+    for store in stores:
+        one = lint_store(store, selection)
+        for finding in one.findings:
+            if finding not in seen:
+                seen.add(finding)
+                total.findings.append(finding)
+        total.notices.extend(n for n in one.notices if n not in total.notices)
+    total.findings.sort()
+    return total

@@ -1,0 +1,161 @@
+"""Store layouts memlint knows, and how to tell them apart.
+
+A preset is the store-level settings (where the root is, which files are
+topic indexes or daily logs, what frontmatter is wanted) plus per-rule option
+defaults. Config overrides any of it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+DAILY_LOGS = ["**/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].md", "**/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-*.md"]
+# Never memories: project docs that sit beside a store.
+DEFAULT_EXCLUDE = [
+    "**/README.md",
+    "**/CHANGELOG.md",
+    "**/CONTRIBUTING.md",
+    "**/LICENSE.md",
+    "**/CLAUDE.md",
+    "**/AGENTS.md",
+    "**/node_modules/**",
+]
+
+# Store settings and their defaults; every preset starts from these.
+BASE_SETTINGS: dict = {
+    "root": "MEMORY.md",
+    "frontmatter": "optional",  # "required" on memory files, or "optional"
+    "schema": None,  # JSON Schema file for memory frontmatter (shipped name or a path)
+    "topics": [],  # globs of topic / map-of-content index files
+    "daily-logs": DAILY_LOGS,  # exempt from orphan checks, append-only
+    "append-only": DAILY_LOGS,
+    "exempt": ["NOW.md"],  # never orphans (short-term files read directly)
+    "wikilinks": "strict",  # "strict": dangling [[x]] is broken; "dangling-ok"; "off": [[x]] is not a link
+    "backtick-refs": False,  # `memory/x.md` in the root counts as a link
+    "index-depth": 3,  # root -> topic -> sub-topic -> memory
+    "body-links-reach": False,  # memory-to-memory links make a file reachable
+    "date-fields": ["created", "date", "last_verified", "expires", "updated"],
+    "wants-dates": [],  # fields every memory should carry (MEM402)
+    "stale-days": None,  # MEM501 window
+    "date-source": "author",  # git date: "author" or "committer"
+}
+
+PRESETS: dict[str, dict] = {
+    "claude-code": {
+        "settings": {
+            "frontmatter": "required",
+            "schema": "claude-code.json",
+            "wikilinks": "dangling-ok",
+            "topics": ["**/INDEX.md", "topics/*.md"],
+        },
+        "rules": {
+            "root-budget": {"max-lines": 200, "max-bytes": 25000, "max-chars": None},
+            "index-line-length": {"max-length": 150},
+            "topic-oversized": {"max-entries": 50, "max-lines": 200},
+            "memory-oversized": {"max-lines": 300, "max-bytes": 25000},
+        },
+    },
+    "openclaw": {
+        "settings": {
+            "frontmatter": "optional",
+            "wikilinks": "off",  # [[reply_to_current]] in logs is a tag
+            "backtick-refs": True,
+            "topics": ["**/INDEX.md"],
+        },
+        "rules": {
+            "root-budget": {"max-lines": None, "max-bytes": None, "max-chars": 12000},
+            "index-line-length": {"max-length": None},
+            "topic-oversized": {"max-entries": 50, "max-lines": 300},
+            "memory-oversized": {"max-lines": 500, "max-bytes": 50000},
+        },
+    },
+    "moc": {
+        "settings": {
+            "frontmatter": "optional",
+            "schema": "moc.json",
+            "topics": ["**/MOC-*.md", "topics/*.md", "mocs/*.md", "**/INDEX.md"],
+            "wikilinks": "strict",
+            "backtick-refs": True,
+            "wants-dates": ["created", "last_verified"],
+            "stale-days": 60,
+        },
+        "rules": {
+            "root-budget": {"max-lines": 40, "max-bytes": 25000, "max-chars": None},
+            "index-line-length": {"max-length": 150},
+            "topic-oversized": {"max-entries": 25, "max-lines": 100},
+            "memory-oversized": {"max-lines": 300, "max-bytes": 25000},
+        },
+    },
+    "three-layer": {
+        "settings": {
+            "root": "INDEX.md",
+            "frontmatter": "required",
+            "schema": "three-layer.json",
+            "topics": ["**/INDEX.md"],
+            "exempt": ["NOW.md"],
+            "wants-dates": ["last_verified"],
+            "stale-days": 30,
+        },
+        "rules": {
+            "root-budget": {"max-lines": 200, "max-bytes": 25000, "max-chars": None},
+            "index-line-length": {"max-length": None},
+            "topic-oversized": {"max-entries": 50, "max-lines": 200},
+            "memory-oversized": {"max-lines": 300, "max-bytes": 25000},
+        },
+    },
+    "generic": {
+        "settings": {"frontmatter": "optional"},
+        "rules": {
+            "root-budget": {"max-lines": None, "max-bytes": None, "max-chars": None},
+            "index-line-length": {"max-length": None},
+        },
+    },
+}
+
+PRESET_NAMES = tuple(PRESETS)
+ROOT_NAMES = ("MEMORY.md", "INDEX.md")
+
+
+def is_store_root(folder: Path) -> str | None:
+    """The root index file name if ``folder`` holds a store, else None."""
+    if (folder / "MEMORY.md").is_file():
+        return "MEMORY.md"
+    if (folder / "INDEX.md").is_file() and (folder / "NOW.md").is_file():
+        return "INDEX.md"
+    return None
+
+
+def detect_preset(folder: Path, root_name: str) -> str:
+    """Guess the layout of the store whose root is ``folder/root_name``."""
+    if root_name == "INDEX.md" and (folder / "NOW.md").is_file():
+        return "three-layer"
+    try:
+        names = {p.name for p in folder.iterdir()}
+    except OSError:
+        return "generic"
+    if any(n.startswith("MOC-") for n in names) or "mocs" in names or "topics" in names:
+        return "moc"
+    if root_name == "INDEX.md":
+        return "moc"
+    logs = folder / "memory"
+    has_logs = any(_is_daily_name(n) for n in names)
+    if not has_logs and logs.is_dir():
+        try:
+            has_logs = any(_is_daily_name(p.name) for p in logs.iterdir())
+        except OSError:
+            has_logs = False
+    if has_logs:
+        return "openclaw"
+    return "claude-code"
+
+
+def _is_daily_name(name: str) -> bool:
+    return (
+        len(name) >= 13
+        and name.endswith(".md")
+        and name[4] == "-"
+        and name[7] == "-"
+        and name[:4].isdigit()
+        and name[5:7].isdigit()
+        and name[8:10].isdigit()
+        and (name[10] in ".-")
+    )

@@ -1,0 +1,108 @@
+"""Turn findings into text: one function per output format."""
+from __future__ import annotations
+
+import json
+from typing import Callable, Sequence
+
+from memlint import __version__
+from memlint.finding import Finding
+
+DOCS_URL = "https://github.com/memlint/memlint/blob/main/README.md#rules"
+
+
+def text(findings: Sequence[Finding], rules=()) -> str:
+    lines = [f"{f.path}:{f.line}:{f.column}: {f.code} {f.message} [{f.name}{'' if f.severity == 'error' else ', warning'}]" for f in findings]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def json_report(findings: Sequence[Finding], rules=()) -> str:
+    return json.dumps([f.to_dict() for f in findings], indent=2, ensure_ascii=False) + "\n"
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def github(findings: Sequence[Finding], rules=()) -> str:
+    """GitHub Actions workflow commands: one annotation per finding."""
+    out = []
+    for f in findings:
+        level = "error" if f.severity == "error" else "warning"
+        props = [f"file={_escape_property(f.path)}"]
+        if f.line:
+            props.append(f"line={f.line}")
+            if f.column:
+                props.append(f"col={f.column}")
+        props.append(f"title={_escape_property(f'{f.code} {f.name}')}")
+        out.append(f"::{level} {','.join(props)}::{_escape_data(f.message)}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def sarif(findings: Sequence[Finding], rules=()) -> str:
+    """SARIF 2.1.0 for GitHub code scanning: relative URIs, rule metadata."""
+    rule_list = list(rules)
+    index = {r.CODE: i for i, r in enumerate(rule_list)}
+    driver_rules = []
+    for rule in rule_list:
+        doc = (rule.__doc__ or "").strip()
+        summary = doc.splitlines()[0] if doc else rule.NAME
+        driver_rules.append(
+            {
+                "id": rule.CODE,
+                "name": rule.NAME,
+                "shortDescription": {"text": summary},
+                "fullDescription": {"text": doc or summary},
+                "helpUri": f"{DOCS_URL}",
+                "help": {"text": doc or summary},
+                "defaultConfiguration": {"level": "error" if rule.SEVERITY == "error" else "warning"},
+                "properties": {"tags": list(getattr(rule, "TAGS", ()))},
+            }
+        )
+    results = []
+    for f in findings:
+        location = {"artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"}}
+        if f.line:
+            region = {"startLine": f.line}
+            if f.column:
+                region["startColumn"] = f.column
+            location["region"] = region
+        result = {
+            "ruleId": f.code,
+            "level": "error" if f.severity == "error" else "warning",
+            "message": {"text": f.message},
+            "locations": [{"physicalLocation": location}],
+        }
+        if f.code in index:
+            result["ruleIndex"] = index[f.code]
+        results.append(result)
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "memlint",
+                        "version": __version__,
+                        "informationUri": "https://github.com/memlint/memlint",
+                        "rules": driver_rules,
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+REPORTER_BY_NAME: dict[str, Callable[..., str]] = {
+    "text": text,
+    "json": json_report,
+    "github": github,
+    "sarif": sarif,
+}

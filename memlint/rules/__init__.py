@@ -1,0 +1,54 @@
+"""The rule catalogue: one module per rule, found in this package.
+
+Each rule module defines ``CODE`` (stable, never reused), ``NAME``,
+``SEVERITY`` ("error" | "warning"), ``SCOPE`` ("file" | "store"),
+``TAGS``, ``OPTIONS`` (name -> (types, default)) and ``check``:
+``check(doc, store, options)`` for file scope, ``check(store, options)`` for
+store scope. ``check`` yields :class:`memlint.finding.Problem` and never
+prints. The module docstring is the rule's documentation (``memlint rule``).
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import lru_cache
+from types import ModuleType
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> tuple[ModuleType, ...]:
+    modules = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "CODE"):
+            modules.append(module)
+    return tuple(sorted(modules, key=lambda m: m.CODE))
+
+
+@lru_cache(maxsize=1)
+def _by_key() -> dict[str, ModuleType]:
+    table: dict[str, ModuleType] = {}
+    for rule in all_rules():
+        for key in (rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ())):
+            table[key.upper() if key.upper().startswith("MEM") else key] = rule
+    return table
+
+
+def get(key: str) -> ModuleType:
+    """Look a rule up by code (any case) or name; ValueError if unknown."""
+    table = _by_key()
+    rule = table.get(key) or table.get(key.upper())
+    if rule is None:
+        raise ValueError(f"no such rule: {key!r} (see `memlint rules`)")
+    return rule
+
+
+def matches(rule: ModuleType, keys) -> bool:
+    """True if ``rule`` is named by any code, name or tag in ``keys``."""
+    wanted = {k.upper() if k.upper().startswith("MEM") else k for k in keys}
+    return bool(
+        wanted & {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
+        or any(rule.CODE.startswith(w) for w in wanted if w.startswith("MEM"))
+    )

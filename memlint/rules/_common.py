@@ -1,0 +1,27 @@
+"""Small helpers shared by rules."""
+from __future__ import annotations
+
+import re
+
+_ENTRY = re.compile(r"^\s{0,8}(?:[-*+]|\d+[.)])\s|^\s*\|")
+
+
+def entry_lines(doc) -> list[int]:
+    """1-based lines of ``doc`` that are index entries: list items or table
+    rows carrying at least one link (markdown, wikilink or backtick path)."""
+    if doc.parsed is None:
+        return []
+    lines = doc.parsed.text.split("\n")
+    seen: list[int] = []
+    for link in doc.parsed.links:
+        if seen and seen[-1] == link.line:
+            continue
+        if 0 < link.line <= len(lines) and _ENTRY.match(lines[link.line - 1]):
+            seen.append(link.line)
+    return seen
+
+
+def plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"1 {word}"
+    return f"{n:,} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"

@@ -1,0 +1,32 @@
+"""The frontmatter block is not valid YAML, is never closed, or is not a mapping.
+
+Why: a harness that cannot parse the block drops the memory's metadata, and
+often the memory with it.
+
+Options: none. The message gives YAML's own line and column.
+
+Fires:
+
+    ---
+    name: "unclosed
+    type: feedback
+    ---
+
+Fix: correct the YAML (quote values containing ``: ``, close quotes and
+brackets, use spaces not tabs), and make the block a mapping of fields.
+"""
+from memlint.finding import Problem
+
+CODE = "MEM002"
+NAME = "frontmatter-invalid"
+SEVERITY = "error"
+SCOPE = "file"
+TAGS = ("frontmatter",)
+OPTIONS: dict = {}
+
+
+def check(doc, store, options):
+    if doc.parsed is None or doc.parsed.frontmatter_error is None:
+        return
+    error = doc.parsed.frontmatter_error
+    yield Problem(doc.path, error.line, error.column, error.message)

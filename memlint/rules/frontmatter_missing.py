@@ -1,0 +1,37 @@
+"""A memory file has no frontmatter, and the preset requires it.
+
+Why: harnesses read a memory's ``name``/``description``/``type`` from its
+frontmatter to decide whether to load it; without it the memory is anonymous.
+
+Options: none. Applies when the store setting ``frontmatter`` is
+``required`` (claude-code, three-layer) to memory files (not the root,
+indexes, daily logs or exempt files).
+
+Fires:
+
+    # Deploy notes
+    Always run the smoke test first.
+
+Fix: add a block at the very top:
+
+    ---
+    name: deploy-smoke-test
+    description: run the smoke test before any deploy
+    type: feedback
+    ---
+"""
+from memlint.finding import Problem
+
+CODE = "MEM001"
+NAME = "frontmatter-missing"
+SEVERITY = "error"
+SCOPE = "file"
+TAGS = ("frontmatter",)
+OPTIONS: dict = {}
+
+
+def check(doc, store, options):
+    if doc.role != "memory" or doc.parsed is None or store.settings["frontmatter"] != "required":
+        return
+    if doc.parsed.frontmatter_lines is None:
+        yield Problem(doc.path, 1, 1, "no frontmatter: this store wants a --- block with the memory's fields on line 1")

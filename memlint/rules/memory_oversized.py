@@ -1,0 +1,35 @@
+"""A memory file is over its line or byte cap.
+
+Why: one memory should hold one fact; a bloated file costs context every
+time it is loaded and hides its point.
+
+Options: ``max-lines`` (300), ``max-bytes`` (claude-code 25000, openclaw
+50000); ``null`` turns one off. Applies to memory files, not indexes or
+daily logs.
+
+Fires: a 450-line ``project_notes.md``.
+
+Fix: split it into one file per fact, or move history into a daily log.
+"""
+from memlint.finding import Problem
+
+CODE = "MEM104"
+NAME = "memory-oversized"
+SEVERITY = "warning"
+SCOPE = "file"
+TAGS = ("budget",)
+OPTIONS = {
+    "max-lines": ((int, type(None)), 300),
+    "max-bytes": ((int, type(None)), 25000),
+}
+
+
+def check(doc, store, options):
+    if doc.role != "memory" or doc.parsed is None:
+        return
+    max_lines, max_bytes = options["max-lines"], options["max-bytes"]
+    lines = doc.parsed.line_count
+    if max_lines is not None and lines > max_lines:
+        yield Problem(doc.path, max_lines + 1, 1, f"memory is {lines:,} lines, over its cap of {max_lines:,}")
+    elif max_bytes is not None and doc.size > max_bytes:
+        yield Problem(doc.path, 1, 0, f"memory is {doc.size:,} bytes, over its cap of {max_bytes:,}")

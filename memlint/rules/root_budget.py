@@ -1,0 +1,85 @@
+"""The root index is over the harness's load cap: everything past the cut is invisible.
+
+Why: Claude Code loads only the first 200 lines or 25,000 bytes of
+MEMORY.md (whichever comes first; the cut is by line, then at the last
+newline under the byte cap); OpenClaw loads 12,000 characters. The rest is
+dropped with no error, and the newest entries, often corrections, are the
+ones lost.
+
+Options (defaults by preset): ``max-lines`` (claude-code 200, moc 40),
+``max-bytes`` (25000), ``max-chars`` (openclaw 12000); ``null`` turns one off.
+
+Fires: a 249-line MEMORY.md under claude-code. The finding sits on the first
+line that will not load and counts the index entries past it.
+
+Fix: move detail into topic files and keep one short line per topic in the root.
+"""
+from memlint.finding import Problem
+from memlint.rules._common import entry_lines, plural
+
+CODE = "MEM101"
+NAME = "root-budget"
+SEVERITY = "error"
+SCOPE = "store"
+TAGS = ("budget",)
+OPTIONS = {
+    "max-lines": ((int, type(None)), 200),
+    "max-bytes": ((int, type(None)), 25000),
+    "max-chars": ((int, type(None)), None),
+}
+
+
+def first_hidden_line(text: str, max_lines, max_bytes, max_chars) -> int:
+    """1-based first line a harness does not load (0 if the whole file loads).
+
+    Lines are cut first, then at the last newline under the byte or
+    character cap, as Claude Code and OpenClaw do.
+    """
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    cut = len(lines) if max_lines is None else min(len(lines), max_lines)
+    for cap, measure in ((max_bytes, lambda s: len(s.encode("utf-8"))), (max_chars, len)):
+        if cap is None:
+            continue
+        total = 0
+        for i in range(cut):
+            total += measure(lines[i]) + 1
+            if total > cap:
+                cut = i
+                break
+    return 0 if cut >= len(lines) else cut + 1
+
+
+def caps_exceeded(text: str, line_count: int, max_lines, max_bytes, max_chars) -> list[str]:
+    over = []
+    if max_lines is not None and line_count > max_lines:
+        over.append(f"{max_lines:,} lines")
+    if max_bytes is not None and len(text.encode("utf-8")) > max_bytes:
+        over.append(f"{max_bytes:,} bytes")
+    if max_chars is not None and len(text) > max_chars:
+        over.append(f"{max_chars:,} characters")
+    return over
+
+
+def check(store, options):
+    root = store.root
+    if root is None or root.parsed is None:
+        return
+    text = root.parsed.text
+    caps = options["max-lines"], options["max-bytes"], options["max-chars"]
+    first_hidden = first_hidden_line(text, *caps)
+    if not first_hidden:
+        return
+    total_lines = root.parsed.line_count
+    reasons = caps_exceeded(text, total_lines, *caps)
+    size = len(text.encode("utf-8"))
+    hidden_entries = [n for n in entry_lines(root) if n >= first_hidden]
+    yield Problem(
+        root.path,
+        first_hidden,
+        1,
+        f"{root.rel} is {total_lines:,} lines / {size:,} bytes / {len(text):,} characters, over the load cap "
+        f"({' and '.join(reasons)}): lines {first_hidden:,}-{total_lines:,} are never loaded, "
+        f"hiding {plural(len(hidden_entries), 'index entry')}",
+    )

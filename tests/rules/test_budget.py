@@ -1,0 +1,119 @@
+"""MEM101-MEM104: root load cap, index line length, topic and memory size."""
+from __future__ import annotations
+
+import pytest
+
+from memlint.rules.root_budget import first_hidden_line
+
+MEM = "---\nname: {n}\ndescription: memory {n}\ntype: project\n---\nBody of {n}.\n"
+
+
+def entries(n, start=1, hook="hook"):
+    return "".join(f"- [M{i}](m{i}.md) — {hook}\n" for i in range(start, start + n))
+
+
+def memories(n):
+    return {f"m{i}.md": MEM.format(n=i) for i in range(1, n + 1)}
+
+
+def codes(found, code):
+    return [(p, line) for p, line, c in found if c == code]
+
+
+def test_first_hidden_line_lines_then_bytes():
+    text = "".join(f"line {i}\n" for i in range(1, 301))
+    assert first_hidden_line(text, 200, 25000, None) == 201
+    assert first_hidden_line(text, None, None, None) == 0
+    # byte cap binds first: cut at the last newline under the cap
+    long = "".join("x" * 99 + "\n" for _ in range(100))  # 100 lines of 100 bytes
+    assert first_hidden_line(long, 200, 2550, None) == 26
+    assert first_hidden_line(long, 200, 2500, None) == 26
+    assert first_hidden_line(long, 200, 2499, None) == 25
+
+
+def test_first_hidden_line_counts_utf8_bytes_not_characters():
+    text = "é" * 10 + "\n" + "b\n"  # 21 bytes + 2
+    assert first_hidden_line(text, None, 21, None) == 2
+    assert first_hidden_line(text, None, 20, None) == 1
+    assert first_hidden_line(text, None, None, 21) == 0
+
+
+def test_mem101_fires_on_first_invisible_line_and_counts_entries(make_store, cli):
+    root = "# Index\n" + entries(210)
+    store = make_store({"MEMORY.md": root, **memories(210)})
+    result = cli("check", "--format", "json", "--select", "MEM101", store)
+    [f] = result.json()
+    assert (f["path"], f["line"]) == ("MEMORY.md", 201)
+    assert "hiding 11 index entries" in f["message"] and "200 lines" in f["message"]
+    assert result.exit_code == 1
+
+
+def test_mem101_byte_cap_binds_with_long_lines(make_store, cli):
+    root = "# Index\n" + entries(60, hook="h" * 480)  # ~500 bytes each
+    store = make_store({"MEMORY.md": root, **memories(60)})
+    [f] = cli("check", "--format", "json", "--select", "MEM101", store).json()
+    assert "25,000 bytes" in f["message"] and "lines" not in f["message"].split("(")[1].split(")")[0].replace("bytes", "")
+    assert 40 < f["line"] < 60
+
+
+def test_mem101_quiet_under_cap(make_store, findings):
+    store = make_store({"MEMORY.md": "# Index\n" + entries(199), **memories(199)})
+    assert codes(findings(store, "--select", "MEM101"), "MEM101") == []
+
+
+def test_mem101_openclaw_character_cap(make_store, findings):
+    root = "# MEMORY\n" + "".join(f"- fact {i}: " + "y" * 100 + "\n" for i in range(130))
+    store = make_store({"MEMORY.md": root, "memory/2026-01-01.md": "# log\n"})
+    assert codes(findings(store, "--select", "MEM101"), "MEM101") != []
+    assert codes(findings(store, "--select", "MEM101", "--preset", "claude-code"), "MEM101") == []
+
+
+def test_mem101_option_from_config(make_store, findings):
+    store = make_store(
+        {"MEMORY.md": "# Index\n" + entries(20), **memories(20), ".memlint.yaml": "rules:\n  root-budget:\n    max-lines: 10\n"}
+    )
+    assert codes(findings(store), "MEM101") == [("MEMORY.md", 11)]
+
+
+def test_mem102_long_entry_line(make_store, findings):
+    root = "# Index\n- [A](m1.md) — " + "x" * 200 + "\n- [B](m2.md) — short\n" + "Plain text " * 30 + "\n"
+    store = make_store({"MEMORY.md": root, **memories(2)})
+    assert codes(findings(store), "MEM102") == [("MEMORY.md", 2)]
+
+
+def test_mem102_off_for_openclaw(make_store, findings):
+    root = "# Index\n- [A](m1.md) — " + "x" * 200 + "\n"
+    store = make_store({"MEMORY.md": root, **memories(1)})
+    assert codes(findings(store, "--preset", "openclaw"), "MEM102") == []
+
+
+def test_mem103_topic_over_cap(make_store, findings):
+    topic = "# Projects\n" + entries(27)
+    store = make_store({"MEMORY.md": "# Index\n- [Projects](MOC-projects.md)\n", "MOC-projects.md": topic, **memories(27)})
+    assert codes(findings(store, "--preset", "moc"), "MEM103") == [("MOC-projects.md", 27)]
+
+
+def test_mem103_quiet_at_cap(make_store, findings):
+    topic = "# Projects\n" + entries(25)
+    store = make_store({"MEMORY.md": "# Index\n- [Projects](MOC-projects.md)\n", "MOC-projects.md": topic, **memories(25)})
+    assert codes(findings(store, "--preset", "moc"), "MEM103") == []
+
+
+def test_mem103_mostly_links_file_is_a_topic(make_store, findings):
+    topic = "# Things\n" + entries(55)
+    store = make_store({"MEMORY.md": "# Index\n- [Things](things.md)\n", "things.md": topic, **memories(55)})
+    assert codes(findings(store), "MEM103") == [("things.md", 52)]
+
+
+@pytest.mark.parametrize("n, fires", [(300, False), (301, True)])
+def test_mem104_memory_lines(make_store, findings, n, fires):
+    body = "".join(f"line {i}\n" for i in range(n - 5))
+    text = "---\nname: a\ndescription: d\ntype: user\n---\n" + body
+    store = make_store({"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": text})
+    assert codes(findings(store), "MEM104") == ([("a.md", 301)] if fires else [])
+
+
+def test_mem104_not_for_daily_logs(make_store, findings):
+    log = "".join(f"- {i}\n" for i in range(400))
+    store = make_store({"MEMORY.md": "# Index\n", "memory/2026-01-01.md": log})
+    assert codes(findings(store, "--preset", "openclaw"), "MEM104") == []

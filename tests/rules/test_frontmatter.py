@@ -1,0 +1,158 @@
+"""MEM001-MEM006: frontmatter presence, validity, schema, dates, preamble, unreadable files."""
+from __future__ import annotations
+
+import pytest
+
+ROOT = "# Index\n- [A](a.md) — a\n"
+GOOD = "---\nname: a\ndescription: the a memory\ntype: feedback\n---\nBody.\n"
+
+
+def lint(make_store, findings, files, *args):
+    store = make_store({"MEMORY.md": ROOT, **files})
+    return findings(store, "--today", "2026-06-01", *args)
+
+
+def codes(found, code):
+    return [(p, line) for p, line, c in found if c == code]
+
+
+def test_good_memory_is_quiet(make_store, findings):
+    assert lint(make_store, findings, {"a.md": GOOD}) == []
+
+
+def test_mem001_fires_on_memory_without_frontmatter(make_store, findings):
+    found = lint(make_store, findings, {"a.md": "# A\nJust text.\n"})
+    assert codes(found, "MEM001") == [("a.md", 1)]
+
+
+def test_mem001_quiet_where_frontmatter_is_optional(make_store, findings):
+    found = lint(make_store, findings, {"a.md": "# A\nJust text.\n"}, "--preset", "openclaw")
+    assert codes(found, "MEM001") == []
+
+
+def test_mem001_quiet_on_root_and_daily_logs(make_store, findings):
+    found = lint(make_store, findings, {"a.md": GOOD, "memory/2026-01-02.md": "# log\n- did things\n"})
+    assert codes(found, "MEM001") == []
+
+
+@pytest.mark.parametrize(
+    "frontmatter, line",
+    [
+        ('name: "unclosed\ndescription: x\ntype: user\n', 4),  # error at end of stream
+        ("name: a\n\tdescription: tab\ntype: user\n", 3),
+        ("name: a: b\ndescription: x\ntype: user\n", 2),
+        ("[1, 2\n", 3),
+    ],
+)
+def test_mem002_gives_yaml_line(make_store, findings, frontmatter, line):
+    found = lint(make_store, findings, {"a.md": f"---\n{frontmatter}---\nBody\n"})
+    assert codes(found, "MEM002") == [("a.md", line)]
+
+
+@pytest.mark.parametrize("frontmatter", ["- a\n- b\n", "just a string\n"])
+def test_mem002_fires_when_not_a_mapping(make_store, findings, frontmatter, cli):
+    store = make_store({"MEMORY.md": ROOT, "a.md": f"---\n{frontmatter}---\nBody\n"})
+    result = cli("check", "--format", "json", store)
+    [finding] = [f for f in result.json() if f["code"] == "MEM002"]
+    assert finding["line"] == 2 and "not a mapping" in finding["message"]
+
+
+def test_mem002_fires_when_never_closed(make_store, findings):
+    found = lint(make_store, findings, {"a.md": "---\nname: a\ntype: user\n\nBody text\n"})
+    assert codes(found, "MEM002") == [("a.md", 1)]
+
+
+def test_mem003_missing_field_and_bad_vocabulary(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": ROOT,
+            "a.md": "---\nname: a\ntype: feedbak\n---\nBody\n",
+        }
+    )
+    result = cli("check", "--format", "json", store)
+    got = sorted((f["line"], f["message"]) for f in result.json() if f["code"] == "MEM003")
+    assert got[0][0] == 1 and "`description` is missing" in got[0][1]
+    assert got[1][0] == 3 and "feedbak" in got[1][1] and "feedback" in got[1][1]
+
+
+def test_mem003_accepts_type_nested_under_metadata(make_store, findings):
+    nested = "---\nname: a\ndescription: d\nmetadata:\n  type: project\n---\nBody\n"
+    assert lint(make_store, findings, {"a.md": nested}) == []
+
+
+def test_mem003_nested_bad_type_points_at_nested_line(make_store, findings):
+    nested = "---\nname: a\ndescription: d\nmetadata:\n  type: projekt\n---\nBody\n"
+    assert codes(lint(make_store, findings, {"a.md": nested}), "MEM003") == [("a.md", 5)]
+
+
+def test_mem003_missing_type_anywhere(make_store, cli):
+    store = make_store({"MEMORY.md": ROOT, "a.md": "---\nname: a\ndescription: d\n---\nBody\n"})
+    [f] = [f for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM003"]
+    assert "type" in f["message"] and "metadata" in f["message"]
+
+
+def test_mem003_user_schema_from_config(make_store, findings):
+    schema = '{"type": "object", "required": ["owner"]}'
+    store = make_store(
+        {
+            "MEMORY.md": ROOT,
+            "a.md": GOOD,
+            "my-schema.json": schema,
+            ".memlint.yaml": "schema: my-schema.json\n",
+        }
+    )
+    assert codes(findings(store), "MEM003") == [("a.md", 1)]
+
+
+@pytest.mark.parametrize(
+    "field, line, fires",
+    [
+        ("created: 2026-05-01", 5, False),
+        ("created: 2026-02-30", 5, True),
+        ("created: yesterday", 5, True),
+        ("created: 2027-01-01", 5, True),  # future
+        ("expires: 2027-01-01", 5, False),  # may lie in the future
+        ("last_verified: 2026-05-02T10:00:00Z", 5, False),
+    ],
+)
+def test_mem004_date_values(make_store, findings, field, line, fires):
+    text = f"---\nname: a\ndescription: d\ntype: user\n{field}\n---\nBody\n"
+    got = codes(lint(make_store, findings, {"a.md": text}), "MEM004")
+    assert got == ([("a.md", line)] if fires else [])
+
+
+def test_mem004_last_verified_before_created(make_store, findings):
+    text = "---\nname: a\ndescription: d\ntype: user\ncreated: 2026-05-01\nlast_verified: 2026-04-01\n---\nB\n"
+    assert codes(lint(make_store, findings, {"a.md": text}), "MEM004") == [("a.md", 6)]
+
+
+def test_mem005_preamble_before_frontmatter(make_store, findings):
+    text = "# Title\n---\nname: a\ndescription: d\ntype: user\n---\nBody\n"
+    found = lint(make_store, findings, {"a.md": text})
+    assert codes(found, "MEM005") == [("a.md", 2)]
+    assert codes(found, "MEM001") == []  # parsed anyway
+
+
+def test_mem005_quiet_for_horizontal_rule_in_body(make_store, findings):
+    text = GOOD + "\nMore text\n\n---\n\nAfter a rule.\n"
+    assert codes(lint(make_store, findings, {"a.md": text}), "MEM005") == []
+
+
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        ("caf\xe9\n".encode("latin-1"), "UTF-8"),
+        ("\ufeffhello\n".encode("utf-16"), "UTF-16"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
+    ],
+)
+def test_mem006_unreadable_files(make_store, cli, content, needle):
+    store = make_store({"MEMORY.md": ROOT, "a.md": GOOD, "b.md": content})
+    result = cli("check", "--format", "json", store)
+    [f] = [f for f in result.json() if f["code"] == "MEM006"]
+    assert f["path"] == "b.md" and needle in f["message"]
+
+
+def test_bom_and_crlf_frontmatter_parse(make_store, findings):
+    text = "\ufeff---\r\nname: a\r\ndescription: d\r\ntype: user\r\n---\r\nBody\r\n"
+    assert lint(make_store, findings, {"a.md": text}) == []

@@ -1,0 +1,112 @@
+"""The command line as a user drives it."""
+from __future__ import annotations
+
+import json
+
+from memlint.rules import all_rules
+
+ROOT = "# Index\n- [A](a.md) — " + "x" * 200 + "\n"
+MEM = "---\nname: a\ndescription: d\ntype: user\n---\nBody\n"
+NOFM = "# B\nno frontmatter\n"
+
+
+def test_exit_codes(make_store, cli):
+    clean = make_store({"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": MEM}, sub="clean")
+    warn = make_store({"MEMORY.md": ROOT, "a.md": MEM}, sub="warn")
+    err = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM}, sub="err")
+    assert cli("check", clean).exit_code == 0
+    assert cli("check", warn).exit_code == 0  # warnings alone pass
+    assert cli("check", "--strict", warn).exit_code == 1
+    assert cli("check", err).exit_code == 1
+
+
+def test_default_path_is_current_folder(make_store, cli):
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    result = cli("check", cwd=store)
+    assert result.exit_code == 1 and result.output.startswith("b.md:1:1: MEM001")
+
+
+def test_store_discovered_below_repository_top(tmp_path, make_store, cli):
+    make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM}, sub="repo/.claude/memory")
+    make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM}, sub="repo/memory")
+    result = cli("check", "--format", "json", tmp_path / "repo")
+    paths = sorted(f["path"] for f in result.json())
+    # hidden folders are not walked, except when named
+    assert paths == ["b.md"] or paths == ["memory/b.md"]
+    hidden = cli("check", "--format", "json", tmp_path / "repo" / ".claude" / "memory")
+    assert [f["code"] for f in hidden.json()] == ["MEM001"]
+
+
+def test_no_store_is_a_usage_error(tmp_path, cli):
+    (tmp_path / "notes.md").write_text("hi\n")
+    result = cli("check", tmp_path)
+    assert result.exit_code == 2 and "no memory store found" in result.stderr
+
+
+def test_missing_path_is_a_usage_error(tmp_path, cli):
+    result = cli("check", tmp_path / "nope")
+    assert result.exit_code == 2 and "no such file" in result.stderr
+
+
+def test_select_and_ignore(make_store, cli):
+    store = make_store({"MEMORY.md": ROOT, "a.md": MEM, "b.md": NOFM})
+    codes = lambda *a: sorted(f["code"] for f in cli("check", "--format", "json", *a, store).json())
+    assert codes() == ["MEM001", "MEM102"]
+    assert codes("--select", "MEM001") == ["MEM001"]
+    assert codes("--select", "budget") == ["MEM102"]
+    assert codes("--select", "MEM1") == ["MEM102"]
+    assert codes("--ignore", "MEM001,MEM102") == []
+    bad = cli("check", "--select", "MEM9", store)
+    assert bad.exit_code == 2 and "MEM9" in bad.stderr
+
+
+def test_files_as_paths_report_only_those_files(make_store, cli):
+    store = make_store({"MEMORY.md": ROOT, "a.md": NOFM, "b.md": NOFM})
+    result = cli("check", "--format", "json", store / "a.md")
+    assert [(f["path"], f["code"]) for f in result.json()] == [("a.md", "MEM001")]
+
+
+def test_file_outside_any_store_is_skipped(tmp_path, cli):
+    (tmp_path / "x.md").write_text("hi\n")
+    assert cli("check", tmp_path / "x.md").exit_code == 0
+
+
+def test_github_format_is_default_under_actions(make_store, cli):
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    result = cli("check", store, env={"GITHUB_ACTIONS": "true"})
+    assert result.output.startswith("::error file=b.md,line=1,col=1,title=MEM001 frontmatter-missing::")
+
+
+def test_output_file(make_store, cli, tmp_path):
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    out = tmp_path / "report.json"
+    result = cli("check", "--format", "json", "--output", out, store)
+    assert result.output == "" and json.loads(out.read_text())[0]["code"] == "MEM001"
+
+
+def test_rules_lists_every_rule(cli):
+    out = cli("rules").output
+    for rule in all_rules():
+        assert rule.CODE in out and rule.NAME in out
+    rows = json.loads(cli("rules", "--format", "json").output)
+    assert [r["code"] for r in rows] == sorted(r["code"] for r in rows)
+
+
+def test_rule_shows_docs_by_code_or_name(cli):
+    out = cli("rule", "MEM101").output
+    assert out.startswith("MEM101 root-budget") and "Fires" in out and "Fix" in out and "claude-code=200" in out
+    assert cli("rule", "root-budget").output == out
+    assert cli("rule", "mem101").output == out
+    missing = cli("rule", "MEM999")
+    assert missing.exit_code == 2 and "no such rule" in missing.stderr
+
+
+def test_every_rule_is_documented_and_codes_are_unique():
+    codes = [r.CODE for r in all_rules()]
+    assert len(codes) == len(set(codes))
+    names = [r.NAME for r in all_rules()]
+    assert len(names) == len(set(names))
+    for rule in all_rules():
+        doc = rule.__doc__ or ""
+        assert "Fires" in doc and "Fix" in doc and "Why" in doc, rule.CODE
+        assert rule.SEVERITY in ("error", "warning") and rule.SCOPE in ("file", "store")

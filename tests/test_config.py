@@ -1,0 +1,113 @@
+"""Config discovery and strict validation."""
+from __future__ import annotations
+
+import pytest
+
+from memlint import config
+
+ROOT = "# Index\n- [A](a.md) — " + "x" * 200 + "\n"
+MEM = "---\nname: a\ndescription: d\ntype: user\n---\nBody\n"
+
+
+def store_with(make_store, conf_name, conf_text):
+    return make_store({"MEMORY.md": ROOT, "a.md": MEM, conf_name: conf_text})
+
+
+def test_memlint_yaml_turns_rule_off(make_store, findings):
+    store = store_with(make_store, ".memlint.yaml", "rules:\n  MEM102: off\n")
+    assert findings(store) == []
+
+
+def test_rule_named_by_name_and_severity_changed(make_store, cli):
+    store = store_with(make_store, ".memlint.yaml", "rules:\n  index-line-length:\n    severity: error\n")
+    result = cli("check", "--format", "json", store)
+    assert result.exit_code == 1 and result.json()[0]["severity"] == "error"
+
+
+def test_pyproject_tool_memlint(make_store, findings):
+    store = store_with(make_store, "pyproject.toml", "[tool.memlint]\nrules = {MEM102 = 'off'}\n")
+    assert findings(store) == []
+
+
+def test_config_found_walking_up(tmp_path, make_store, findings):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".memlint.yaml").write_text("rules:\n  MEM102: off\n")
+    store = make_store({"MEMORY.md": ROOT, "a.md": MEM}, sub="deep/memory")
+    assert findings(store) == []
+
+
+def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
+    (tmp_path / ".memlint.yaml").write_text("rules:\n  MEM102: off\n")
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / ".git").mkdir()
+    store = make_store({"MEMORY.md": ROOT, "a.md": MEM}, sub="repo/memory")
+    assert [c for _, _, c in findings(store)] == ["MEM102"]
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("rulez: {}\n", "unknown key 'rulez'"),
+        ("preset: claud\n", "unknown preset"),
+        ("rules:\n  MEM999: off\n", "no such rule"),
+        ("rules:\n  root-budget:\n    max-line: 3\n", "unknown option 'max-line'"),
+        ("rules:\n  root-budget:\n    max-lines: lots\n", "max-lines must be integer"),
+        ("rules:\n  MEM101: loud\n", "severity must be"),
+        ("include: '*.md'\n", "'include' must be a list"),
+        ("wikilinks: maybe\n", "'wikilinks' must be one of"),
+        ("- a\n", "must be a mapping"),
+        ("rules: [\n", "invalid YAML"),
+    ],
+)
+def test_bad_config_exits_2_with_message(make_store, cli, text, needle):
+    store = store_with(make_store, ".memlint.yaml", text)
+    result = cli("check", store)
+    assert result.exit_code == 2
+    assert needle in result.stderr
+    assert ".memlint.yaml" in result.stderr
+    assert "Traceback" not in result.stderr + result.output
+
+
+def test_explicit_config_file_and_missing_one(make_store, cli, tmp_path):
+    store = make_store({"MEMORY.md": ROOT, "a.md": MEM})
+    conf = tmp_path / "other.yaml"
+    conf.write_text("rules:\n  MEM102: off\n")
+    assert cli("check", "--config", conf, store).exit_code == 0
+    missing = cli("check", "--config", tmp_path / "nope.yaml", store)
+    assert missing.exit_code == 2
+
+
+def test_root_named_in_config(make_store, findings):
+    store = make_store(
+        {
+            "notes/HOME.md": "# Home\n- [A](a.md)\n",
+            "notes/a.md": "plain text\n",
+            ".memlint.yaml": "preset: generic\nroot: notes/HOME.md\n",
+        }
+    )
+    assert findings(store) == []
+
+
+def test_root_in_config_that_does_not_exist(make_store, cli):
+    store = make_store({"MEMORY.md": ROOT, ".memlint.yaml": "root: nope/MEMORY.md\n"})
+    result = cli("check", store)
+    assert result.exit_code == 2 and "does not exist" in result.stderr
+
+
+def test_exclude_globs(make_store, findings):
+    store = make_store({"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": "exclude: ['drafts/**']\n"})
+    assert findings(store) == []
+
+
+def test_rule_ignore_globs(make_store, findings):
+    store = make_store(
+        {"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": "rules:\n  MEM001:\n    ignore: ['drafts/*']\n"}
+    )
+    assert findings(store) == []
+
+
+def test_glob_match():
+    assert config.glob_match("a/b/README.md", ["**/README.md"])
+    assert config.glob_match("README.md", ["**/README.md"])
+    assert config.glob_match("drafts/x/y.md", ["drafts/**"])
+    assert not config.glob_match("notes.md", ["**/README.md"])

@@ -1,0 +1,51 @@
+"""Output formats: text, json, github annotations, SARIF."""
+from __future__ import annotations
+
+import json
+
+from memlint import reporters
+from memlint.finding import Finding
+from memlint.rules import all_rules
+
+F = Finding("memory/a b.md", 3, 5, "MEM102", "index-line-length", "warning", "entry is long, over 150: 50%")
+E = Finding("MEMORY.md", 201, 1, "MEM101", "root-budget", "error", "over the cap")
+
+
+def test_text_format_is_path_line_col_code_message():
+    out = reporters.text([E, F])
+    assert out.splitlines()[0].startswith("MEMORY.md:201:1: MEM101 over the cap")
+    assert out.splitlines()[1].startswith("memory/a b.md:3:5: MEM102 entry is long")
+
+
+def test_json_has_exactly_the_finding_keys():
+    [row] = json.loads(reporters.json_report([F]))
+    assert set(row) == {"path", "line", "column", "code", "name", "severity", "message"}
+    assert row["line"] == 3 and row["code"] == "MEM102"
+
+
+def test_github_annotations_escape_properties_and_data():
+    out = reporters.github([F, E]).splitlines()
+    assert out[0] == "::warning file=memory/a b.md,line=3,col=5,title=MEM102 index-line-length::entry is long, over 150: 50%25"
+    assert out[1].startswith("::error file=MEMORY.md,line=201,col=1,")
+    multi = Finding("a%,:.md", 1, 1, "MEM001", "n", "error", "two\nlines")
+    assert reporters.github([multi]) == "::error file=a%25%2C%3A.md,line=1,col=1,title=MEM001 n::two%0Alines\n"
+
+
+def test_sarif_shape():
+    doc = json.loads(reporters.sarif([F, E], all_rules()))
+    assert doc["version"] == "2.1.0"
+    run = doc["runs"][0]
+    ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    assert "MEM101" in ids and "MEM102" in ids
+    result = run["results"][0]
+    assert result["ruleId"] == "MEM102" and result["level"] == "warning"
+    assert ids[result["ruleIndex"]] == "MEM102"
+    loc = result["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "memory/a b.md"
+    assert loc["region"] == {"startLine": 3, "startColumn": 5}
+
+
+def test_whole_file_finding_has_no_region():
+    whole = Finding("a.md", 0, 0, "MEM001", "n", "error", "m")
+    loc = json.loads(reporters.sarif([whole], all_rules()))["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert "region" not in loc
