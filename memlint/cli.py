@@ -18,7 +18,10 @@ from memlint import __version__
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 # Subcommands living in their own modules, imported only when called.
-LAZY_COMMANDS: dict[str, str] = {}
+LAZY_COMMANDS: dict[str, str] = {
+    "health": "memlint.commands.health:health",
+    "triage": "memlint.commands.health:triage",
+}
 
 
 class UsageError(Exception):
@@ -42,6 +45,13 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except (ConfigError, UsageError) as exc:
             click.echo(f"memlint: {exc}", err=True)
+            ctx.exit(EXIT_USAGE)
+        except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as exc:  # never a traceback for a user; MEMLINT_DEBUG=1 shows it
+            if os.environ.get("MEMLINT_DEBUG"):
+                raise
+            click.echo(f"memlint: internal error: {type(exc).__name__}: {exc} (set MEMLINT_DEBUG=1 for details, and please report it)", err=True)
             ctx.exit(EXIT_USAGE)
 
 

@@ -51,6 +51,7 @@ class CliResult:
 def cli(monkeypatch):
     """cli("check", path, ...) runs memlint in-process; never catches exceptions silently."""
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.setenv("MEMLINT_DEBUG", "1")  # a crash in a test shows its traceback
 
     def run(*args, cwd: Path | None = None, env=None) -> CliResult:
         runner = CliRunner()

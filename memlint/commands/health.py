@@ -1,0 +1,219 @@
+"""`memlint health` and `memlint triage`: rank memories by how sessions use them.
+
+No model call: sessions (daily logs, transcripts, or git commits) go into an
+SQLite FTS5 index under .git/memlint; each memory's keywords (filename,
+name/title, tags) are weighted by inverse document frequency, so a word found
+in most sessions cannot make a file look hot. Advisory: no memory file is
+ever changed.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from datetime import date, datetime, time, timezone
+from pathlib import Path
+
+import click
+
+from memlint.cli import build_stores, common_store_options, parse_today
+
+AUTO_MIN_HOURS = 24
+AUTO_MIN_SESSIONS = 5
+TOP_N = 5
+
+
+@dataclass
+class FileUse:
+    path: str
+    keywords: list[str]
+    matched: list[str]
+    hits: float
+    sessions: int
+    last_session: str | None
+    days_since_changed: int
+    changed_from: str  # "git" | "mtime" | "uncommitted"
+    lines: int
+    hotness: float = 0.0
+    hot_class: str = ""
+
+
+def _sessions_for(store, sessions_dir: Path | None):
+    """Every session source the store has; git commits only as the fallback."""
+    from memlint import sessions as sess
+
+    found = list(sess.sessions_from_logs(store.dir, [d.rel for d in store.by_role("log")]))
+    if sessions_dir is not None:
+        found.extend(sess.sessions_from_dir(sessions_dir))
+    if not found and (store.repo_root / ".git").exists():
+        under = os.path.relpath(store.dir, store.repo_root)
+        found.extend(sess.sessions_from_git(store.repo_root, None if under == "." else under))
+    return found
+
+
+def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
+    history = store.history
+    if history is not None:
+        dates = history.dates(doc.path)
+        if dates is not None:
+            return max(0, (today - dates.changed.date()).days), "git"
+        if doc.path in history.staged_new or history.head is not None:
+            return 0, "uncommitted"
+    try:
+        mtime = datetime.fromtimestamp(doc.abspath.stat().st_mtime, tz=timezone.utc).date()
+    except OSError:
+        return 0, "mtime"
+    return max(0, (today - mtime).days), "mtime"
+
+
+def _title(doc) -> str | None:
+    for key in ("name", "title"):
+        value = doc.field(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
+
+
+def _tags(doc) -> list[str]:
+    tags = doc.field("tags")
+    if isinstance(tags, str):
+        return [t.strip() for t in tags.split(",") if t.strip()]
+    if isinstance(tags, list):
+        return [str(t) for t in tags if isinstance(t, (str, int))]
+    return []
+
+
+def build_usage(store, sessions_dir: Path | None, today: date, window_days: int):
+    """(per-file usage, session index, number of sessions) for one store."""
+    from memlint import engagement as eng
+    from memlint.sessions import SessionIndex
+    from memlint.statedir import state_dir
+
+    index = SessionIndex(state_dir(store.repo_root, store.dir) / "sessions.db")
+    all_sessions = _sessions_for(store, sessions_dir)
+    index.update(all_sessions)
+    index.prune({s.id for s in all_sessions})
+    uses = []
+    for doc in sorted(store.by_role("memory", "index"), key=lambda d: d.path):
+        if doc.parsed is None:
+            continue
+        kws = eng.keywords(doc.rel, _title(doc), _tags(doc))
+        e = eng.engagement(index, kws, today, window_days)
+        days, source = _days_since_changed(store, doc, today)
+        uses.append(
+            FileUse(doc.path, kws, list(e.matched), round(e.hits, 3), e.sessions,
+                    e.last_session.isoformat() if e.last_session else None, days, source, doc.parsed.line_count)
+        )
+    max_hits = max((u.hits for u in uses), default=0.0)
+    for u in uses:
+        u.hotness = round(eng.hotness(u.hits, max_hits, u.days_since_changed), 3)
+        u.hot_class = eng.hot_class(u.hotness)
+    return uses, index, len(all_sessions)
+
+
+def _health_options(func):
+    func = click.option("--today", help="Date to compute ages from (YYYY-MM-DD; default today).")(func)
+    func = click.option("--sessions", "sessions_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+                        help="Folder of session transcripts (*.jsonl, *.md, *.txt).")(func)
+    func = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)(func)
+    func = common_store_options(func)
+    func = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))(func)
+    return func
+
+
+@click.command()
+@_health_options
+@click.option("--window", "window_days", type=click.IntRange(1, 3650), default=30, show_default=True,
+              help="Days of sessions that count as recent.")
+def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
+    """Rank memory files HOT / WARM / COLD by how recent sessions use them."""
+    today_date = parse_today(today) or date.today()
+    stores, _ = build_stores(paths, preset, config_file, today_date)
+    rows = []
+    n_sessions = 0
+    for store in stores:
+        uses, index, n = build_usage(store, sessions_dir, today_date, window_days)
+        index.close()
+        rows.extend(uses)
+        n_sessions += n
+    rows.sort(key=lambda u: (-u.hotness, u.path))
+    if fmt == "json":
+        click.echo(json.dumps([asdict(u) for u in rows], indent=2, ensure_ascii=False))
+        return
+    counts = {c: sum(1 for u in rows if u.hot_class == c) for c in ("HOT", "WARM", "COLD")}
+    click.echo(f"{len(rows)} files, {n_sessions} sessions, window {window_days} days: "
+               f"{counts['HOT']} HOT, {counts['WARM']} WARM, {counts['COLD']} COLD")
+    for u in rows:
+        matched = ", ".join(u.matched) or "-"
+        click.echo(f"{u.hot_class:<4}  {u.hotness:.2f}  {u.path}  hits {u.hits:.2f} in {u.sessions} sessions; "
+                   f"changed {u.days_since_changed}d ago ({u.changed_from}); matched: {matched}")
+
+
+@click.command()
+@_health_options
+@click.option("--all", "show_all", is_flag=True, help="Show every file, not only the top 5 needing attention.")
+@click.option("--auto", is_flag=True, help=f"Run only if >= {AUTO_MIN_HOURS} h since the last run and >= {AUTO_MIN_SESSIONS} new sessions.")
+def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto):
+    """Recommend ARCHIVE / PRUNE / UPDATE / KEEP per memory file (advisory only)."""
+    from memlint import engagement as eng
+    from memlint.atomic import write_text_atomic
+    from memlint.statedir import state_dir
+
+    today_date = parse_today(today) or date.today()
+    now = datetime.combine(today_date, time(12), tzinfo=timezone.utc) if today else datetime.now(timezone.utc)
+    stores, _ = build_stores(paths, preset, config_file, today_date)
+    results = []
+    for store in stores:
+        folder = state_dir(store.repo_root, store.dir)
+        state_file, log_file = folder / "triage-state.json", folder / "triage-log.jsonl"
+        state = _read_state(state_file)
+        uses, index, n_sessions = build_usage(store, sessions_dir, today_date, eng.TRIAGE_WINDOW_DAYS)
+        index.close()
+        new_sessions = n_sessions - int(state.get("sessions", 0))
+        if auto:
+            last = state.get("last_run")
+            hours = (now - datetime.fromisoformat(last)).total_seconds() / 3600 if last else None
+            if (hours is not None and hours < AUTO_MIN_HOURS) or new_sessions < AUTO_MIN_SESSIONS:
+                why = (f"last run {hours:.0f} h ago (< {AUTO_MIN_HOURS} h)" if hours is not None and hours < AUTO_MIN_HOURS
+                       else f"{new_sessions} new sessions (< {AUTO_MIN_SESSIONS})")
+                click.echo(f"memlint triage --auto: skipped for {store.dir.name}: {why}", err=True)
+                continue
+        scored = []
+        by_path = {d.path: d for d in store.docs.values()}
+        for u in uses:
+            doc = by_path[u.path]
+            last_days = (today_date - date.fromisoformat(u.last_session)).days if u.last_session else None
+            head = "\n".join(doc.parsed.text.split("\n")[:50])
+            t = eng.triage(last_days, u.sessions, head, u.days_since_changed, u.lines)
+            scored.append({"path": u.path, "recommendation": t.recommendation, "score": round(t.score, 3),
+                           "recency": t.recency, "recurrence": round(t.recurrence, 3),
+                           "actionability": round(t.actionability, 3), "staleness": round(t.staleness, 3),
+                           "sessions": u.sessions, "last_session": u.last_session,
+                           "days_since_changed": u.days_since_changed, "lines": u.lines})
+        scored.sort(key=lambda r: (r["recommendation"] == "KEEP", r["score"], r["path"]))
+        write_text_atomic(state_file, json.dumps({"last_run": now.isoformat(), "sessions": n_sessions}) + "\n")
+        entry = {"time": now.isoformat(), "trigger": "auto" if auto else "manual", "store": str(store.dir),
+                 "sessions_since_last_run": new_sessions, "files_scanned": len(scored),
+                 "suggestions": [r for r in scored if r["recommendation"] != "KEEP"]}
+        with open(log_file, "a", encoding="utf-8") as fh:  # one JSON line per run
+            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        results.extend(scored)
+    if fmt == "json":
+        click.echo(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    attention = [r for r in results if r["recommendation"] != "KEEP"]
+    shown = results if show_all else attention[:TOP_N]
+    click.echo(f"{len(results)} files scored: {len(attention)} need attention"
+               + ("" if show_all or len(attention) <= TOP_N else f" (top {TOP_N} shown; --all for every file)"))
+    for r in shown:
+        click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {r['path']}  R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
+                   f"A={r['actionability']:.2f} S={r['staleness']:.2f}  ({r['sessions']} sessions, "
+                   f"last {r['last_session'] or 'never'}, changed {r['days_since_changed']}d ago, {r['lines']} lines)")
+
+
+def _read_state(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}  # missing or corrupt state: behave as a first run

@@ -1,0 +1,44 @@
+"""Where memlint keeps its own state: under .git/memlint, else the user cache.
+
+Inside .git the state travels with nothing (never committed, never pushed)
+and disappears with the clone.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def git_dir(repo_root: Path) -> Path | None:
+    """The repository's .git folder, following a worktree's `.git` file."""
+    dot_git = repo_root / ".git"
+    if dot_git.is_dir():
+        return dot_git
+    if dot_git.is_file():
+        try:
+            first = dot_git.read_text(encoding="utf-8").splitlines()[0]
+        except (OSError, UnicodeDecodeError, IndexError):
+            return None
+        if first.startswith("gitdir:"):
+            target = Path(first[len("gitdir:"):].strip())
+            return target if target.is_absolute() else (repo_root / target).resolve()
+    return None
+
+
+def state_dir(repo_root: Path, store_dir: Path) -> Path:
+    """A writable folder for this store's state, created if needed."""
+    base = git_dir(repo_root)
+    if base is not None and os.access(base, os.W_OK):
+        folder = base / "memlint"
+    else:
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        key = hashlib.blake2b(str(store_dir.resolve()).encode(), digest_size=8).hexdigest()
+        folder = cache / "memlint" / key
+    folder.mkdir(parents=True, exist_ok=True)
+    if base is None or folder.parent != base:
+        return folder
+    # one folder per store inside a repository that holds several
+    sub = folder / hashlib.blake2b(str(store_dir.resolve()).encode(), digest_size=6).hexdigest()
+    sub.mkdir(exist_ok=True)
+    return sub

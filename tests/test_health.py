@@ -1,0 +1,152 @@
+"""`memlint health` and `memlint triage` on a planted session history."""
+from __future__ import annotations
+
+import json
+import os
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+TODAY = date(2026, 6, 30)
+MEM = "---\nname: {name}\ndescription: {desc}\n---\n{body}\n"
+
+
+def days_ago(n: int) -> date:
+    return TODAY - timedelta(days=n)
+
+
+def set_mtime(path, days: int):
+    ts = datetime.combine(days_ago(days), datetime.min.time(), tzinfo=timezone.utc).timestamp()
+    os.utime(path, (ts, ts))
+
+
+@pytest.fixture
+def planted(make_store):
+    """An openclaw store whose daily logs are the sessions.
+
+    - ironclaw: a rare word, in many recent sessions          -> HOT, KEEP
+    - mistakes-to-avoid: words found in almost every session  -> not HOT (IDF)
+    - libpcb: only in sessions ~90 days ago, unchanged 100 d   -> COLD, ARCHIVE
+    - gradle-caching: many sessions 32-44 days ago, none since -> UPDATE
+    - kubernetes-runbook: 420 lines, one session                -> PRUNE
+    """
+    files = {"MEMORY.md": "# Memory\n"}
+    logs = {}
+    for n in range(0, 120):
+        words = ["worked on the usual tasks", "listed mistakes to avoid"]
+        if n < 20 and n % 2 == 0:
+            words.append("debugged the ironclaw parser")
+        if 88 <= n <= 92:
+            words.append("routed the libpcb board")
+        if 32 <= n <= 44 and n % 2 == 0:
+            words.append("tuned gradle caching for the build")
+        if n == 50:
+            words.append("read the kubernetes runbook")
+        logs[f"memory/{days_ago(n).isoformat()}.md"] = "# log\n" + "\n".join(f"- {w}" for w in words) + "\n"
+    files.update(logs)
+    files["ironclaw.md"] = MEM.format(name="ironclaw", desc="the ironclaw parser", body="Always run the parser tests.")
+    files["mistakes-to-avoid.md"] = MEM.format(name="mistakes to avoid", desc="mistakes", body="Avoid mistakes.")
+    files["libpcb.md"] = MEM.format(name="libpcb", desc="board routing", body="Notes on routing.")
+    files["gradle-caching.md"] = MEM.format(name="gradle caching", desc="build cache", body="Use the remote cache.")
+    files["kubernetes-runbook.md"] = MEM.format(
+        name="kubernetes runbook", desc="cluster ops", body="\n".join(f"step {i}" for i in range(420))
+    )
+    store = make_store(files)
+    ages = {"ironclaw.md": 5, "mistakes-to-avoid.md": 50, "libpcb.md": 100, "gradle-caching.md": 45,
+            "kubernetes-runbook.md": 30}
+    for name, age in ages.items():
+        set_mtime(store / name, age)
+    return store
+
+
+def by_path(rows):
+    return {r["path"]: r for r in rows}
+
+
+def test_health_classes(planted, cli):
+    result = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--preset", "openclaw", planted)
+    assert result.exit_code == 0, result.stderr
+    rows = by_path(result.json())
+    assert rows["ironclaw.md"]["hot_class"] == "HOT"
+    assert "ironclaw" in rows["ironclaw.md"]["matched"]
+    assert rows["libpcb.md"]["hot_class"] == "COLD"
+    # common words carry no weight: not hot, and nothing matched
+    assert rows["mistakes-to-avoid.md"]["hot_class"] != "HOT"
+    assert rows["mistakes-to-avoid.md"]["matched"] == []
+    assert rows["mistakes-to-avoid.md"]["hits"] == 0
+    # sorted by hotness, memory files only (no logs, no root)
+    hotness = [r["hotness"] for r in result.json()]
+    assert hotness == sorted(hotness, reverse=True)
+    assert set(rows) == {"ironclaw.md", "mistakes-to-avoid.md", "libpcb.md", "gradle-caching.md", "kubernetes-runbook.md"}
+
+
+def test_health_text_table(planted, cli):
+    out = cli("health", "--today", TODAY.isoformat(), "--preset", "openclaw", planted).output
+    first, second = out.splitlines()[:2]
+    assert "5 files, 120 sessions" in first
+    assert second.startswith("HOT") and "ironclaw.md" in second and "matched: ironclaw" in second
+
+
+def test_triage_recommendations(planted, cli):
+    result = cli("triage", "--format", "json", "--today", TODAY.isoformat(), "--preset", "openclaw", planted)
+    assert result.exit_code == 0, result.stderr
+    rows = by_path(result.json())
+    assert rows["libpcb.md"]["recommendation"] == "ARCHIVE"
+    assert rows["gradle-caching.md"]["recommendation"] == "UPDATE"
+    assert rows["kubernetes-runbook.md"]["recommendation"] == "PRUNE"
+    assert rows["ironclaw.md"]["recommendation"] == "KEEP"
+    assert rows["ironclaw.md"]["actionability"] > 0  # "Always" in its body
+
+
+def test_triage_text_shows_top_needing_attention(planted, cli):
+    out = cli("triage", "--today", TODAY.isoformat(), "--preset", "openclaw", planted).output.splitlines()
+    assert out[0].startswith("5 files scored: 3 need attention")
+    assert {line.split()[0] for line in out[1:]} == {"ARCHIVE", "UPDATE", "PRUNE"}
+    assert all("R=" in line and "Rc=" in line and "A=" in line and "S=" in line for line in out[1:])
+
+
+def test_triage_auto_waits_for_a_day_and_new_sessions(planted, cli):
+    args = ("triage", "--auto", "--format", "json", "--preset", "openclaw", planted)
+    first = cli(*args[:1], "--today", TODAY.isoformat(), *args[1:])
+    assert first.exit_code == 0 and len(first.json()) == 5  # first run: no state yet
+    again = cli(*args[:1], "--today", TODAY.isoformat(), *args[1:])
+    assert again.json() == [] and "skipped" in again.stderr  # same day
+    tomorrow = (TODAY + timedelta(days=1)).isoformat()
+    no_new = cli(*args[:1], "--today", tomorrow, *args[1:])
+    assert no_new.json() == [] and "0 new sessions" in no_new.stderr
+    for n in range(1, 6):
+        (planted / "memory" / f"{(TODAY + timedelta(days=n)).isoformat()}.md").write_text("# log\n- ironclaw\n")
+    ran = cli(*args[:1], "--today", tomorrow, *args[1:])
+    assert len(ran.json()) == 5
+
+
+def test_triage_log_appends_a_json_line_per_run(planted, cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for _ in range(2):
+        cli("triage", "--today", TODAY.isoformat(), "--preset", "openclaw", planted)
+    [log] = list((tmp_path / "cache").rglob("triage-log.jsonl"))
+    lines = [json.loads(l) for l in log.read_text().splitlines()]
+    assert len(lines) == 2 and lines[0]["trigger"] == "manual" and lines[0]["files_scanned"] == 5
+    assert lines[0]["sessions_since_last_run"] == 120 and lines[1]["sessions_since_last_run"] == 0
+    assert {s["recommendation"] for s in lines[0]["suggestions"]} == {"ARCHIVE", "UPDATE", "PRUNE"}
+
+
+def test_triage_changes_no_memory_file(planted, cli):
+    before = {p: p.read_bytes() for p in planted.rglob("*.md")}
+    cli("triage", "--today", TODAY.isoformat(), "--preset", "openclaw", planted)
+    assert {p: p.read_bytes() for p in planted.rglob("*.md")} == before
+
+
+def test_sessions_dir_of_transcripts(make_store, cli, tmp_path):
+    store = make_store({"MEMORY.md": "# M\n", "zephyrine.md": MEM.format(name="zephyrine", desc="d", body="b")})
+    set_mtime(store / "zephyrine.md", 50)
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    for n in range(25):
+        when = days_ago(n).isoformat()
+        text = "zephyrine build" if n < 6 else "other work"
+        line = {"type": "user", "message": {"role": "user", "content": text}, "timestamp": f"{when}T10:00:00Z"}
+        (sessions / f"s{n}.jsonl").write_text(json.dumps(line) + "\n")
+    result = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions, store)
+    [row] = result.json()
+    assert row["sessions"] == 6 and row["matched"] == ["zephyrine"]
