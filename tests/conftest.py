@@ -51,6 +51,7 @@ class CliResult:
 def cli(monkeypatch):
     """cli("check", path, ...) runs memlint in-process; never catches exceptions silently."""
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.delenv("PRE_COMMIT", raising=False)  # set when the suite itself runs as a hook
 
     def run(*args, cwd: Path | None = None, env=None) -> CliResult:
         runner = CliRunner()
