@@ -11,6 +11,8 @@ import yaml
 
 from memlint import __version__
 from memlint import config as config_mod
+from memlint.presets import PRESET_NAMES
+from memlint.rules import all_rules
 from tests.conftest import TESTDATA, write_files
 
 SNIPPET = f"-   repo: https://github.com/memlint/memlint\n    rev: v{__version__}\n    hooks:\n    -   id: memlint\n"
@@ -54,14 +56,17 @@ def test_init_detects_the_preset_and_the_config_lints_the_same(tmp_path, cli, la
     assert with_config == without and without  # the sample stores have planted defects
 
 
-def test_commented_defaults_are_valid_config_and_equal_the_preset(tmp_path, cli):
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_commented_defaults_are_valid_config_and_equal_the_preset(tmp_path, cli, preset):
     write_files(tmp_path, {"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": MEM})
-    assert cli("init", tmp_path).exit_code == 0
+    assert cli("init", "--preset", preset, tmp_path).exit_code == 0
     data = yaml.safe_load(uncomment_defaults((tmp_path / ".memlint.yaml").read_text()))
     config_mod.validate(data, "init output")
-    assert "frontmatter" in data and data["rules"]["root-budget"]["max-lines"] == 200
+    assert "frontmatter" in data and "root-budget" in data["rules"]
     written = config_mod.Config(None, tmp_path, data)
-    assert written.settings("claude-code") == config_mod.Config(None, None, {}).settings("claude-code")
+    assert written.settings(preset) == config_mod.Config(None, None, {}).settings(preset)
+    for rule in all_rules():
+        assert written.rule_config(rule, preset) == config_mod.Config(None, None, {}).rule_config(rule, preset)
 
 
 def test_init_never_overwrites_without_force(tmp_path, cli):

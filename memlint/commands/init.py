@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import click
 
 from memlint import __version__
 from memlint.cli import UsageError
+from memlint.presets import PRESET_NAMES
 
 HOOK_REPO = "https://github.com/memlint/memlint"
 CONFIG_NAME = ".memlint.yaml"
@@ -42,8 +44,15 @@ def hook_snippet(indent: str = "") -> str:
     return "".join(f"{indent}{line}\n" for line in lines)
 
 
+# Plain words YAML 1.1 (PyYAML) would read as booleans or null.
+_YAML_KEYWORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
+
+
 def _yaml_value(value) -> str:
-    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) or not value.isidentifier() else value
+    """A YAML flow value: plain for simple words, JSON (valid YAML) otherwise."""
+    if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9-]*", value) and value not in _YAML_KEYWORDS:
+        return value
+    return "null" if value is None else json.dumps(value, ensure_ascii=False)
 
 
 def find_stores(folder: Path):
@@ -116,13 +125,13 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
         if key == "root":
             continue
         note = SETTING_NOTES.get(key)
-        line = f"# {key}: {'null' if value is None else _yaml_value(value)}"
+        line = f"# {key}: {_yaml_value(value)}"
         out.append(f"{line:<40}  # {note}" if note else line)
     out += ["", "# Rules: code or name -> off | warning | error, or a mapping with severity, ignore and options.", "# rules:"]
     for rule in all_rules():
         options = {name: default for name, (_, default) in rule.OPTIONS.items()}
         options.update(PRESETS[shown].get("rules", {}).get(rule.NAME, {}))
-        shown_options = ", ".join(f"{k}: {'null' if v is None else _yaml_value(v)}" for k, v in options.items())
+        shown_options = ", ".join(f"{k}: {_yaml_value(v)}" for k, v in options.items())
         body = f"{{severity: {rule.SEVERITY}{', ' + shown_options if shown_options else ''}}}"
         out.append(f"#   {rule.NAME}: {body}   # {rule.CODE}")
     return "\n".join(out) + "\n"
@@ -168,8 +177,7 @@ def add_pre_commit_hook(path: Path) -> str:
 
 @click.command("init")
 @click.argument("path", default=".", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--preset", help="Use this preset instead of the detected one.",
-              type=click.Choice(("claude-code", "openclaw", "moc", "three-layer", "generic")))
+@click.option("--preset", type=click.Choice(PRESET_NAMES), help="Use this preset instead of the detected one.")
 @click.option("--force", is_flag=True, help="Replace an existing memlint config file.")
 @click.option("--pre-commit", "pre_commit", is_flag=True,
               help=f"Add the memlint hook to {PRE_COMMIT_CONFIG} (at the git root; created if missing) instead of printing it.")
