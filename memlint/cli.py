@@ -21,6 +21,7 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 LAZY_COMMANDS: dict[str, str] = {
     "health": "memlint.commands.health:health",
     "triage": "memlint.commands.health:triage",
+    "init": "memlint.commands.init:init",
 }
 
 
@@ -80,11 +81,13 @@ def common_store_options(func):
     return func
 
 
-def build_stores(paths, preset, config_file, today=None):
+def build_stores(paths, preset, config_file, today=None, staged=False):
     """Load config and every store the paths name.
 
     Returns (stores, only_paths): ``only_paths`` is the set of repo-relative
     files to report on when files (not folders) were given, else None.
+    ``staged`` reads each store from the git index (what the next commit
+    holds) instead of the working tree.
     """
     from memlint import config as config_mod
     from memlint.store import Store, discover
@@ -107,19 +110,32 @@ def build_stores(paths, preset, config_file, today=None):
                 )
             for key in found:
                 if key not in stores:
-                    stores[key] = Store(key[0], key[1], conf, preset=preset, today=today)
+                    stores[key] = Store(key[0], key[1], conf, preset=preset, today=today, staged=staged)
         else:
             key = _store_of_file(p, conf)
             if key is None:
                 continue  # a markdown file outside any store: nothing to judge
             if key not in stores:
-                stores[key] = Store(key[0], key[1], conf, preset=preset, today=today)
+                stores[key] = Store(key[0], key[1], conf, preset=preset, today=today, staged=staged)
             store = stores[key]
             only = only if only is not None else set()
             only.add(store._repo_path(p.resolve() if not p.is_symlink() else p.absolute()))
     if only is not None and any(p.is_dir() for p in paths):
         only = None  # a folder was named too: report everything
     return list(stores.values()), (frozenset(only) if only is not None else None)
+
+
+def resolve_staged(flag: bool | None, paths) -> bool:
+    """--staged as given; unset, on under pre-commit (it exports PRE_COMMIT=1
+    to every hook) when the first path is inside a git work tree."""
+    if flag is not None:
+        return flag
+    if os.environ.get("PRE_COMMIT") != "1":
+        return False
+    from memlint.store import _find_git_root
+
+    first = Path((paths or (".",))[0]).absolute()
+    return _find_git_root(first if first.is_dir() else first.parent) is not None
 
 
 def _store_of_file(path: Path, conf):
@@ -153,7 +169,9 @@ def main():
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @click.option("--today", help="Date to judge ages and future dates from (YYYY-MM-DD; default today).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
-def check(paths, preset, config_file, fmt, select, ignore, strict, today, output):
+@click.option("--scope", type=click.Choice(["all", "file", "store"]), default="all", show_default=True, help="Only rules that judge one file at a time (file), or the whole store (store).")
+@click.option("--staged/--no-staged", default=None, help="Lint what the next commit holds: the files and content of the git index; untracked files are left out. Default: on when run by pre-commit (PRE_COMMIT=1).")
+def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, scope, staged):
     """Lint the memory stores at PATHS (default: the current folder).
 
     Files given as PATHS lint their whole store but report only on those files.
@@ -163,8 +181,9 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     from memlint.rules import all_rules
 
     today_date = parse_today(today)
-    stores, only = build_stores(paths, preset, config_file, today_date)
-    selection = Selection(select=_split_keys(select), ignore=_split_keys(ignore), only_paths=only)
+    stores, only = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths))
+    scopes = ("file", "store") if scope == "all" else (scope,)
+    selection = Selection(select=_split_keys(select), ignore=_split_keys(ignore), only_paths=only, scopes=scopes)
     for key in (*selection.select, *selection.ignore):
         _validate_rule_key(key)
     result = lint_stores(stores, selection)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from typing import Callable, Sequence
+from urllib.parse import quote
 
 from memlint import __version__
 from memlint.finding import Finding
@@ -64,7 +65,8 @@ def sarif(findings: Sequence[Finding], rules=()) -> str:
         )
     results = []
     for f in findings:
-        location = {"artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"}}
+        # SARIF wants a URI reference: a space or an ä in a file name is percent-encoded.
+        location = {"artifactLocation": {"uri": quote(f.path, safe="/"), "uriBaseId": "%SRCROOT%"}}
         if f.line:
             region = {"startLine": f.line}
             if f.column:

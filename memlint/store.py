@@ -6,6 +6,7 @@ graph and git history computed lazily on first use).
 from __future__ import annotations
 
 import os
+import subprocess
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
@@ -115,8 +116,10 @@ class Store:
         preset: str | None = None,
         repo_root: Path | None = None,
         today: date | None = None,
+        staged: bool = False,
     ):
         self.dir = directory.resolve()
+        self.staged = staged  # read the files git will commit (the index), not the working tree
         self.root_name = root_name
         self.config = config
         self.preset = preset or config.preset or detect_preset(self.dir, root_name)
@@ -135,11 +138,17 @@ class Store:
 
     def _load(self) -> None:
         include, exclude = self.settings["include"], self.settings["exclude"]
-        for abspath, rel in _walk_markdown(self.dir):
+        if self.staged:
+            blobs = _index_markdown(self.dir, self.repo_root)
+            files = ((self.dir / rel, rel) for rel in blobs)
+        else:
+            blobs, files = {}, _walk_markdown(self.dir)
+        for abspath, rel in files:
             if not glob_match(rel, include) or glob_match(rel, exclude):
                 continue
             doc = Doc(self._repo_path(abspath), rel, abspath, 0)
-            if abspath.is_symlink():
+            data = blobs.get(rel)  # staged content; None: read the working tree
+            if data is None and abspath.is_symlink():
                 try:
                     target = abspath.resolve(strict=True)
                 except (OSError, RuntimeError):
@@ -150,7 +159,7 @@ class Store:
                     doc.problem = "symbolic link to a file outside the repository: not followed"
                     self.docs[rel] = doc
                     continue
-            text, problem, line = read_text(abspath)
+            text, problem, line = read_text(abspath) if data is None else decode(data)
             doc.problem, doc.problem_line = problem, line
             if text is not None:
                 doc.size = len(text.encode("utf-8")) if not text.isascii() else len(text)
@@ -239,6 +248,84 @@ def _walk_markdown(top: Path):
                 stack.append((Path(entry.path), f"{prefix}{name}/"))
             elif name.endswith(".md") and (entry.is_file() or entry.is_symlink()):
                 yield Path(entry.path), f"{prefix}{name}"
+
+
+def _is_walked(rel: str) -> bool:
+    """Whether ``_walk_markdown`` would list this store-relative path."""
+    *folders, name = rel.split("/")
+    return name.endswith(".md") and not any(f.startswith(".") or f in SKIP_DIRS for f in folders)
+
+
+def _git(repo_root: Path, *args: str, stdin: bytes | None = None) -> bytes:
+    env = dict(os.environ, GIT_LITERAL_PATHSPECS="1", GIT_OPTIONAL_LOCKS="0")
+    # `git commit -a` / `git commit PATH` hand hooks a temporary index, maybe by
+    # a relative name: pin it before git runs from the repository root.
+    if env.get("GIT_INDEX_FILE"):
+        env["GIT_INDEX_FILE"] = os.path.abspath(env["GIT_INDEX_FILE"])
+    try:
+        done = subprocess.run(
+            ["git", "-c", "core.quotepath=false", *args],
+            cwd=repo_root, input=stdin, capture_output=True, env=env, check=False,
+        )
+    except OSError as exc:
+        raise ConfigError(f"--staged needs git: {exc.strerror or exc}") from None
+    if done.returncode:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise ConfigError(f"--staged: git {args[0]} failed in {repo_root}: {message[0] if message else done.returncode}")
+    return done.stdout
+
+
+def _index_markdown(top: Path, repo_root: Path) -> dict[str, bytes | None]:
+    """Staged content of every *.md below ``top``: {top-relative path: bytes}.
+
+    The file set is the index (what the next commit holds): untracked files
+    are left out even when they sit on disk. The same folders are skipped as
+    ``_walk_markdown`` skips. Symbolic links and unmerged files map to None:
+    they are judged on disk. One ``git cat-file --batch`` reads every blob.
+    """
+    if not (repo_root / ".git").exists():
+        raise ConfigError(f"--staged needs a git repository; {top} is not in one")
+    try:
+        prefix = top.relative_to(repo_root).as_posix()
+    except ValueError:
+        raise ConfigError(f"--staged: {top} is outside its repository {repo_root}") from None
+    prefix = "" if prefix == "." else prefix + "/"
+    listing = _git(repo_root, "ls-files", "--stage", "-z", "--full-name", "--", prefix or ".")
+    blob_of: dict[str, str | None] = {}
+    for record in listing.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw_path = record.partition(b"\t")
+        mode, blob, stage = meta.decode("ascii").split()
+        rel = os.fsdecode(raw_path)[len(prefix):]
+        if not _is_walked(rel) or mode not in ("100644", "100755", "120000"):
+            continue  # gitlinks (submodules) and skipped folders
+        # symbolic links and unmerged files (the conflict is in the working tree)
+        blob_of[rel] = blob if mode != "120000" and stage == "0" and rel not in blob_of else None
+    contents = _read_blobs(repo_root, {b for b in blob_of.values() if b})
+    return {rel: (contents[blob] if blob else None) for rel, blob in blob_of.items()}
+
+
+def _read_blobs(repo_root: Path, blobs: set[str]) -> dict[str, bytes]:
+    """Blob contents by id, all in one ``git cat-file --batch``."""
+    if not blobs:
+        return {}
+    order = sorted(blobs)
+    out = _git(repo_root, "cat-file", "--batch", stdin="".join(f"{b}\n" for b in order).encode("ascii"))
+    contents: dict[str, bytes] = {}
+    pos = 0
+    for blob in order:
+        header_end = out.index(b"\n", pos)
+        header = out[pos:header_end].split()
+        if len(header) != 3:  # "<id> missing": a corrupt index; judge it as empty
+            contents[blob] = b""
+            pos = header_end + 1
+            continue
+        size = int(header[2])
+        start = header_end + 1
+        contents[blob] = out[start:start + size]
+        pos = start + size + 1  # the blob is followed by a newline
+    return contents
 
 
 def discover(path: Path, config: Config) -> list[tuple[Path, str]]:

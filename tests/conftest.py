@@ -52,6 +52,7 @@ def cli(monkeypatch):
     """cli("check", path, ...) runs memlint in-process; never catches exceptions silently."""
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     monkeypatch.setenv("MEMLINT_DEBUG", "1")  # a crash in a test shows its traceback
+    monkeypatch.delenv("PRE_COMMIT", raising=False)  # set when the suite itself runs as a hook
 
     def run(*args, cwd: Path | None = None, env=None) -> CliResult:
         runner = CliRunner()

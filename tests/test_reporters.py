@@ -41,7 +41,7 @@ def test_sarif_shape():
     assert result["ruleId"] == "MEM102" and result["level"] == "warning"
     assert ids[result["ruleIndex"]] == "MEM102"
     loc = result["locations"][0]["physicalLocation"]
-    assert loc["artifactLocation"]["uri"] == "memory/a b.md"
+    assert loc["artifactLocation"]["uri"] == "memory/a%20b.md"
     assert loc["region"] == {"startLine": 3, "startColumn": 5}
 
 

@@ -1,0 +1,218 @@
+"""`memlint init`: a starting .memlint.yaml for the stores found here, and the pre-commit entry.
+
+The preset is detected from the layout the same way `memlint check` detects
+it; the file names it (and the root, when there is one store) so later runs
+do not depend on detection, and lists the preset's defaults as comments to
+edit. Existing files are never overwritten without --force.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import click
+
+from memlint import __version__
+from memlint.cli import UsageError
+from memlint.presets import PRESET_NAMES
+
+HOOK_REPO = "https://github.com/memlint/memlint"
+CONFIG_NAME = ".memlint.yaml"
+PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
+# Where stores hide from discovery (hidden folders are not walked).
+HIDDEN_STORE_FOLDERS = (".claude/memory",)
+SETTING_NOTES = {
+    "frontmatter": "required | optional",
+    "schema": "shipped schema name, or a path to your own JSON Schema",
+    "wikilinks": "strict | dangling-ok | off",
+    "backtick-refs": "`memory/x.md` in an index counts as a link",
+    "index-depth": "root -> topic -> sub-topic -> memory",
+    "exempt": "never orphans (read directly)",
+    "date-source": "git date: author | committer",
+}
+
+
+def hook_snippet(indent: str = "") -> str:
+    lines = [
+        f"-   repo: {HOOK_REPO}",
+        f"    rev: v{__version__}",
+        "    hooks:",
+        "    -   id: memlint",
+    ]
+    return "".join(f"{indent}{line}\n" for line in lines)
+
+
+# Plain words YAML 1.1 (PyYAML) would read as booleans or null.
+_YAML_KEYWORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
+
+
+def _yaml_value(value) -> str:
+    """A YAML flow value: plain for simple words, JSON (valid YAML) otherwise."""
+    if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9-]*", value) and value not in _YAML_KEYWORDS:
+        return value
+    return "null" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def find_stores(folder: Path):
+    """(store folder, root name) pairs under ``folder``, hidden well-known places included."""
+    from memlint.config import Config
+    from memlint.presets import is_store_root
+    from memlint.store import discover
+
+    found = discover(folder, Config(None, None, {}))
+    if not found:
+        for hidden in HIDDEN_STORE_FOLDERS:
+            name = is_store_root(folder / hidden)
+            if name:
+                return [((folder / hidden).resolve(), name)]
+    return found
+
+
+def render_config(folder: Path, stores, preset_override: str | None) -> str:
+    """The text of .memlint.yaml for these stores."""
+    from memlint.config import Config
+    from memlint.presets import BASE_SETTINGS, PRESETS
+    from memlint.rules import all_rules
+    from memlint.store import Store
+
+    loaded = [Store(d, name, Config(None, None, {}), preset=preset_override) for d, name in stores]
+    presets = sorted({s.preset for s in loaded})
+    out = [
+        f"# memlint configuration ({HOOK_REPO}#configuration), written by `memlint init`.",
+        "# Unknown keys and options are errors, so a typo fails loudly instead of being ignored.",
+        "# `memlint rules` lists every rule; `memlint rule CODE` shows one, with its options.",
+        "#",
+    ]
+    for store in loaded:
+        root = (store.dir / store.root_name).relative_to(folder.resolve()).as_posix()
+        counts = {role: len(store.by_role(role)) for role in ("memory", "index", "log")}
+        out.append(
+            f"# Detected: {root}, a {store.preset} store ({counts['memory']} memories, "
+            f"{counts['index']} topic indexes, {counts['log']} daily logs)."
+        )
+        if store.settings["frontmatter"] == "required":
+            bare = sum(1 for d in store.memories if d.parsed is not None and not d.parsed.frontmatter_lines)
+            if bare:
+                out.append(
+                    f"#   {bare} of {counts['memory']} memories have no frontmatter; MEM001 reports them "
+                    "(`frontmatter: optional` accepts that)."
+                )
+    out.append("")
+    if len(presets) == 1:
+        preset = presets[0]
+        out.append(f"preset: {preset}")
+    else:
+        preset = None
+        out.append(f"# preset: left out, so each store's layout is detected ({', '.join(presets)})")
+    if len(loaded) == 1:
+        store = loaded[0]
+        root = (store.dir / store.root_name).relative_to(folder.resolve()).as_posix()
+        out.append(f"root: {_yaml_value(root)}")
+    out += [
+        "",
+        "# Files to read, relative to the store folder; README, CHANGELOG, CLAUDE.md and",
+        "# AGENTS.md are always left out.",
+        'include: ["**/*.md"]',
+        "exclude: []",
+        "",
+    ]
+    shown = preset or "claude-code"
+    settings = {**BASE_SETTINGS, **PRESETS[shown]["settings"]}
+    out.append(f"# Store settings: the {shown} defaults, uncomment to change.")
+    for key, value in settings.items():
+        if key == "root":
+            continue
+        note = SETTING_NOTES.get(key)
+        line = f"# {key}: {_yaml_value(value)}"
+        out.append(f"{line:<40}  # {note}" if note else line)
+    out += ["", "# Rules: code or name -> off | warning | error, or a mapping with severity, ignore and options.", "# rules:"]
+    for rule in all_rules():
+        options = {name: default for name, (_, default) in rule.OPTIONS.items()}
+        options.update(PRESETS[shown].get("rules", {}).get(rule.NAME, {}))
+        shown_options = ", ".join(f"{k}: {_yaml_value(v)}" for k, v in options.items())
+        body = f"{{severity: {rule.SEVERITY}{', ' + shown_options if shown_options else ''}}}"
+        out.append(f"#   {rule.NAME}: {body}   # {rule.CODE}")
+    return "\n".join(out) + "\n"
+
+
+def add_pre_commit_hook(path: Path) -> str:
+    """Append the memlint repo to a pre-commit config; returns what was done."""
+    from memlint.atomic import write_text_atomic
+
+    if not path.exists():
+        write_text_atomic(path, "repos:\n" + hook_snippet())
+        return f"created {path.name} with the memlint hook"
+    import yaml
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise UsageError(f"{path}: cannot read it as YAML ({exc}); add the hook by hand:\n{hook_snippet()}") from None
+    if data is None:
+        write_text_atomic(path, text + ("" if text.endswith("\n") or not text else "\n") + "repos:\n" + hook_snippet())
+        return f"added the memlint hook to {path.name}"
+    repos = data.get("repos") if isinstance(data, dict) else None
+    if not isinstance(repos, list):
+        raise UsageError(f"{path}: has no `repos:` list; add the hook by hand:\n{hook_snippet()}")
+    for repo in repos:
+        hooks = repo.get("hooks") if isinstance(repo, dict) else None
+        if isinstance(hooks, list) and any(isinstance(h, dict) and str(h.get("id", "")).startswith("memlint") for h in hooks):
+            return f"{path.name} already runs memlint: left unchanged"
+    from ruamel.yaml import YAML
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    _, indent, offset = load_yaml_guess_indent(text)
+    round_trip = YAML()
+    round_trip.indent(mapping=indent - offset if offset else indent, sequence=indent, offset=offset)
+    doc = round_trip.load(text)
+    doc["repos"].append({"repo": HOOK_REPO, "rev": f"v{__version__}", "hooks": [{"id": "memlint"}]})
+    buffer = io.StringIO()
+    round_trip.dump(doc, buffer)
+    write_text_atomic(path, buffer.getvalue())
+    return f"added the memlint hook to {path.name}"
+
+
+@click.command("init")
+@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--preset", type=click.Choice(PRESET_NAMES), help="Use this preset instead of the detected one.")
+@click.option("--force", is_flag=True, help="Replace an existing memlint config file.")
+@click.option("--pre-commit", "pre_commit", is_flag=True,
+              help=f"Add the memlint hook to {PRE_COMMIT_CONFIG} (at the git root; created if missing) instead of printing it.")
+def init(path, preset, force, pre_commit):
+    """Write .memlint.yaml for the memory stores under PATH (default: here).
+
+    Detects each store's preset from its layout, writes the detected settings
+    and the preset's defaults as comments, and prints the pre-commit entry
+    (or, with --pre-commit, adds it to .pre-commit-config.yaml).
+    """
+    from memlint.atomic import write_text_atomic
+    from memlint.config import CONFIG_NAMES, _pyproject_section
+    from memlint.store import _find_git_root
+
+    folder = path.resolve()
+    target = folder / CONFIG_NAME
+    existing = [folder / name for name in CONFIG_NAMES if (folder / name).is_file()]
+    pyproject = folder / "pyproject.toml"
+    if pyproject.is_file() and _pyproject_section(pyproject) is not None:
+        existing.append(pyproject)
+    if existing and not force:
+        raise UsageError(f"{existing[0]} already holds memlint configuration; not overwritten (--force replaces it)")
+    if existing and existing[0].name in CONFIG_NAMES:
+        target = existing[0]  # --force: replace the file memlint reads, not a shadowing twin
+    stores = find_stores(folder)
+    if not stores:
+        raise UsageError(
+            f"{path}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md, "
+            f"also in {' and '.join(HIDDEN_STORE_FOLDERS)}); run `memlint init` where the store is"
+        )
+    write_text_atomic(target, render_config(folder, stores, preset))
+    click.echo(f"wrote {target.name} for {len(stores)} store{'s' if len(stores) != 1 else ''}; `memlint check` lints with it")
+    if pre_commit:
+        hooks_file = (_find_git_root(folder) or folder) / PRE_COMMIT_CONFIG
+        click.echo(add_pre_commit_hook(hooks_file))
+    else:
+        click.echo(f"\nTo lint every commit, add this to {PRE_COMMIT_CONFIG} (or run `memlint init --pre-commit`):\n")
+        click.echo("repos:\n" + hook_snippet(), nl=False)

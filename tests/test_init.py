@@ -1,0 +1,167 @@
+"""`memlint init`: a detected .memlint.yaml and the pre-commit entry."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from memlint import __version__
+from memlint import config as config_mod
+from memlint.presets import PRESET_NAMES
+from memlint.rules import all_rules
+from tests.conftest import TESTDATA, write_files
+
+SNIPPET = f"-   repo: https://github.com/memlint/memlint\n    rev: v{__version__}\n    hooks:\n    -   id: memlint\n"
+MEM = "---\nname: a\ndescription: d\ntype: user\n---\nBody\n"
+
+
+def validate_pre_commit_config(path):
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "validate-config", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def uncomment_defaults(text: str) -> str:
+    """The written file with every commented setting and rule turned on."""
+    out = []
+    for line in text.splitlines():
+        if re.match(r"^# (rules|[a-z-]+: )", line) or line.startswith("#   "):
+            line = line[2:]
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize(("layout", "root"), [
+    ("claude-code", "MEMORY.md"), ("moc", "MEMORY.md"), ("openclaw", "MEMORY.md"), ("three-layer", "INDEX.md"),
+])
+def test_init_detects_the_preset_and_the_config_lints_the_same(tmp_path, cli, layout, root):
+    repo = tmp_path / "repo"
+    shutil.copytree(TESTDATA / layout, repo / "memory")
+    result = cli("init", repo)
+    assert result.exit_code == 0, result.stderr
+    assert result.output.startswith("wrote .memlint.yaml for 1 store")
+    text = (repo / ".memlint.yaml").read_text()
+    assert f"\npreset: {layout}\n" in text and f'\nroot: "memory/{root}"\n' in text
+    assert re.search(rf"^# Detected: memory/{root}, a {layout} store \(\d+ memories", text, re.M)
+
+    # the written config lints exactly as detection did without it
+    shutil.move(repo / ".memlint.yaml", tmp_path / "init.yaml")
+    without = cli("check", "--format", "json", repo).json()
+    shutil.move(tmp_path / "init.yaml", repo / ".memlint.yaml")
+    with_config = cli("check", "--format", "json", repo).json()
+    assert with_config == without and without  # the sample stores have planted defects
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_commented_defaults_are_valid_config_and_equal_the_preset(tmp_path, cli, preset):
+    write_files(tmp_path, {"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": MEM})
+    assert cli("init", "--preset", preset, tmp_path).exit_code == 0
+    data = yaml.safe_load(uncomment_defaults((tmp_path / ".memlint.yaml").read_text()))
+    config_mod.validate(data, "init output")
+    assert "frontmatter" in data and "root-budget" in data["rules"]
+    written = config_mod.Config(None, tmp_path, data)
+    assert written.settings(preset) == config_mod.Config(None, None, {}).settings(preset)
+    for rule in all_rules():
+        assert written.rule_config(rule, preset) == config_mod.Config(None, None, {}).rule_config(rule, preset)
+
+
+def test_init_never_overwrites_without_force(tmp_path, cli):
+    write_files(tmp_path, {"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": MEM, ".memlint.yml": "preset: moc\n"})
+    refused = cli("init", tmp_path)
+    assert refused.exit_code == 2 and "not overwritten (--force replaces it)" in refused.stderr
+    assert (tmp_path / ".memlint.yml").read_text() == "preset: moc\n"
+    assert not (tmp_path / ".memlint.yaml").exists()
+    forced = cli("init", "--force", tmp_path)
+    assert forced.exit_code == 0
+    assert "\npreset: claude-code\n" in (tmp_path / ".memlint.yml").read_text()  # the file memlint reads
+    assert not (tmp_path / ".memlint.yaml").exists()
+
+
+def test_init_respects_pyproject_configuration(tmp_path, cli):
+    write_files(tmp_path, {"MEMORY.md": "# Index\n", "pyproject.toml": "[tool.memlint]\npreset = 'moc'\n"})
+    refused = cli("init", tmp_path)
+    assert refused.exit_code == 2 and "pyproject.toml already holds memlint configuration" in refused.stderr
+    assert not (tmp_path / ".memlint.yaml").exists()
+
+
+def test_init_prints_a_valid_pre_commit_entry(tmp_path, cli):
+    write_files(tmp_path, {"MEMORY.md": "# Index\n"})
+    result = cli("init", tmp_path)
+    assert result.output.endswith("repos:\n" + SNIPPET)
+    assert not (tmp_path / ".pre-commit-config.yaml").exists()
+    printed = tmp_path / "printed.yaml"
+    printed.write_text(result.output[result.output.index("repos:"):])
+    validate_pre_commit_config(printed)
+
+
+def test_init_pre_commit_creates_appends_once_and_keeps_the_rest(tmp_path, cli):
+    repo = tmp_path / "repo"
+    write_files(repo, {"memory/MEMORY.md": "# Index\n", ".git/HEAD": "ref: refs/heads/main\n"})
+    hooks = repo / ".pre-commit-config.yaml"
+    created = cli("init", "--pre-commit", repo / "memory")  # the hook file goes to the git root
+    assert created.exit_code == 0 and "created .pre-commit-config.yaml" in created.output
+    assert hooks.read_text() == "repos:\n" + SNIPPET
+    validate_pre_commit_config(hooks)
+
+    existing = (
+        "# team hooks\n"
+        "repos:\n"
+        "  - repo: local  # ours\n"
+        "    hooks:\n"
+        "      - id: tidy\n"
+        "        name: tidy\n"
+        "        entry: tidy\n"
+        "        language: system\n"
+    )
+    hooks.write_text(existing)
+    assert cli("init", "--force", "--pre-commit", repo / "memory").exit_code == 0
+    text = hooks.read_text()
+    assert text.startswith(existing)
+    assert text[len(existing):] == f"  - repo: https://github.com/memlint/memlint\n    rev: v{__version__}\n    hooks:\n      - id: memlint\n"
+    validate_pre_commit_config(hooks)
+
+    again = cli("init", "--force", "--pre-commit", repo / "memory")
+    assert again.exit_code == 0 and "already runs memlint: left unchanged" in again.output
+    assert hooks.read_text() == text
+
+
+def test_init_pre_commit_refuses_a_config_it_cannot_read(tmp_path, cli):
+    write_files(tmp_path, {"MEMORY.md": "# Index\n", ".pre-commit-config.yaml": "repos: [\n"})
+    result = cli("init", "--pre-commit", tmp_path)
+    assert result.exit_code == 2 and "cannot read it as YAML" in result.stderr
+    assert (tmp_path / ".pre-commit-config.yaml").read_text() == "repos: [\n"
+
+
+def test_init_finds_a_store_in_a_hidden_claude_folder(tmp_path, cli):
+    write_files(tmp_path, {".claude/memory/MEMORY.md": "# Index\n- [A](a.md)\n", ".claude/memory/a.md": "# A\n",
+                           ".git/HEAD": "ref: refs/heads/main\n"})  # paths print from the repository root
+    assert cli("check", tmp_path).exit_code == 2  # hidden folders are not walked
+    assert cli("init", tmp_path).exit_code == 0
+    assert '\nroot: ".claude/memory/MEMORY.md"\n' in (tmp_path / ".memlint.yaml").read_text()
+    result = cli("check", "--format", "json", tmp_path)
+    assert [(f["path"], f["code"]) for f in result.json()] == [(".claude/memory/a.md", "MEM001")]
+
+
+def test_init_with_stores_of_different_layouts_leaves_detection_on(tmp_path, cli):
+    shutil.copytree(TESTDATA / "moc", tmp_path / "notes")
+    shutil.copytree(TESTDATA / "clean", tmp_path / "memory")
+    assert cli("init", tmp_path).exit_code == 0
+    text = (tmp_path / ".memlint.yaml").read_text()
+    data = yaml.safe_load(text)
+    assert "preset" not in data and "root" not in data
+    assert "# preset: left out, so each store's layout is detected (claude-code, moc)" in text
+    assert cli("check", tmp_path).exit_code == 1  # both stores still lint
+
+
+def test_init_preset_option_and_no_store(tmp_path, cli):
+    write_files(tmp_path, {"s/MEMORY.md": "# Index\n"})
+    assert cli("init", "--preset", "generic", tmp_path / "s").exit_code == 0
+    assert "\npreset: generic\n" in (tmp_path / "s" / ".memlint.yaml").read_text()
+    (tmp_path / "empty").mkdir()
+    missing = cli("init", tmp_path / "empty")
+    assert missing.exit_code == 2 and "no memory store found" in missing.stderr
+    assert not (tmp_path / "empty" / ".memlint.yaml").exists()

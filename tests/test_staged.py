@@ -1,0 +1,126 @@
+"""`check --staged`: lint the store the next commit holds (the git index), and `--scope`."""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write_files
+
+INDEX = "# Index\n- [A](a.md) — first\n- [B](b.md) — second\n"
+GOOD = "---\nname: a\ndescription: d\ntype: user\n---\nBody\n"
+WRONG_TYPE = "---\nname: b\ndescription: d\ntype: bogus\n---\nBody\n"  # MEM003 on line 4
+NOFM = "# no frontmatter\n"
+GIT_ENV = {
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "T",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "T",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+    "GIT_AUTHOR_DATE": "2026-01-05T12:00:00+00:00",
+    "GIT_COMMITTER_DATE": "2026-01-05T12:00:00+00:00",
+}
+
+
+def git(repo: Path, *args: str) -> None:
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("GIT_")}, **GIT_ENV}
+    subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    return path
+
+
+def codes(cli, *args, env=None):
+    result = cli("check", "--format", "json", *args, env=env)
+    assert result.exit_code in (0, 1), result.output + result.stderr
+    return sorted((f["path"], f["line"], f["code"]) for f in result.json())
+
+
+def test_staged_reads_the_index_not_the_working_tree(repo, cli):
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": WRONG_TYPE})
+    git(repo, "add", ".")
+    write_files(repo, {
+        "memory/b.md": WRONG_TYPE.replace("bogus", "user"),  # fixed on disk only
+        "memory/a.md": NOFM,  # broken on disk only
+        "memory/new.md": NOFM,  # untracked
+    })
+    assert codes(cli, "--staged", repo / "memory") == [("memory/b.md", 4, "MEM003")]
+    assert codes(cli, repo / "memory") == [("memory/a.md", 1, "MEM001"), ("memory/new.md", 1, "MEM001")]
+
+
+def test_pre_commit_environment_turns_staged_on(repo, cli):
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD})
+    git(repo, "add", ".")
+    write_files(repo, {"memory/untracked.md": NOFM})
+    assert codes(cli, repo, env={"PRE_COMMIT": "1"}) == []
+    assert codes(cli, "--no-staged", repo, env={"PRE_COMMIT": "1"}) == [("memory/untracked.md", 1, "MEM001")]
+
+
+def test_staged_files_as_paths_report_only_those_files(repo, cli):
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": NOFM, "memory/b.md": WRONG_TYPE})
+    git(repo, "add", ".")
+    assert codes(cli, "--staged", repo / "memory" / "b.md") == [("memory/b.md", 4, "MEM003")]
+
+
+def test_staged_file_deleted_on_disk_is_still_judged(repo, cli):
+    write_files(repo, {"MEMORY.md": INDEX, "a.md": GOOD, "b.md": NOFM})
+    git(repo, "add", ".")
+    (repo / "b.md").unlink()  # the deletion is not staged: the commit still holds b.md
+    assert codes(cli, "--staged", repo) == [("b.md", 1, "MEM001")]
+    git(repo, "rm", "-q", "--cached", "a.md")  # staged deletion, still on disk
+    assert codes(cli, "--staged", repo) == [("b.md", 1, "MEM001")]
+
+
+def test_staged_skips_the_folders_a_walk_skips_and_odd_names_work(repo, cli):
+    write_files(repo, {
+        "MEMORY.md": INDEX,
+        "a.md": GOOD,
+        ".archive/old.md": NOFM,  # hidden folders are never walked
+        "node_modules/x.md": NOFM,
+        "notes/ä b.md": NOFM,
+        "notes/c.txt": "not markdown",
+    })
+    git(repo, "add", ".")
+    assert codes(cli, "--staged", repo) == [("notes/ä b.md", 1, "MEM001")]
+
+
+def test_staged_symlink_out_of_the_repository_is_reported(repo, cli, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text(GOOD)
+    write_files(repo, {"MEMORY.md": INDEX, "a.md": GOOD})
+    (repo / "b.md").symlink_to(outside)
+    git(repo, "add", ".")
+    assert codes(cli, "--staged", repo) == [("b.md", 1, "MEM006")]
+
+
+def test_staged_binary_and_non_utf8_content_is_reported(repo, cli):
+    write_files(repo, {"MEMORY.md": INDEX, "a.md": b"\xff\xfe\x00x", "b.md": b"---\nname: \xe9\n---\n"})
+    git(repo, "add", ".")
+    assert codes(cli, "--staged", repo) == [("a.md", 1, "MEM006"), ("b.md", 2, "MEM006")]
+
+
+def test_staged_outside_git_is_a_usage_error_but_pre_commit_env_is_not(make_store, cli):
+    store = make_store({"MEMORY.md": INDEX, "a.md": GOOD, "b.md": NOFM})
+    result = cli("check", "--staged", store)
+    assert result.exit_code == 2 and "--staged needs a git repository" in result.stderr
+    assert codes(cli, store, env={"PRE_COMMIT": "1"}) == [("b.md", 1, "MEM001")]
+
+
+def test_scope_picks_file_or_store_rules(make_store, cli):
+    store = make_store({
+        ".memlint.yaml": "rules:\n  root-budget: {max-lines: 2}\n",
+        "MEMORY.md": INDEX,
+        "a.md": GOOD,
+        "b.md": NOFM,
+    })
+    assert codes(cli, store) == [("MEMORY.md", 3, "MEM101"), ("b.md", 1, "MEM001")]
+    assert codes(cli, "--scope", "file", store) == [("b.md", 1, "MEM001")]
+    assert codes(cli, "--scope", "store", store) == [("MEMORY.md", 3, "MEM101")]
