@@ -12,7 +12,6 @@ instead of the merge's. Nothing calls git per file and nothing uses --follow
 """
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -40,7 +39,7 @@ class HistoryError(Exception):
     """Git is missing, the repository is unreadable, or a git command failed."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileDates:
     created: datetime  # commit that first added the file, following renames back
     changed: datetime  # last commit that changed its content (a pure rename is not a change)
@@ -92,8 +91,10 @@ def _run(g, args: list[str], *, check: bool = True) -> tuple[int, bytes, str]:
 
 
 def _first_line(stderr: str) -> str:
+    """The line that says what went wrong (warnings may come before it)."""
     lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
-    return lines[0] if lines else ""
+    errors = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
+    return (errors or lines or [""])[0]
 
 
 def _decode(raw: bytes) -> str:
@@ -197,35 +198,26 @@ class _Replay:
                 return
 
 
-class _Dates:
-    """Turns commit headers into (sha, datetime), once per commit."""
-
-    def __init__(self, commits: list[str]) -> None:
-        self.commits = commits
-        self.cache: dict[int, tuple[str, datetime]] = {}
-        self.zones: dict[str, timezone] = {}
-
-    def __call__(self, index: int) -> tuple[str, datetime]:
-        hit = self.cache.get(index)
-        if hit is None:
-            sha, ts, zone = self.commits[index].split(" ")
-            tz = self.zones.get(zone)
-            if tz is None:
-                sign = -1 if zone[0] == "-" else 1
-                tz = self.zones[zone] = timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[3:5])))
-            hit = self.cache[index] = (sha, datetime.fromtimestamp(int(ts), tz))
-        return hit
-
-    def file_dates(self, created: int, changed: int) -> FileDates:
-        c_sha, c_date = self(created)
-        m_sha, m_date = self(changed)
-        return FileDates(c_date, m_date, c_sha, m_sha)
+def _commit_dates(headers: list[str]) -> tuple[list[str], list[datetime]]:
+    """Split raw "sha timestamp +zone" headers into shas and tz-aware datetimes."""
+    zones: dict[str, timezone] = {}
+    shas, stamps = [], []
+    for header in headers:
+        sha, ts, zone = header.split(" ")
+        tz = zones.get(zone)
+        if tz is None:
+            sign = -1 if zone[0] == "-" else 1
+            tz = zones[zone] = timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[3:5])))
+        shas.append(sha)
+        stamps.append(datetime.fromtimestamp(int(ts), tz))
+    return shas, stamps
 
 
 def _log_args(date_kind: str) -> list[str]:
     fmt = {"author": "%H %ad", "committer": "%H %cd"}.get(date_kind)
     if fmt is None:
         raise ValueError(f"date_kind must be 'author' or 'committer', not {date_kind!r}")
+    # --date-order: parents always before children, even with skewed clocks.
     # --root: a user's log.showRoot=false would hide the first commit's files.
     return ["log", "--reverse", "--date-order", "--root", "--name-status", "-M", "-z",
             "--no-color", f"--format={fmt}", "--date=raw"]
@@ -233,9 +225,32 @@ def _log_args(date_kind: str) -> list[str]:
 
 def _read_log(g, args: list[str]) -> _Replay:
     replay = _Replay()
-    _, out, _ = _run(g, args)
-    replay.feed(_decode(out).split("\0"))
+    replay.feed(_decode(_run(g, args)[1]).split("\0"))
     return replay
+
+
+def _background(fn, *args):
+    """Run fn(*args) in a thread; returns a function that waits for its result.
+    Small git calls run while `git log` works: the machine has a second core."""
+    box: list = []
+
+    def target() -> None:
+        try:
+            box.append((True, fn(*args)))
+        except BaseException as e:  # re-raised in the caller's thread
+            box.append((False, e))
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+
+    def wait():
+        thread.join()
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+
+    return wait
 
 
 # --------------------------------------------------------------------------- load
@@ -244,8 +259,9 @@ def _read_log(g, args: list[str]) -> _Replay:
 def load_history(repo_root: Path, *, date_kind: str = "author", under: str | None = None) -> History:
     """Creation and last-change dates of every file tracked at HEAD, in one pass.
 
-    `under` limits everything to one repo-relative folder (the store); a file
-    moved into it from outside is then born at the move.
+    `repo_root` may be any folder of the work tree; paths are relative to its
+    top. `under` limits everything to one repo-relative folder (the store); a
+    file moved into it from outside is then born at the move.
     """
     root = Path(repo_root).resolve()
     log_args = _log_args(date_kind)
@@ -259,38 +275,35 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Non
     if len(lines) < 2 or lines[0] not in ("true", "false"):
         raise HistoryError(_first_line(err) or f"{root}: not a git work tree")
     shallow = lines[0] == "true"
-    top = Path(lines[1]).resolve()
     head = lines[2] if status == 0 and len(lines) > 2 else None
-    if top != root:  # given a folder inside the work tree: paths are relative to the top
+    top = Path(lines[1]).resolve()
+    if top != root:
         root, g = top, _git(top)
 
-    staged_new, staged_renames = _staged(g, spec)
-    history = History(root, head, shallow, {}, staged_new, staged_renames)
+    staged = _background(_staged, g, spec)
     if head is None:
-        return history
-
+        return History(root, None, shallow, {}, *staged())
+    listed = _background(_run, g, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", *spec])
     replay = _read_log(g, [*log_args, "--no-merges", "HEAD", "--", *spec])
-    _, out, _ = _run(g, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", *spec])
-    tracked = _decode(out).split("\0")[:-1]
+    tracked = _decode(listed()[1]).split("\0")[:-1]
 
     alive, dead = replay.alive, replay.dead
     missing = [p for p in tracked if p not in alive and p not in dead]
     if missing:
-        # Only a merge commit brought these (e.g. added while resolving a
+        # Only a merge commit brought these (say, added while resolving a
         # conflict): one more log, over those paths, with merge diffs shown.
         extra = _read_log(g, [*log_args, "--diff-merges=first-parent", "--no-renames", "HEAD", "--", *missing])
-        to_date = _Dates(extra.commits)
-        for p in missing:
-            seen = extra.alive.get(p)
-            if seen:
-                history.files[p] = to_date.file_dates(*seen)
-    to_date = _Dates(replay.commits)
-    files = history.files
+        offset = len(replay.commits)
+        replay.commits += extra.commits
+        alive = {**alive, **{p: (c + offset, m + offset) for p, (c, m) in extra.alive.items()}}
+    shas, stamps = _commit_dates(replay.commits)
+    files: dict[str, FileDates] = {}
     for p in tracked:
         seen = alive.get(p) or dead.get(p)
         if seen:
-            files[p] = to_date.file_dates(*seen)
-    return history
+            c, m = seen
+            files[p] = FileDates(stamps[c], stamps[m], shas[c], shas[m])
+    return History(root, head, shallow, files, *staged())
 
 
 def _staged(g, spec: list[str]) -> tuple[frozenset[str], dict[str, str]]:
@@ -325,14 +338,20 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
     """Lines of append-only files (daily logs) that were changed or deleted.
 
     since=None compares the staged content with HEAD; otherwise `since` with
-    HEAD. Returns {path: [1-based line numbers in the old version]} for the
-    paths with violations only; appends at the end are fine. One git call.
+    HEAD. `paths` are relative to the top of the work tree (or absolute).
+    Returns {path: [1-based line numbers in the old version]} for the paths
+    with violations only; appends at the end, and inserted lines, are fine.
+    One git call for all paths.
     """
     root = Path(repo_root).resolve()
     rel = []
-    for p in paths:
-        p = Path(p)
-        rel.append((p.resolve().relative_to(root) if p.is_absolute() else p).as_posix())
+    for p in map(Path, paths):
+        if p.is_absolute():
+            try:
+                p = p.resolve().relative_to(root)
+            except ValueError:
+                raise HistoryError(f"{p}: outside the repository {root}") from None
+        rel.append(p.as_posix())
     if not rel:
         return {}
     g = _git(root)

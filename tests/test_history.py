@@ -171,6 +171,25 @@ def test_spaces_unicode_and_tabs(repo):
         'quote"and\\slash.md': dates(D1, c1, D1, c1)}
 
 
+def test_name_that_is_not_utf8(repo):
+    name = b"caf\xe9.md".decode("utf-8", "surrogateescape")  # as os.listdir would name it
+    repo.write(name, "latin-1 name\n")
+    c1 = repo.commit("add", D1)
+    h = load_history(repo.root)
+    assert h.files == {name: dates(D1, c1, D1, c1)}
+    assert repo.path(name).exists()  # the key works as a path
+
+
+def test_corrupt_repository_gives_one_line(repo):
+    repo.write("a.md", "a\n")
+    repo.commit("add", D1)
+    tree = repo.run("rev-parse", "HEAD^{tree}").strip()
+    repo.path(f".git/objects/{tree[:2]}/{tree[2:]}").unlink()
+    with pytest.raises(HistoryError) as err:
+        load_history(repo.root)
+    assert "\n" not in str(err.value) and tree in str(err.value)
+
+
 def test_shallow_clone_is_flagged(repo, tmp_path):
     repo.write("a.md", "a\n")
     repo.commit("one", D1)
