@@ -153,7 +153,8 @@ def main():
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @click.option("--today", help="Date to judge ages and future dates from (YYYY-MM-DD; default today).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
-def check(paths, preset, config_file, fmt, select, ignore, strict, today, output):
+@click.option("--summary", is_flag=True, help="After the findings, count memories by status, stale, expired, superseded, in conflict (stderr unless --format text).")
+def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, summary):
     """Lint the memory stores at PATHS (default: the current folder).
 
     Files given as PATHS lint their whole store but report only on those files.
@@ -171,6 +172,14 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     report = reporters.REPORTER_BY_NAME[fmt](result.findings, all_rules())
+    if summary:
+        from memlint import summary as summary_mod
+
+        text = summary_mod.render([summary_mod.summarize(s) for s in stores], result.exempted)
+        if fmt == "text":
+            report += ("\n" if report else "") + text
+        else:  # machine-readable output must stay valid
+            click.echo(text, err=True, nl=False)
     for notice in result.notices:
         click.echo(f"memlint: {notice}", err=True)
     if output is not None:
