@@ -74,7 +74,7 @@ def render(summaries: list[StoreSummary], exempted: int = 0) -> str:
             f"  stale          {s.stale} ({window})",
             f"  expired        {s.expired_live} still live",
             f"  superseded     {s.superseded_live} still live",
-            f"  in conflict    {plural(s.conflict_members, 'memory')} over {plural(s.conflict_keys, 'key')}",
+            f"  in conflict    {plural(s.conflict_members, 'memory')} in {plural(s.conflict_keys, 'group')} sharing a `key`",
             f"  index entries  {s.retired_routes} route to retired, superseded or expired memories",
         ]
     if exempted:
