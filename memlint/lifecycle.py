@@ -60,8 +60,8 @@ RETIRED_EXEMPT_RULES = ["content", "orphan"]
 def status_of(doc: "Doc") -> str | None:
     """``status`` folded to lower case, or None when there is none."""
     value = doc.field("status")
-    if isinstance(value, str) and value.strip():
-        return value.strip().casefold()
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
+        return str(value).strip().casefold()
     return None
 
 

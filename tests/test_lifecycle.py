@@ -92,7 +92,7 @@ def test_retired_exemption_can_be_turned_off(make_store, findings):
         "old.md": mem("old", "status: archived\n", body=BIG),
         ".memlint.yaml": "retired-exempt-rules: []\n",
     })
-    assert findings(store, "--today", TODAY) == [("old.md", 301, "MEM104")]
+    assert findings(store, "--today", TODAY, "--select", "MEM104") == [("old.md", 301, "MEM104")]
 
 
 # ------------------------------------------------------------ check --summary
@@ -144,7 +144,7 @@ def test_summary_goes_to_stderr_for_machine_readable_formats(make_store, cli):
 
 def test_summary_counts_findings_skipped_on_retired_memories(make_store, cli):
     store = make_store({"MEMORY.md": "# Memory\n", "old.md": mem("old", "status: archived\n", body=BIG)})
-    result = cli("check", "--today", TODAY, "--summary", store)
+    result = cli("check", "--today", TODAY, "--summary", "--select", "MEM104", store)
     assert result.exit_code == 0
     assert result.output.splitlines()[-1] == "not reported: 1 finding on retired memories (store setting retired-exempt-rules)"
 

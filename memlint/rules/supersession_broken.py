@@ -1,4 +1,4 @@
-"""A ``supersedes``/``superseded_by`` chain is broken: a missing target, two sides that disagree, a superseded memory still live, or a cycle.
+"""A supersession chain is broken: a target is missing, the two sides disagree, a superseded memory is still live, or a cycle.
 
 Why: when a fact changes, the new memory points back with ``supersedes:
 <old>`` and the old one is retired (``status: superseded`` or
