@@ -12,6 +12,8 @@ instead of the merge's. Nothing calls git per file and nothing uses --follow
 """
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -86,7 +88,8 @@ def _run(g, args: list[str], *, check: bool = True) -> tuple[int, bytes, str]:
         raise HistoryError("git is not installed or not on PATH") from None
     err = err.decode("utf-8", "replace") if isinstance(err, bytes) else err
     if check and status:
-        raise HistoryError(_first_line(err) or f"git {args[0]} failed with status {status}")
+        why = _first_line(err).removeprefix("fatal: ") or f"exit status {status}"
+        raise HistoryError(f"git {args[0]} failed in {g.working_dir}: {why}")
     return status, out, err
 
 
@@ -224,8 +227,19 @@ def _log_args(date_kind: str) -> list[str]:
 
 
 def _read_log(g, args: list[str]) -> _Replay:
+    # git log flushes after every commit: through a pipe that is thousands of
+    # reader wake-ups (50 ms of CPU on 5k commits, taken from git on a 2-core
+    # machine). Writing to a file lets git run undisturbed.
+    fd, name = tempfile.mkstemp(prefix="memlint-log-")
+    os.close(fd)
+    try:
+        _run(g, [args[0], f"--output={name}", *args[1:]])
+        with open(name, "rb") as f:
+            raw = f.read()
+    finally:
+        os.unlink(name)
     replay = _Replay()
-    replay.feed(_decode(_run(g, args)[1]).split("\0"))
+    replay.feed(_decode(raw).split("\0"))
     return replay
 
 

@@ -39,7 +39,8 @@ class GitRepo:
                               cwd=self.root, env={**self.env, **(env or {})},
                               capture_output=True, text=True, encoding="utf-8", errors="surrogateescape")
         if proc.returncode:
-            raise RuntimeError(f"git {' '.join(args)} failed ({proc.returncode}): {proc.stderr.strip()}")
+            why = (proc.stderr.strip() + "\n" + proc.stdout.strip()).strip()  # merge conflicts go to stdout
+            raise RuntimeError(f"git {' '.join(args)} failed ({proc.returncode}): {why}")
         return proc.stdout
 
     def write(self, rel: str, text: str, *, add: bool = True) -> Path:
