@@ -82,8 +82,7 @@ def _run(g, args: list[str], *, check: bool = True) -> tuple[int, bytes, str]:
 
     try:
         status, out, err = g.execute(["git", *_CONFIG, *args], with_extended_output=True,
-                                     with_exceptions=False, stdout_as_string=False,
-                                     strip_newline_in_stdout=False, env=_ENV)
+                                     with_exceptions=False, stdout_as_string=False, env=_ENV)
     except GitCommandNotFound:
         raise HistoryError("git is not installed or not on PATH") from None
     err = err.decode("utf-8", "replace") if isinstance(err, bytes) else err
@@ -105,11 +104,17 @@ def _decode(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
-def _pathspec(under: str | None) -> list[str]:
+def _pathspec(root: Path, under: str | Path | None) -> list[str]:
     if under is None:
         return []
-    under = Path(under).as_posix().strip("/")
-    return [] if under in ("", ".") else [under]
+    folder = Path(under)
+    if folder.is_absolute():
+        try:
+            folder = folder.resolve().relative_to(root)
+        except ValueError:
+            raise HistoryError(f"{under}: outside the repository {root}") from None
+    rel = folder.as_posix().strip("/")
+    return [] if rel in ("", ".") else [rel]
 
 
 # --------------------------------------------------------------------------- repo root
@@ -270,7 +275,7 @@ def _background(fn, *args):
 # --------------------------------------------------------------------------- load
 
 
-def load_history(repo_root: Path, *, date_kind: str = "author", under: str | None = None) -> History:
+def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Path | None = None) -> History:
     """Creation and last-change dates of every file tracked at HEAD, in one pass.
 
     `repo_root` may be any folder of the work tree; paths are relative to its
@@ -279,7 +284,6 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Non
     """
     root = Path(repo_root).resolve()
     log_args = _log_args(date_kind)
-    spec = _pathspec(under)
     if not root.is_dir():  # GitPython would silently fall back to the current directory
         raise HistoryError(f"{root}: not a directory")
     g = _git(root)
@@ -293,6 +297,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Non
     top = Path(lines[1]).resolve()
     if top != root:
         root, g = top, _git(top)
+    spec = _pathspec(root, under)
 
     staged = _background(_staged, g, spec)
     if head is None:
@@ -306,7 +311,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Non
     if missing:
         # Only a merge commit brought these (say, added while resolving a
         # conflict): one more log, over those paths, with merge diffs shown.
-        extra = _read_log(g, [*log_args, "--diff-merges=first-parent", "--no-renames", "HEAD", "--", *missing])
+        extra = _read_log(g, [*log_args, "-m", "--no-renames", "HEAD", "--", *missing])
         offset = len(replay.commits)
         replay.commits += extra.commits
         alive = {**alive, **{p: (c + offset, m + offset) for p, (c, m) in extra.alive.items()}}

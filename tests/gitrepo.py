@@ -28,7 +28,8 @@ class GitRepo:
             "HOME": str(self.root),  # belt and braces for old gits without GIT_CONFIG_GLOBAL
         }
         if init:
-            self.run("init", "-q", "-b", branch)
+            self.run("init", "-q")
+            self.run("symbolic-ref", "HEAD", f"refs/heads/{branch}")  # `init -b` needs git 2.28
 
     def path(self, rel: str) -> Path:
         return self.root / rel

@@ -315,6 +315,8 @@ def test_under_limits_to_the_store(repo):
     h = load_history(repo.root, under="store/")
     assert h.files == {"store/a.md": dates(D1, c1, D1, c1)}
     assert h.staged_new == frozenset({"store/new.md"})
+    assert load_history(repo.root, under=repo.path("store")).files == h.files
+    assert set(load_history(repo.root, under=".").files) == {"store/a.md", "src/code.py"}
 
 
 def test_one_git_log_for_the_whole_store(repo, monkeypatch):
