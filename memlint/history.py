@@ -35,6 +35,7 @@ _CONFIG = ["-c", "log.follow=false", "-c", "log.showSignature=false", "-c", "cor
 # Literal pathspecs: a store folder named `[x]` or `*` must not act as a glob.
 # No optional locks: a read-only linter must not fight a concurrent `git commit`.
 _ENV = {"GIT_LITERAL_PATHSPECS": "1", "GIT_OPTIONAL_LOCKS": "0"}
+_MAX_PATH_ARGS = 200  # beyond this, use the store's pathspec rather than one argument per path
 
 
 class HistoryError(Exception):
@@ -311,10 +312,13 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     if missing:
         # Only a merge commit brought these (say, added while resolving a
         # conflict): one more log, over those paths, with merge diffs shown.
-        extra = _read_log(g, [*log_args, "-m", "--no-renames", "HEAD", "--", *missing])
+        # (Too many paths for a command line: the whole store, same answer.)
+        paths = missing if len(missing) <= _MAX_PATH_ARGS else spec
+        extra = _read_log(g, [*log_args, "-m", "--no-renames", "HEAD", "--", *paths])
         offset = len(replay.commits)
         replay.commits += extra.commits
-        alive = {**alive, **{p: (c + offset, m + offset) for p, (c, m) in extra.alive.items()}}
+        alive = {**alive, **{p: (extra.alive[p][0] + offset, extra.alive[p][1] + offset)
+                             for p in missing if p in extra.alive}}
     shas, stamps = _commit_dates(replay.commits)
     files: dict[str, FileDates] = {}
     for p in tracked:

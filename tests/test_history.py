@@ -157,7 +157,9 @@ def test_merge_keeps_a_file_deleted_on_the_other_side(repo, delete_first):
     assert load_history(repo.root).files == {"a.md": dates(D1, c1, D3, c_edit)}
 
 
-def test_file_added_only_by_a_merge_commit(repo):
+@pytest.mark.parametrize("max_path_args", [200, 0])
+def test_file_added_only_by_a_merge_commit(repo, monkeypatch, max_path_args):
+    monkeypatch.setattr(history_mod, "_MAX_PATH_ARGS", max_path_args)  # 0: the whole-store fallback
     repo.write("a.md", "a\n")
     c1 = repo.commit("add", D1)
     repo.checkout("feature", new=True)
