@@ -28,7 +28,8 @@ class GitRepo:
             "HOME": str(self.root),  # belt and braces for old gits without GIT_CONFIG_GLOBAL
         }
         if init:
-            self.run("init", "-q", "-b", branch)
+            self.run("init", "-q")
+            self.run("symbolic-ref", "HEAD", f"refs/heads/{branch}")  # `init -b` needs git 2.28
 
     def path(self, rel: str) -> Path:
         return self.root / rel
@@ -39,7 +40,8 @@ class GitRepo:
                               cwd=self.root, env={**self.env, **(env or {})},
                               capture_output=True, text=True, encoding="utf-8", errors="surrogateescape")
         if proc.returncode:
-            raise RuntimeError(f"git {' '.join(args)} failed ({proc.returncode}): {proc.stderr.strip()}")
+            why = (proc.stderr.strip() + "\n" + proc.stdout.strip()).strip()  # merge conflicts go to stdout
+            raise RuntimeError(f"git {' '.join(args)} failed ({proc.returncode}): {why}")
         return proc.stdout
 
     def write(self, rel: str, text: str, *, add: bool = True) -> Path:

@@ -139,7 +139,27 @@ def test_rename_on_branch_while_main_edits(repo):
     assert load_history(repo.root).files == {"moved.md": dates(D1, c1, D3, c3)}
 
 
-def test_file_added_only_by_a_merge_commit(repo):
+@pytest.mark.parametrize("delete_first", [True, False])
+def test_merge_keeps_a_file_deleted_on_the_other_side(repo, delete_first):
+    repo.write("a.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.checkout("cleanup", new=True)
+    repo.rm("a.md")
+    repo.commit("delete on branch", D2 if delete_first else D4)
+    repo.checkout("main")
+    repo.write("a.md", BODY + "kept and edited\n")
+    c_edit = repo.commit("edit on main", D3)
+    with pytest.raises(RuntimeError, match="CONFLICT"):  # modify/delete
+        repo.merge("cleanup", date=D5)
+    repo.add("a.md")  # resolved by keeping the file
+    repo.commit("merge", D5)
+
+    assert load_history(repo.root).files == {"a.md": dates(D1, c1, D3, c_edit)}
+
+
+@pytest.mark.parametrize("max_path_args", [200, 0])
+def test_file_added_only_by_a_merge_commit(repo, monkeypatch, max_path_args):
+    monkeypatch.setattr(history_mod, "_MAX_PATH_ARGS", max_path_args)  # 0: the whole-store fallback
     repo.write("a.md", "a\n")
     c1 = repo.commit("add", D1)
     repo.checkout("feature", new=True)
@@ -297,6 +317,8 @@ def test_under_limits_to_the_store(repo):
     h = load_history(repo.root, under="store/")
     assert h.files == {"store/a.md": dates(D1, c1, D1, c1)}
     assert h.staged_new == frozenset({"store/new.md"})
+    assert load_history(repo.root, under=repo.path("store")).files == h.files
+    assert set(load_history(repo.root, under=".").files) == {"store/a.md", "src/code.py"}
 
 
 def test_one_git_log_for_the_whole_store(repo, monkeypatch):
