@@ -163,6 +163,6 @@ def test_mem502_bad_date_is_left_to_mem004(make_store, findings):
 def test_stale_and_expired_respect_suppression_and_config(make_store, findings):
     body = "<!-- memlint-disable-file MEM502 -->\n"
     store = three_layer(make_store, layer("status: active\nlast_verified: 2026-01-01\nexpires: 2026-01-02\n", body))
-    assert sorted(c for _, _, c in findings(store, "--today", TODAY, "--select", "lifecycle")) == ["MEM501"]
+    assert sorted(c for _, _, c in findings(store, "--today", TODAY, "--select", "MEM5")) == ["MEM501"]
     (store / ".memlint.yaml").write_text(json.dumps({"rules": {"stale": "off"}}))
-    assert findings(store, "--today", TODAY, "--select", "lifecycle") == []
+    assert findings(store, "--today", TODAY, "--select", "MEM5") == []
