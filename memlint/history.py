@@ -7,8 +7,9 @@ D forgets the path (a later A at the same path is born again).
 
 Merge commits are skipped (`--no-merges`) but every commit reachable from
 HEAD is walked, so a file added on a branch keeps that branch commit's date
-instead of the merge's. Nothing calls git per file and nothing uses --follow
-(slow, and it follows copies to the original's birth).
+instead of the merge's; edits made only while resolving a merge conflict are
+not counted. Nothing calls git per file and nothing uses --follow (slow, and
+it follows copies to the original's birth).
 """
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ __all__ = [
     "load_history",
 ]
 
-# Settings a user's config could set that would change what we parse.
-_CONFIG = ["-c", "log.follow=false", "-c", "log.showSignature=false", "-c", "core.quotepath=false",
-           "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c", "color.ui=false"]
+# User settings that would change what we parse (log.follow turns a one-folder
+# pathspec into --follow; signatures add lines; quoting mangles diff headers).
+_CONFIG = ["-c", "log.follow=false", "-c", "log.showSignature=false", "-c", "core.quotepath=false"]
 # Literal pathspecs: a store folder named `[x]` or `*` must not act as a glob.
 # No optional locks: a read-only linter must not fight a concurrent `git commit`.
 _ENV = {"GIT_LITERAL_PATHSPECS": "1", "GIT_OPTIONAL_LOCKS": "0"}
@@ -52,11 +53,11 @@ class FileDates:
 
 @dataclass
 class History:
-    repo_root: Path
-    head: str | None
+    repo_root: Path  # top of the work tree, resolved
+    head: str | None  # None before the first commit
     shallow: bool  # a shallow clone: the oldest visible commit "adds" everything
-    files: dict[str, FileDates] = field(default_factory=dict)
-    staged_new: frozenset[str] = frozenset()
+    files: dict[str, FileDates] = field(default_factory=dict)  # every file at HEAD
+    staged_new: frozenset[str] = frozenset()  # added in the index, absent at HEAD: "created today"
     # Staged renames, new path -> path at HEAD; `dates()` follows them.
     staged_renames: dict[str, str] = field(default_factory=dict)
 

@@ -1,7 +1,6 @@
 """memlint.history against real repositories whose true dates are known by construction."""
 from __future__ import annotations
 
-import subprocess
 from datetime import datetime, timedelta
 
 import pytest
