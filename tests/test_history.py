@@ -404,3 +404,17 @@ def test_append_only_odd_names_and_deleted_file(repo):
     assert append_only_violations(repo.root, [repo.path("tab\tday.md"), "day é.md"], None) == {
         "tab\tday.md": [4], "day é.md": [1, 2, 3, 4]}
     assert append_only_violations(repo.root, [], None) == {}
+
+
+# ----------------------------------------------------------------- at scale
+
+
+def test_generated_history_matches_its_truth(tmp_path):
+    """Hundreds of adds, edits, renames (with and without edits), copies,
+    deletes and re-adds; the generator knows every true date."""
+    from tests.perf.bench_history import build_repo
+
+    truth = build_repo(tmp_path / "store", n_files=300, n_commits=400, seed=7)
+    h = load_history(tmp_path / "store")
+    found = {p: (int(d.created.timestamp()), int(d.changed.timestamp())) for p, d in h.files.items()}
+    assert found == truth
