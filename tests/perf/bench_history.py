@@ -50,6 +50,14 @@ class SyntheticStore:
         self.slot: dict[str, int] = {}
         self.deleted: list[str] = []
         self.serial = 0
+        self.now = START  # the commit being built
+        # Paths a subclass changed as a side effect of an operation (an index
+        # that lists a renamed file...): written at the end of the commit.
+        self.dirty: dict[str, None] = {}
+
+    def movable(self, path: str) -> bool:
+        """Whether random edits, renames, deletes and copies may pick ``path``."""
+        return True
 
     def sentence(self) -> str:
         return " ".join(self.rng.choices(self.words, k=self.rng.randint(6, 16))) + "."
@@ -85,9 +93,11 @@ class SyntheticStore:
             lines[self.rng.randrange(4, len(lines))] = self.sentence()
         self.truth[path] = (self.truth[path][0], ts)
 
-    def rename(self, old: str, new: str) -> None:
+    def rename(self, old: str, new: str) -> str | None:
+        """Move ``old``; returns the path it got (a subclass may choose another), or None."""
         dates = self.truth[old]
         self._live(new, self._gone(old), dates)
+        return new
 
     def copy(self, src: str, dst: str, ts: int) -> None:
         self._live(dst, list(self.lines[src]), (ts, ts))  # a copy is born, not inherited
@@ -108,12 +118,13 @@ class SyntheticStore:
         n_adds = n_files + n_deletes - n_copies
         for c in range(n_commits):
             ts = START + c * TWO_YEARS // n_commits + rng.randrange(0, 3600)
+            self.now = ts
             ops: list[bytes] = []
             touched: set[str] = set()
 
             def pick() -> str | None:
                 p = rng.choice(self.paths)
-                if p in touched:
+                if p in touched or not self.movable(p):
                     return None
                 touched.add(p)
                 return p
@@ -136,9 +147,8 @@ class SyntheticStore:
                         put(p)
                 if rng.random() < n_renames / n_commits and (old := pick()):
                     new = self.new_path(ts)
-                    if new not in touched and new not in self.truth:
+                    if new not in touched and new not in self.truth and (new := self.rename(old, new)):
                         touched.add(new)
-                        self.rename(old, new)
                         ops.append(b"R %s %s\n" % (_quote(old), _quote(new)))
                         if rng.random() < 0.4:  # a rename with edits
                             self.edit(new, ts)
@@ -154,13 +164,21 @@ class SyntheticStore:
                         ops.append(b"C %s %s\n" % (_quote(src), _quote(dst)))
                         self.edit(src, ts)  # the source changes too, so `log -C` can see the copy
                         put(src)
-            msg = b"commit %d\n" % c
-            yield (b"commit refs/heads/main\nmark :%d\n" % (c + 1)
-                   + b"author Bench <bench@example.com> %d +0000\n" % ts
-                   + b"committer Bench <bench@example.com> %d +0000\n" % (ts + 60)
-                   + b"data %d\n%s" % (len(msg), msg)
-                   + (b"from :%d\n" % c if c else b"")
-                   + b"".join(ops) + b"\n")
+            for p in self.dirty:
+                if p in self.lines:
+                    put(p)
+            self.dirty.clear()
+            yield commit_record(c, ts, b"commit %d\n" % c, ops)
+
+
+def commit_record(c: int, ts: int, msg: bytes, ops: list[bytes]) -> bytes:
+    """The fast-import record of the (c+1)-th commit on main (mark c+1)."""
+    return (b"commit refs/heads/main\nmark :%d\n" % (c + 1)
+            + b"author Bench <bench@example.com> %d +0000\n" % ts
+            + b"committer Bench <bench@example.com> %d +0000\n" % (ts + 60)
+            + b"data %d\n%s" % (len(msg), msg)
+            + (b"from :%d\n" % c if c else b"")
+            + b"".join(ops) + b"\n")
 
 
 def build_repo(path: Path, n_files: int, n_commits: int, seed: int = 0) -> dict[str, tuple[int, int]]:
