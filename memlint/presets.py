@@ -46,6 +46,7 @@ PRESETS: dict[str, dict] = {
             "schema": "claude-code.json",
             "wikilinks": "dangling-ok",
             "topics": ["**/INDEX.md", "topics/*.md"],
+            "backtick-refs": True,  # "Context: `project_x.md`" in MEMORY.md routes the agent too
         },
         "rules": {
             "root-budget": {"max-lines": 200, "max-bytes": 25000, "max-chars": None},
@@ -66,6 +67,7 @@ PRESETS: dict[str, dict] = {
             "index-line-length": {"max-length": None},
             "topic-oversized": {"max-entries": 50, "max-lines": 300},
             "memory-oversized": {"max-lines": 500, "max-bytes": 50000},
+            "orphan": {"severity": "warning"},  # agents also find memory/*.md by search
         },
     },
     "moc": {
