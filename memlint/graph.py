@@ -3,7 +3,8 @@
 Resolution of ``[[X]]``, first match wins: the exact relative path (from the
 linking file, the store folder, then the repository root), then a
 ``name``/``title``/``aliases`` value from frontmatter, then the filename
-stem, then the stem with case, ``-``, ``_`` and spaces folded. Markdown links
+stem, then the stem (and last, the names) with case, ``-``, ``_`` and spaces
+folded. Markdown links
 resolve relative to the linking file (memlint stores targets percent-decoded),
 with ``#anchor`` and ``?query`` stripped. URLs are not edges.
 
@@ -209,7 +210,7 @@ class Graph:
             values += [aliases] if isinstance(aliases, str) else (aliases if isinstance(aliases, list) else [])
             for value in values:
                 if isinstance(value, str) and value.strip():
-                    self._names[value.strip().casefold()].append(rel)
+                    self._names[value.strip()].append(rel)
                     self._folded_names[fold(value)].append(rel)
         for table in (self._names, self._stems, self._folded, self._folded_names):
             for rels in table.values():
@@ -345,7 +346,7 @@ class Graph:
         stem = name.rstrip("/").rsplit("/", 1)[-1]
         stem = stem[:-3] if stem.endswith(".md") else stem
         for table, key in (
-            (self._names, name.strip().casefold()),
+            (self._names, name.strip()),
             (self._stems, stem),
             (self._folded, fold(stem)),
             (self._folded_names, fold(name)),
