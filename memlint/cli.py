@@ -18,7 +18,9 @@ from memlint import __version__
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 # Subcommands living in their own modules, imported only when called.
-LAZY_COMMANDS: dict[str, str] = {}
+LAZY_COMMANDS: dict[str, str] = {
+    "graph": "memlint.commands.graph:graph_cmd",
+}
 
 
 class UsageError(Exception):

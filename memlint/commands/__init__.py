@@ -1,0 +1,1 @@
+"""Subcommands that live in their own modules (see ``cli.LAZY_COMMANDS``)."""
