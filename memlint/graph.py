@@ -323,7 +323,14 @@ class Graph:
                     if status != BROKEN:
                         note = "a symbolic link out of the repository" if status == OUTSIDE else ""
                         return Edge(doc.rel, link, name if status == OUTSIDE else where, status, note)
-        lenient = self.store.settings["wikilinks"] == "dangling-ok" and doc.role not in INDEX_ROLES
+        # "dangling-ok": a [[name]] to nothing in a memory body is a note to
+        # write later. A path that leads nowhere, or an index entry, is broken.
+        lenient = (
+            self.store.settings["wikilinks"] == "dangling-ok"
+            and doc.role not in INDEX_ROLES
+            and "/" not in name
+            and not name.endswith(".md")
+        )
         return Edge(doc.rel, link, None, DANGLING_WIKI if lenient else BROKEN)
 
     def wiki_in_store(self, doc: "Doc", name: str) -> bool:
@@ -489,7 +496,8 @@ def entry_key(rel: str) -> tuple[str, str]:
 class IndexFinder:
     """Which index an unfiled memory most likely belongs in (MEM201's hint).
 
-    Each index's entries are grouped by folder and by filename prefix;
+    A memory that names its topic in frontmatter (``topics: [tools]``) goes
+    there. Otherwise each index's entries are grouped by folder and by filename prefix;
     an orphan goes where most of its siblings are filed, beside its nearest
     neighbour in path order. Built once, O(entries log entries); each
     question is a dictionary look-up and a bisection.
@@ -516,6 +524,13 @@ class IndexFinder:
                 self.entries[rel].append((edge.target, edge.link.line))
         for rows in self.entries.values():
             rows.sort()
+        # Indexes by name, for memories that say where they belong (topics: [tools]).
+        self.by_topic: dict[str, str] = {}
+        for rel in sorted(docs, key=lambda r: (r.count("/"), r)):
+            if docs[rel].role in INDEX_ROLES:
+                stem = fold(docs[rel].stem)
+                for key in (stem, stem[3:] if stem.startswith("moc") else stem):
+                    self.by_topic.setdefault(key, rel)
 
     @staticmethod
     def _clear_winner(counts: dict[str, int]) -> str | None:
@@ -526,11 +541,21 @@ class IndexFinder:
         best, n = ranked[0]
         return best if n * 2 > total else None
 
+    def _declared_topic(self, rel: str) -> str | None:
+        doc = self.graph.store.docs[rel]
+        declared = doc.field("topics") or doc.field("topic") or doc.field("moc")
+        for value in declared if isinstance(declared, list) else [declared]:
+            if isinstance(value, str) and value.strip():
+                key = fold(value.strip().strip("[]"))
+                if key in self.by_topic:
+                    return self.by_topic[key]
+        return None
+
     def best(self, rel: str) -> tuple[str, tuple[str, int] | None] | None:
         """(index, (neighbour, its line) or None) for an unfiled file, or None if nothing is obvious."""
         folder, prefix = entry_key(rel)
-        index = None
-        if folder:
+        index = self._declared_topic(rel)
+        if index is None and folder:
             index = self._clear_winner(self.by_folder.get(folder, {}))
         if index is None and prefix:
             index = self._clear_winner(self.by_prefix.get(prefix, {}))

@@ -75,7 +75,7 @@ PRESETS: dict[str, dict] = {
             "frontmatter": "optional",
             "schema": "moc.json",
             "topics": ["**/MOC-*.md", "topics/*.md", "mocs/*.md", "**/INDEX.md"],
-            "wikilinks": "strict",
+            "wikilinks": "dangling-ok",  # [[to-write]] in a memory body; topic entries stay strict
             "backtick-refs": True,
             "wants-dates": ["created", "last_verified"],
             "stale-days": 60,

@@ -8,10 +8,12 @@ frontmatter ``name``/``title``/``aliases``, filename, then the filename with
 case, ``-``, ``_`` and spaces ignored. Links to other files of the same
 repository are checked for existence too. URLs are not checked.
 
-Where the store setting ``wikilinks`` is ``dangling-ok`` (claude-code), a
-``[[name]]`` to nothing in a memory body is a note to write later, not an
-error; in an index it is still a broken route. ``wikilinks: off``
-(openclaw) reads ``[[x]]`` as text.
+Where the store setting ``wikilinks`` is ``dangling-ok`` (claude-code,
+moc), a ``[[name]]`` to nothing in a memory body is a note to write later,
+not an error; in an index it is still a broken route, and a path
+(``[[../x.md]]``, ``[[dir/x]]``) that leads nowhere is broken anywhere.
+``wikilinks: strict`` reports every one; ``off`` (openclaw) reads ``[[x]]``
+as text.
 
 The finding suggests the closest existing file ("did you mean") when one is
 close: the same file name in another folder, the same name in another case

@@ -63,6 +63,22 @@ def test_orphan_hint_picks_the_topic_holding_its_folder(make_store, cli):
     assert message(found, "MEM201").endswith("add an entry for it to MOC-tools.md, beside tools/t3.md (line 4)")
 
 
+def test_orphan_hint_follows_a_declared_topic(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [[MOC-tools]]\n- [[MOC-projects]]\n",
+            "MOC-tools.md": "# Tools\n- [[rg]]\n",
+            "MOC-projects.md": "# Projects\n- [[p1]]\n",
+            "rg.md": "# rg\n",
+            "p1.md": "# p\n",
+            "jq.md": "---\ntopics: [tools]\n---\n# jq\n",
+        }
+    )
+    found = run(cli, store)
+    assert only(found, "MEM201") == [("jq.md", 1, 1)]
+    assert message(found, "MEM201").endswith("; add an entry for it to MOC-tools.md")
+
+
 def test_orphan_quiet_on_logs_exempt_archives_templates_and_second_level_indexes(make_store, cli):
     hub = "# Hub\n" + "".join(f"- [P{i}](p{i}.md) — p\n" for i in range(1, 6))
     store = make_store(
@@ -160,17 +176,27 @@ def test_broken_link_suggests_same_name_in_another_folder_and_case(make_store, c
     ]
 
 
-def test_broken_wikilink_strict_in_moc_dangling_ok_in_claude_code_bodies(make_store, cli):
+@pytest.mark.parametrize("preset", ["claude-code", "moc"])
+def test_dangling_wikilink_ok_in_a_memory_body_broken_in_an_index_or_as_a_path(make_store, cli, preset):
     files = {
         "MEMORY.md": "# M\n- [[topics/work]]\n",
         "topics/work.md": "# T\n- [[note]]\n- [[nope]]\n",
-        "note.md": "# n\nLater: [[to-write]]\n",
+        "note.md": "# n\nLater: [[to-write]]; see [[archive/gone.md]] and [[drafts/plan]].\n",
     }
-    moc = run(cli, make_store(files, sub="moc"), "--preset", "moc")
-    assert only(moc, "MEM202") == [("note.md", 2, 8), ("topics/work.md", 3, 3)]
-    claude = run(cli, make_store(files, sub="cc"), "--preset", "claude-code")
-    # dangling [[x]] in a memory body is a note to write later; in an index it is a broken route
-    assert only(claude, "MEM202") == [("topics/work.md", 3, 3)]
+    found = run(cli, make_store(files, sub=preset), "--preset", preset)
+    # [[to-write]] in a memory body is a note to write later; a topic entry or a path to nothing is broken
+    assert only(found, "MEM202") == [("note.md", 2, 26), ("note.md", 2, 50), ("topics/work.md", 3, 3)]
+
+
+def test_wikilinks_strict_reports_every_dangling_wikilink(make_store, cli):
+    files = {
+        "MEMORY.md": "# M\n- [[note]]\n",
+        "note.md": "# n\nLater: [[to-write]]\n",
+        ".memlint.yaml": "wikilinks: strict\n",
+    }
+    found = run(cli, make_store(files))
+    assert only(found, "MEM202") == [("note.md", 2, 8)]
+    assert message(found, "MEM202") == "[[to-write]] matches no file, name or title in the store"
 
 
 def test_broken_link_quiet_on_existing_repo_files_urls_and_anchors(tmp_path, make_store, cli):
