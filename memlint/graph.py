@@ -569,5 +569,6 @@ class IndexFinder:
         if not neighbours:
             return index, None
         near = max(neighbours, key=lambda row: common_prefix_len(row[0], rel))
-        same_group = entry_key(near[0]) == (folder, prefix) and (folder or prefix)
+        near_folder, near_prefix = entry_key(near[0])
+        same_group = near_folder == folder and (folder or (prefix and near_prefix == prefix))
         return index, (near if same_group else None)

@@ -374,6 +374,9 @@ def _markdown_it():
         from markdown_it import MarkdownIt
 
         _MD = MarkdownIt("commonmark")
+        # markdown-it drops javascript:, vbscript:, file: and data: links to keep
+        # HTML safe; memlint renders nothing and must see them (MEM203 reports file:).
+        _MD.validateLink = lambda url: True
     return _MD
 
 

@@ -239,6 +239,12 @@ def test_link_outside_repo_fires_and_never_reads(make_store, cli):
     assert only(found, "MEM202") == []
 
 
+def test_link_outside_repo_found_by_the_reference_parser_too(make_store, cli):
+    # A backslash escape sends the file to markdown-it-py, which by default drops file: links.
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md)\n", "a.md": mem("a") + "5 \\* 3\n[cad](file:///Users/sam/x.dxf)\n"})
+    assert only(run(cli, store), "MEM203") == [("a.md", 8, 1)]
+
+
 def test_link_outside_repo_quiet_inside_the_repository(make_store, cli):
     repo = make_store(
         {"memory/MEMORY.md": "# M\n- [Plan](../docs/plan.md)\n", "docs/plan.md": "# plan\n"}, sub="repo"
