@@ -185,6 +185,7 @@ class Graph:
         self._folded: dict[str, list[str]] = defaultdict(list)
         self._folded_names: dict[str, list[str]] = defaultdict(list)
         self._index_names(store)
+        self._casefolded = {rel.casefold() for rel in store.docs}
         self.edges: list[Edge] = []
         self.out: dict[str, list[Edge]] = defaultdict(list)
         self.inbound: dict[str, list[Edge]] = defaultdict(list)
@@ -238,8 +239,14 @@ class Graph:
     def _locate(self, repo_rel: str):
         """(status, target) for a lexical repo-relative path inside the repository."""
         store_rel = self.repo_to_store(repo_rel)
-        if store_rel is not None and store_rel in self.store.docs:
-            return OK, store_rel
+        if store_rel is not None:
+            if store_rel in self.store.docs:
+                return OK, store_rel
+            if store_rel.casefold() in self._casefolded:
+                # Foo.md for foo.md: found on macOS and Windows, missing on Linux
+                # and on GitHub. Broken everywhere, so the verdict does not
+                # depend on the machine.
+                return BROKEN, repo_rel
         kind = self.files.kind(repo_rel)
         if kind == "outside":
             return OUTSIDE, repo_rel

@@ -77,7 +77,7 @@ def test_fast_path_agrees_with_markdown_it_on_every_corpus_file(corpora):
     fast = 0
     for path in files:
         parsed = parse(path.read_text(encoding="utf-8", errors="replace"))
-        for wikilinks in (True, False):
+        for wikilinks in (True, False) if "[[" in parsed.body else (True,):
             ours, used_parser = extract_links(parsed.body, parsed.body_line, wikilinks=wikilinks)
             reference, _ = extract_links(parsed.body, parsed.body_line, wikilinks=wikilinks, force_reference=True)
             assert [_where(l) for l in ours] == [_where(l) for l in reference], (path, wikilinks)

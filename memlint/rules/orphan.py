@@ -16,8 +16,8 @@ obvious: the index where most files of its folder, or of its filename prefix
 Severity: error; warning under the ``openclaw`` preset, whose agents also
 find memory files by search.
 
-Options: ``exempt`` (store-relative globs; default: archive folders,
-templates and ``daily-YYYY-MM-DD*.md`` logs).
+Options: ``exempt`` (store-relative globs, matched ignoring case; default:
+archive folders, templates and ``daily-YYYY-MM-DD*.md`` logs).
 
 Fires: ``project_x.md`` exists, but no line of ``MEMORY.md`` (or of a topic
 ``MEMORY.md`` links to) links to it.
@@ -41,11 +41,8 @@ DEFAULT_EXEMPT = [
     "**/archive/**",
     "**/archives/**",
     "**/archived/**",
-    "**/Archive/**",
     "**/daily-[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*.md",  # a daily log by another name
     "**/*template*.md",
-    "**/*Template*.md",
-    "**/*TEMPLATE*.md",
 ]
 OPTIONS = {"exempt": ((list,), DEFAULT_EXEMPT)}
 
@@ -56,11 +53,12 @@ def check(store, options):
         return
     graph = store.graph
     docs = store.docs
+    exempt = [pattern.casefold() for pattern in options["exempt"]]
     unreached_indexes = {rel for rel, doc in docs.items() if doc.role == "index" and rel not in graph.depth}
     candidates = {
         rel
         for rel, doc in docs.items()
-        if doc.role in ("memory", "index") and rel not in graph.depth and not glob_match(rel, options["exempt"])
+        if doc.role in ("memory", "index") and rel not in graph.depth and not glob_match(rel.casefold(), exempt)
     }
     # A file listed by an unreached index is that index's loss: report the
     # index once (or the first of a cycle of them), not every file under it.

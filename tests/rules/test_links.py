@@ -90,6 +90,9 @@ def test_orphan_quiet_on_logs_exempt_archives_templates_and_second_level_indexes
             "NOW.md": "# now\n",
             "archive/old.md": mem("old"),
             "memory-template.md": mem("template"),
+            "entities/TEMPLATE.md": "# Entity\n",
+            "Archive/2025.md": mem("old-2025"),
+            "agents/daily-2026-03-26.md": "# day\n",
         }
     )
     assert only(run(cli, store), "MEM201") == []
