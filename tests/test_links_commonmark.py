@@ -74,7 +74,7 @@ def _where(link):
 def test_fast_path_agrees_with_markdown_it_on_every_corpus_file(corpora):
     files = [p for repo in corpora.values() for p in repo.rglob("*.md") if ".git" not in p.parts]
     files += list(TESTDATA.rglob("*.md"))
-    fast = 0
+    fast = compared = 0
     for path in files:
         parsed = parse(path.read_text(encoding="utf-8", errors="replace"))
         for wikilinks in (True, False) if "[[" in parsed.body else (True,):
@@ -82,4 +82,5 @@ def test_fast_path_agrees_with_markdown_it_on_every_corpus_file(corpora):
             reference, _ = extract_links(parsed.body, parsed.body_line, wikilinks=wikilinks, force_reference=True)
             assert [_where(l) for l in ours] == [_where(l) for l in reference], (path, wikilinks)
             fast += not used_parser
-    assert fast > len(files)  # the fast path is taken on most files, so this compares something
+            compared += 1
+    assert compared > len(files) and fast > compared // 2  # the fast path is taken on most files
