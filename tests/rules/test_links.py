@@ -331,5 +331,8 @@ def test_routes_to_retired_quiet_on_stale_mentions_and_unlisted(make_store, cli)
     )
     found = run(cli, store)
     assert only(found, "MEM205") == []
-    # an unlisted memory is an orphan, whatever its status
-    assert only(found, "MEM201") == [("retired.md", 1, 1)]
+    # a retired memory no index routes to is the goal, not an orphan ...
+    assert only(found, "MEM201") == []
+    # ... unless the store asks for orphan checks on retired memories too
+    (store / ".memlint.yaml").write_text("retired-exempt-rules: []\n")
+    assert only(run(cli, store), "MEM201") == [("retired.md", 1, 1)]
