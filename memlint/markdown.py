@@ -213,12 +213,15 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
 # ---------------------------------------------------------------- links
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+_TICKS = re.compile(r"`+")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_WIKI = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")
+# Patterns start with a literal character where they can: the regex engine
+# then skips ahead to it instead of trying every position. A '!' before '['
+# (image, embed) is looked up by hand.
+_WIKI = re.compile(r"\[\[([^\[\]\n]+)\]\]")
 # CommonMark whitespace is ASCII only: a no-break space belongs to the destination.
 _INLINE = re.compile(
-    r"(!?)\[([^\[\]]*)\]\([ \t\n]*(<[^<>\n]*>|[^ \t\n\x00-\x1f()<>]*(?:\([^ \t\n\x00-\x1f()<>]*\)[^ \t\n\x00-\x1f()<>]*)*)"
+    r"\[([^\[\]]*)\]\([ \t\n]*(<[^<>\n]*>|[^ \t\n\x00-\x1f()<>]*(?:\([^ \t\n\x00-\x1f()<>]*\)[^ \t\n\x00-\x1f()<>]*)*)"
     r"(?:[ \t\n]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t\n]*\)"
 )
 _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>")
@@ -226,28 +229,60 @@ _EMAIL_AUTOLINK = re.compile(
     r"<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>"
 )
 _PATH_REF = re.compile(r"^[\w@~.\-/ ]*[\w\-]\.md(?:#[\w\-]+)?$", re.U)
+
 # Constructs the regex pass cannot judge the way CommonMark does; any one of
 # them sends the file to markdown-it-py. Over-triggering costs time, never
-# correctness, so these err on the side of firing.
+# correctness, so these err on the side of firing. Checked on the body with
+# fenced code, code spans, comments and wikilinks blanked, unless noted.
 _UNSURE = re.compile(
-    r"\\[!-/:-@\[-`{-~]"  # a backslash escape (of any ASCII punctuation)
-    r"|\]:"  # a reference definition (anywhere: in quotes, lists, multi-line labels)
-    r"|^(?: {4,}|\t)\S"  # indented code (or list continuation: only the parser knows)
-    r"|<[A-Za-z][A-Za-z0-9-]*(?:[ \t\n/>]|$)|</[A-Za-z]|<[?!]"  # raw HTML, inline or block
-    r"|&#?\w+;"  # entities can sit in destinations
+    r"\]:"  # a reference definition (anywhere: in quotes, lists, multi-line labels)
     r"|\[[^\]\n]*\[(?!\[)|\][^\[\n]*\]\("  # nested brackets
-    r"|\[[^\]\n]*<"  # a '<' in link text: an autolink or HTML may win over the link
-    r"|\]\([^)\n]*\([^)\n]*\(",  # nested parentheses in a destination
-    re.M,
+    r"|\]\([^)\n]*\([^)\n]*\("  # nested parentheses in a destination
 )
-# Checked before code spans are blanked: a backtick inside <...> means an
-# autolink or HTML tag and a code span compete, and the leftmost wins.
+_ENTITY = re.compile(r"&#?\w+;")  # entities can sit in destinations
+_LT_IN_LINK_TEXT = re.compile(r"\[[^\]\n]*<")  # an autolink or HTML may win over the link
+# Backslash escapes only matter near link syntax: of a character that builds
+# links, or on a line holding a link, a definition or a '<'.
+_ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]")
+_ESCAPE_MATTERS = set("[]()<>!`\\\"'")
+# Raw HTML: a tag opening a line (after container markers) may open an HTML
+# block, whose text is never markdown; processing instructions, declarations
+# and CDATA may hold anything. An inline tag matters only if what it spans
+# (to its '>') could belong to link syntax or hide a '>' in quotes.
+_HTML_BLOCK_START = re.compile(r"^(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*<([A-Za-z/?!])([A-Za-z]*)", re.M)
+_CONTAINER_PREFIX = re.compile(r"(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*")
+_RAW_TEXT_TAGS = {"script", "pre", "style", "textarea"}  # HTML blocks that run past blank lines
+_BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|$)")
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:[ \t\n/>]|$)|<[?!]", re.M)
+_TAG_MATTERS = set("[]()`\"'<")
+# Checked before code spans are blanked (see _code_competes).
 _UNSURE_BEFORE_CODE = re.compile(r"<[^<>\n]*`")
+_TAG_OPEN = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*[ \t/>]|<[?!]")
+# Checked after fenced code is blanked: a fence that blank_fenced_code did not
+# take (inside a list item or a block quote, or indented further).
+_NESTED_FENCE = re.compile(r"^[ \t]*(?:(?:[>*+\-]|\d{1,9}[.)])[ \t]*)+(?:`{3,}|~{3,})|^ {4,}(?:`{3,}|~{3,})", re.M)
+# Indented code: four columns of indentation, also inside block quotes, or a
+# list item whose text starts five spaces after its marker.
+_INDENTED = re.compile(r"^(?:[ \t]*>)*(?: {4}| {0,3}\t)|^(?:[ \t]*>)* {0,3}(?:[-+*]|\d{1,9}[.)])(?: {5}| {0,4}\t)", re.M)
+_ITEM_CODE = re.compile(r"(?:[ \t]*>)* {0,3}(?:[-+*]|\d{1,9}[.)])(?: {5}| {0,4}\t)")
+_QUOTE_PREFIX = re.compile(r"(?: {0,3}>)*")
+_LINK_CHARS = set("[]<`")
+# A line after which an indented line may start indented code: an ATX
+# heading, a thematic break or setext underline, an empty list item.
+_BLOCK_LINE = re.compile(
+    r" {0,3}(?:#{1,6}(?:[ \t]|$)|[-*_=+][ \t*_=+-]*$|(?:[-+*]|\d{1,9}[.)])[ \t]*(?:#{1,6}(?:[ \t]|$)|[-*_][ \t*_-]*$|$))"
+)
+
+
+def _blank_text(text: str, fill: str = "_") -> str:
+    """Same length, same newlines; '_' (not a space) so no indentation is faked."""
+    if "\n" not in text:
+        return fill * len(text)
+    return "\n".join(fill * len(part) for part in text.split("\n"))
 
 
 def _blank(match: re.Match) -> str:
-    """Same length, same newlines; '_' (not a space) so no indentation is faked."""
-    return re.sub(r"[^\n]", "_", match.group(0))
+    return _blank_text(match.group(0))
 
 
 def blank_fenced_code(text: str) -> str:
@@ -272,6 +307,43 @@ def blank_fenced_code(text: str) -> str:
                 fence = None
             lines[i] = " " * len(line)
     return "\n".join(lines)
+
+
+def code_spans(text: str) -> list[tuple[int, int, int, int]]:
+    """CommonMark code spans: (start, content start, content end, end) offsets.
+
+    A run of backticks opens a span that the next run of the same length
+    closes; a run with no such partner is literal text. (The same pairing as
+    the regex ``(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)``, in linear time.)
+    """
+    runs = [m.span() for m in _TICKS.finditer(text)]
+    partner = [-1] * len(runs)
+    last: dict[int, int] = {}
+    for k in range(len(runs) - 1, -1, -1):
+        width = runs[k][1] - runs[k][0]
+        partner[k] = last.get(width, -1)
+        last[width] = k
+    spans = []
+    i = 0
+    while i < len(runs):
+        j = partner[i]
+        if j < 0:
+            i += 1
+            continue
+        spans.append((runs[i][0], runs[i][1], runs[j][0], runs[j][1]))
+        i = j + 1
+    return spans
+
+
+def _blank_ranges(text: str, ranges: list[tuple[int, int]], fill: str = "_") -> str:
+    """``text`` with each (start, end) range blanked; ranges in order, not overlapping."""
+    parts, pos = [], 0
+    for start, end in ranges:
+        parts.append(text[pos:start])
+        parts.append(_blank_text(text[start:end], fill))
+        pos = end
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 class _LineIndex:
@@ -301,42 +373,190 @@ def extract_links(
     index = _LineIndex(body, first_line)
     no_fences = blank_fenced_code(body)
     links: list[Link] = []
-    code_spans: list[tuple[int, str]] = []
-
-    def keep_span(m: re.Match) -> str:
-        code_spans.append((m.start(2), m.group(2)))
-        return _blank(m)
-
-    no_code = _CODE_SPAN.sub(keep_span, no_fences) if "`" in no_fences else no_fences
-    no_code = _HTML_COMMENT.sub(_blank, no_code) if "<!--" in no_code else no_code
+    spans = code_spans(no_fences) if "`" in no_fences else []
+    no_code = _blank_ranges(no_fences, [(s[0], s[3]) for s in spans]) if spans else no_fences
+    comments = list(_HTML_COMMENT.finditer(no_code)) if "<!--" in no_code else []
+    if comments:
+        no_code = _blank_ranges(no_code, [m.span() for m in comments])
 
     # Wikilinks are not CommonMark: always found by regex, then blanked so the
     # CommonMark pass does not see their brackets.
     if wikilinks and "[[" in no_code:
-        for m in _WIKI.finditer(no_code):
-            links.append(_wikilink(m, index))
-        no_code = _WIKI.sub(_blank, no_code)
+        no_code, wikis = _take_wikilinks(no_code)
+        links.extend(_wikilink(start, inner, bang, index) for start, inner, bang in wikis)
 
     if backtick_refs:
-        for start, content in code_spans:
-            ref = content.strip()
+        for _, start, end, _ in spans:
+            ref = no_fences[start:end].strip()
             if _PATH_REF.match(ref) and "://" not in ref:
                 line, col = index.at(start)
                 links.append(Link(ref, line, col, "code"))
 
     used_parser = False
     if "[" in no_code or "<" in no_code:
-        if force_reference or _UNSURE.search(no_code) or ("`" in no_fences and _UNSURE_BEFORE_CODE.search(no_fences)):
+        found = None
+        if not force_reference and not _unsure(no_code, no_fences, body, spans, comments):
+            found = _links_by_regex(no_code, index)
+        if found is None:
             used_parser = True
-            links.extend(_links_by_markdown_it(body, index, no_code.split("\n"), wikilinks))
-        else:
-            links.extend(_links_by_regex(no_code, index))
+            found = _links_by_markdown_it(body, index, no_code.split("\n"), wikilinks)
+        links.extend(found)
     links.sort(key=lambda l: (l.line, l.column))
     return links, used_parser
 
 
-def _wikilink(m: re.Match, index: _LineIndex) -> Link:
-    inner = m.group(2)
+def _take_wikilinks(text: str, fill: str = "_") -> tuple[str, list[tuple[int, str, bool]]]:
+    """(text with every [[...]] and ![[...]] blanked, [(start, inner, is_embed)])."""
+    found, ranges = [], []
+    for m in _WIKI.finditer(text):
+        start = m.start()
+        bang = start > 0 and text[start - 1] == "!"
+        if bang:
+            start -= 1
+        found.append((start, m.group(1), bang))
+        ranges.append((start, m.end()))
+    return (_blank_ranges(text, ranges, fill) if ranges else text), found
+
+
+def _unsure(no_code: str, no_fences: str, body: str, spans, comments) -> bool:
+    """Whether the text holds a construct only a CommonMark parser can judge."""
+    if _UNSURE.search(no_code):
+        return True
+    if "&" in no_code and _ENTITY.search(no_code):
+        return True
+    if "\\" in no_code and _escape_matters(no_code):
+        return True
+    if "<" in no_code and (_LT_IN_LINK_TEXT.search(no_code) or _html_matters(no_code, body)):
+        return True
+    if "`" in no_fences and "<" in no_fences and _code_competes(no_fences):
+        return True
+    # A code span or comment over a line break may cross a block boundary
+    # (a blank line, a new list item), where CommonMark would end it.
+    if any("\n" in no_fences[s[1]:s[2]] for s in spans):
+        return True
+    for m in comments:
+        if _comment_matters(no_fences, body, m):
+            return True
+    if ("```" in no_fences or "~~~" in no_fences) and _NESTED_FENCE.search(no_fences):
+        return True
+    # Comments stay visible to the indentation check ('<' on each of their
+    # lines): a paragraph does not continue after an HTML block.
+    return _indented_code_matters(_blank_ranges(no_fences, [m.span() for m in comments], "<") if comments else no_fences)
+
+
+def _comment_matters(text: str, body: str, m: re.Match) -> bool:
+    """A comment opening a line is an HTML block: the rest of its closing line
+    is HTML too, and a fence inside it is not a fence. One inside a list item
+    or block quote ends with its container; one inside a paragraph cannot
+    run over a blank line. Only the plain cases are left to the regex pass."""
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    prefix = text[line_start:m.start()]
+    if "\n" in m.group(0) and (prefix.strip(" ") or len(prefix) > 3):
+        return True
+    if not _CONTAINER_PREFIX.fullmatch(prefix):
+        return False  # inline, on one line
+    end = text.find("\n", m.end())
+    if text[m.end():end if end >= 0 else len(text)].strip():
+        return True
+    inside = body[m.start():m.end()]
+    return "```" in inside or "~~~" in inside
+
+
+def _code_competes(text: str) -> bool:
+    """A backtick inside what is an autolink or may be an HTML tag: the two
+    compete with a code span, and the leftmost wins."""
+    for m in _UNSURE_BEFORE_CODE.finditer(text):
+        start = m.start()
+        if _TAG_OPEN.match(text, start):
+            return True
+        auto = _AUTOLINK.match(text, start) or _EMAIL_AUTOLINK.match(text, start)
+        if auto and "`" in auto.group(0):
+            return True
+    return False
+
+
+def _at_line_start(text: str, offset: int) -> bool:
+    """Whether only indentation and container markers (>, -, 1.) come before ``offset`` on its line."""
+    return bool(_CONTAINER_PREFIX.fullmatch(text, text.rfind("\n", 0, offset) + 1, offset))
+
+
+def _escape_matters(text: str) -> bool:
+    for m in _ESCAPE.finditer(text):
+        if text[m.start() + 1] in _ESCAPE_MATTERS:
+            return True
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        line = text[start:] if end < 0 else text[start:end]
+        if "](" in line or "<" in line or "]:" in line:
+            return True
+    return False
+
+
+def _html_matters(text: str, body: str) -> bool:
+    """``text`` is the body with code and comments blanked (same offsets)."""
+    for m in _HTML_BLOCK_START.finditer(text):
+        # An HTML block (a tag opening a line) runs to the next blank line;
+        # nothing in it is markdown. It matters only if the regex pass would
+        # find something there: a bracket, a backtick, an autolink.
+        if m.group(1) in "?!" or (m.group(1) + m.group(2)).lstrip("/").lower() in _RAW_TEXT_TAGS:
+            return True
+        start = body.rfind("\n", 0, m.start()) + 1
+        end = _BLANK_LINE.search(body, m.start())
+        region = body[start:end.start() if end else len(body)]
+        if ("[" in region or "`" in region or "~~~" in region or "<!--" in region
+                or _AUTOLINK.search(region) or _EMAIL_AUTOLINK.search(region)):
+            return True
+    for m in _HTML_TAG.finditer(text):
+        if text[m.start() + 1] in "?!":
+            return True
+        close = text.find(">", m.start())
+        if close < 0 or not _TAG_MATTERS.isdisjoint(text[m.start() + 1:close]):
+            return True
+    return False
+
+
+def _indented_code_matters(text: str) -> bool:
+    """Whether a line that may be indented code holds link syntax.
+
+    Indented code cannot interrupt a paragraph: an indented line right after
+    paragraph text (at the same block-quote depth) continues it. Elsewhere
+    (after a blank line, a heading, a break, an empty list item, or at the
+    start) it may be code, in which a '[', '<' or '`' is literal, so only
+    such lines send the file to the parser.
+    """
+    if not _INDENTED.search(text):
+        return False
+    lines = text.split("\n")
+    return any(
+        _INDENTED.match(line) and not _LINK_CHARS.isdisjoint(line) and _may_be_code(lines, i)
+        for i, line in enumerate(lines)
+    )
+
+
+def _quote_depth(line: str) -> int:
+    return _QUOTE_PREFIX.match(line).group(0).count(">")
+
+
+def _may_be_code(lines: list[str], i: int) -> bool:
+    depth = _quote_depth(lines[i])
+    j = i
+    while True:
+        if _ITEM_CODE.match(lines[j]):
+            return True  # a list item that opens with indented code
+        j -= 1
+        if j < 0:
+            return True
+        prev = lines[j]
+        if not prev.strip() or _quote_depth(prev) != depth:
+            return True
+        if not _INDENTED.match(prev):
+            content = prev[len(_QUOTE_PREFIX.match(prev).group(0)):]
+            # '<': maybe a one-line HTML block (a comment), which a paragraph does not continue
+            return bool(not content.strip() or _BLOCK_LINE.match(content) or "<" in content)
+        # an earlier line of the same indented run: the line before the run decides
+
+
+def _wikilink(start: int, inner: str, embed: bool, index: _LineIndex) -> Link:
     target, _, alias = inner.partition("|")
     anchor = ""
     for sep in ("#", "^"):
@@ -344,18 +564,24 @@ def _wikilink(m: re.Match, index: _LineIndex) -> Link:
             target, rest = target.split(sep, 1)
             anchor = sep + rest
             break
-    line, col = index.at(m.start())
-    return Link(target.strip(), line, col, "embed" if m.group(1) else "wiki", alias.strip(), anchor.strip())
+    line, col = index.at(start)
+    return Link(target.strip(), line, col, "embed" if embed else "wiki", alias.strip(), anchor.strip())
 
 
-def _links_by_regex(text: str, index: _LineIndex) -> list[Link]:
+def _links_by_regex(text: str, index: _LineIndex) -> list[Link] | None:
+    """Inline links, images and autolinks; None when a link runs over a line
+    break (it may cross a block boundary: the parser must judge)."""
     out = []
     for m in _INLINE.finditer(text):
-        dest = m.group(3)
+        if "\n" in m.group(0):
+            return None
+        start = m.start()
+        image = start > 0 and text[start - 1] == "!"
+        dest = m.group(2)
         if dest.startswith("<"):
             dest = dest[1:-1]
-        line, col = index.at(m.start())
-        out.append(Link(unquote(dest), line, col, "image" if m.group(1) else "link", m.group(2).strip()))
+        line, col = index.at(start - image)
+        out.append(Link(unquote(dest), line, col, "image" if image else "link", m.group(1).strip()))
     if "<" in text:
         for pattern in (_AUTOLINK, _EMAIL_AUTOLINK):
             for m in pattern.finditer(text):
@@ -389,7 +615,8 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
     ``probe_lines`` is the body with code, comments and wikilinks blanked: it
     is where columns are looked up, so a bracket in code is never taken.
     """
-    source = _WIKI.sub(_blank, body) if wikilinks and "[[" in body else body
+    # Wikilinks become a word of the same length: '_' could fake a thematic break.
+    source = _take_wikilinks(body, "w")[0] if wikilinks and "[[" in body else body
     out: list[Link] = []
     cursors: dict[int, int] = {}
     for token in _markdown_it().parse(source):
@@ -419,9 +646,12 @@ def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str
         return 1
     line = _ESCAPED.sub("__", probe_lines[row])
     cursor = cursors.get(row, 0)
-    pos = -1
+    pos = after = -1
     if kind == "autolink":
-        pos = line.find("<", cursor)
+        for needle in ("<" + href, "<" + href.removeprefix("mailto:"), "<"):
+            pos = line.find(needle, cursor)
+            if pos >= 0:
+                break
     else:
         for needle in ("](" + href, "](<" + href):
             close = line.find(needle, cursor)
@@ -435,7 +665,7 @@ def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str
                         if depth == 0:
                             break
                     i -= 1
-                pos = i
+                pos, after = i, close + 2  # the next link starts after this one's "]("
                 break
         if pos < 0:
             pos = line.find("[", cursor)
@@ -443,7 +673,7 @@ def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str
             pos -= 1
     if pos < 0:
         return 1
-    cursors[row] = pos + 1
+    cursors[row] = max(pos + 1, after)
     return pos + 1
 
 
