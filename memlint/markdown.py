@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import accumulate
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
@@ -213,7 +214,6 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
 # ---------------------------------------------------------------- links
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-_TICKS = re.compile(r"`+")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 # Patterns start with a literal character where they can: the regex engine
 # then skips ahead to it instead of trying every position. A '!' before '['
@@ -234,13 +234,12 @@ _PATH_REF = re.compile(r"^[\w@~.\-/ ]*[\w\-]\.md(?:#[\w\-]+)?$", re.U)
 # them sends the file to markdown-it-py. Over-triggering costs time, never
 # correctness, so these err on the side of firing. Checked on the body with
 # fenced code, code spans, comments and wikilinks blanked, unless noted.
-_UNSURE = re.compile(
-    r"\]:"  # a reference definition (anywhere: in quotes, lists, multi-line labels)
-    r"|\[[^\]\n]*\[(?!\[)|\][^\[\n]*\]\("  # nested brackets
-    r"|\]\([^)\n]*\([^)\n]*\("  # nested parentheses in a destination
-)
+# "]:" anywhere is a reference definition (in quotes, lists, multi-line labels).
+# Each pattern below is tried only where its first character is (str.find is
+# far faster than a regex scan).
+_AFTER_OPEN = re.compile(r"\[[^\]\n]*(?:\[(?!\[)|<)")  # nested brackets; '<' in link text
+_AFTER_CLOSE = re.compile(r"\][^\[\n]*\]\(|\]\([^)\n]*\([^)\n]*\(")  # nested brackets; nested parentheses
 _ENTITY = re.compile(r"&#?\w+;")  # entities can sit in destinations
-_LT_IN_LINK_TEXT = re.compile(r"\[[^\]\n]*<")  # an autolink or HTML may win over the link
 # Backslash escapes only matter near link syntax: of a character that builds
 # links, or on a line holding a link, a definition or a '<'.
 _ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]")
@@ -249,11 +248,11 @@ _ESCAPE_MATTERS = set("[]()<>!`\\\"'")
 # block, whose text is never markdown; processing instructions, declarations
 # and CDATA may hold anything. An inline tag matters only if what it spans
 # (to its '>') could belong to link syntax or hide a '>' in quotes.
-_HTML_BLOCK_START = re.compile(r"^(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*<([A-Za-z/?!])([A-Za-z]*)", re.M)
+_TAG_NAME = re.compile(r"/?[A-Za-z]*")
 _CONTAINER_PREFIX = re.compile(r"(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*")
 _RAW_TEXT_TAGS = {"script", "pre", "style", "textarea"}  # HTML blocks that run past blank lines
 _BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|$)")
-_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:[ \t\n/>]|$)|<[?!]", re.M)
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:[ \t\n/>]|$)")
 _TAG_MATTERS = set("[]()`\"'<")
 # Checked before code spans are blanked (see _code_competes).
 _UNSURE_BEFORE_CODE = re.compile(r"<[^<>\n]*`")
@@ -316,7 +315,14 @@ def code_spans(text: str) -> list[tuple[int, int, int, int]]:
     closes; a run with no such partner is literal text. (The same pairing as
     the regex ``(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)``, in linear time.)
     """
-    runs = [m.span() for m in _TICKS.finditer(text)]
+    runs = []
+    i = text.find("`")
+    while i >= 0:  # str.find is far faster than a regex here
+        j = i + 1
+        while j < len(text) and text[j] == "`":
+            j += 1
+        runs.append((i, j))
+        i = text.find("`", j)
     partner = [-1] * len(runs)
     last: dict[int, int] = {}
     for k in range(len(runs) - 1, -1, -1):
@@ -348,7 +354,7 @@ def _blank_ranges(text: str, ranges: list[tuple[int, int]], fill: str = "_") -> 
 
 class _LineIndex:
     def __init__(self, text: str, first_line: int):
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.starts = list(accumulate((len(line) + 1 for line in text.split("\n")), initial=0))
         self.first_line = first_line
 
     def at(self, offset: int) -> tuple[int, int]:
@@ -408,7 +414,7 @@ def extract_links(
 def _take_wikilinks(text: str, fill: str = "_") -> tuple[str, list[tuple[int, str, bool]]]:
     """(text with every [[...]] and ![[...]] blanked, [(start, inner, is_embed)])."""
     found, ranges = [], []
-    for m in _WIKI.finditer(text):
+    for m in _matches(_WIKI, text, "["):
         start = m.start()
         bang = start > 0 and text[start - 1] == "!"
         if bang:
@@ -420,13 +426,17 @@ def _take_wikilinks(text: str, fill: str = "_") -> tuple[str, list[tuple[int, st
 
 def _unsure(no_code: str, no_fences: str, body: str, spans, comments) -> bool:
     """Whether the text holds a construct only a CommonMark parser can judge."""
-    if _UNSURE.search(no_code):
+    if "]:" in no_code:
+        return True
+    if any(_AFTER_OPEN.match(no_code, i) for i in _positions(no_code, "[")):
+        return True
+    if any(_AFTER_CLOSE.match(no_code, i) for i in _positions(no_code, "]")):
         return True
     if "&" in no_code and _ENTITY.search(no_code):
         return True
     if "\\" in no_code and _escape_matters(no_code):
         return True
-    if "<" in no_code and (_LT_IN_LINK_TEXT.search(no_code) or _html_matters(no_code, body)):
+    if "<" in no_code and _html_matters(no_code, body):
         return True
     if "`" in no_fences and "<" in no_fences and _code_competes(no_fences):
         return True
@@ -462,6 +472,26 @@ def _comment_matters(text: str, body: str, m: re.Match) -> bool:
     return "```" in inside or "~~~" in inside
 
 
+def _positions(text: str, char: str):
+    """Offsets of ``char`` in ``text``."""
+    i = text.find(char)
+    while i >= 0:
+        yield i
+        i = text.find(char, i + 1)
+
+
+def _matches(pattern: re.Pattern, text: str, first: str):
+    """pattern.finditer(text) for a pattern that starts with the character ``first``."""
+    i = text.find(first)
+    while i >= 0:
+        m = pattern.match(text, i)
+        if m:
+            yield m
+            i = text.find(first, m.end())
+        else:
+            i = text.find(first, i + 1)
+
+
 def _code_competes(text: str) -> bool:
     """A backtick inside what is an autolink or may be an HTML tag: the two
     compete with a code span, and the leftmost wins."""
@@ -494,24 +524,29 @@ def _escape_matters(text: str) -> bool:
 
 def _html_matters(text: str, body: str) -> bool:
     """``text`` is the body with code and comments blanked (same offsets)."""
-    for m in _HTML_BLOCK_START.finditer(text):
-        # An HTML block (a tag opening a line) runs to the next blank line;
-        # nothing in it is markdown. It matters only if the regex pass would
-        # find something there: a bracket, a backtick, an autolink.
-        if m.group(1) in "?!" or (m.group(1) + m.group(2)).lstrip("/").lower() in _RAW_TEXT_TAGS:
-            return True
-        start = body.rfind("\n", 0, m.start()) + 1
-        end = _BLANK_LINE.search(body, m.start())
-        region = body[start:end.start() if end else len(body)]
-        if ("[" in region or "`" in region or "~~~" in region or "<!--" in region
-                or _AUTOLINK.search(region) or _EMAIL_AUTOLINK.search(region)):
-            return True
-    for m in _HTML_TAG.finditer(text):
-        if text[m.start() + 1] in "?!":
-            return True
-        close = text.find(">", m.start())
-        if close < 0 or not _TAG_MATTERS.isdisjoint(text[m.start() + 1:close]):
-            return True
+    for i in _positions(text, "<"):
+        after = text[i + 1:i + 2]
+        if after in ("?", "!"):
+            return True  # processing instructions, declarations, CDATA: anything goes
+        if not (after.isascii() and after.isalpha() or after == "/"):
+            continue
+        line_start = text.rfind("\n", 0, i) + 1
+        if _CONTAINER_PREFIX.fullmatch(text, line_start, i):
+            # An HTML block (a tag opening a line) runs to the next blank line;
+            # nothing in it is markdown. It matters only if the regex pass would
+            # find something there: a bracket, a backtick, an autolink, a fence.
+            name = _TAG_NAME.match(text, i + 1).group(0).lstrip("/").lower()
+            if name in _RAW_TEXT_TAGS:
+                return True
+            end = _BLANK_LINE.search(body, i)
+            region = body[line_start:end.start() if end else len(body)]
+            if ("[" in region or "`" in region or "~~~" in region or "<!--" in region
+                    or _AUTOLINK.search(region) or _EMAIL_AUTOLINK.search(region)):
+                return True
+        elif _HTML_TAG.match(text, i):
+            close = text.find(">", i)
+            if close < 0 or not _TAG_MATTERS.isdisjoint(text[i + 1:close]):
+                return True
     return False
 
 
@@ -524,7 +559,7 @@ def _indented_code_matters(text: str) -> bool:
     start) it may be code, in which a '[', '<' or '`' is literal, so only
     such lines send the file to the parser.
     """
-    if not _INDENTED.search(text):
+    if ("    " not in text and "\t" not in text) or not _INDENTED.search(text):
         return False
     lines = text.split("\n")
     return any(
@@ -572,7 +607,7 @@ def _links_by_regex(text: str, index: _LineIndex) -> list[Link] | None:
     """Inline links, images and autolinks; None when a link runs over a line
     break (it may cross a block boundary: the parser must judge)."""
     out = []
-    for m in _INLINE.finditer(text):
+    for m in _matches(_INLINE, text, "["):
         if "\n" in m.group(0):
             return None
         start = m.start()
@@ -584,7 +619,7 @@ def _links_by_regex(text: str, index: _LineIndex) -> list[Link] | None:
         out.append(Link(unquote(dest), line, col, "image" if image else "link", m.group(1).strip()))
     if "<" in text:
         for pattern in (_AUTOLINK, _EMAIL_AUTOLINK):
-            for m in pattern.finditer(text):
+            for m in _matches(pattern, text, "<"):
                 line, col = index.at(m.start())
                 dest = m.group(1) if pattern is _AUTOLINK else "mailto:" + m.group(1)
                 out.append(Link(unquote(dest), line, col, "autolink", m.group(1)))
