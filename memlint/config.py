@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+import functools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -251,11 +253,24 @@ def validate(data, where: str = "config") -> None:
 
 def glob_match(path: str, patterns) -> bool:
     """gitignore-ish globs: ``**/`` matches any depth, including none."""
+    if not patterns:
+        return False
+    regex, prefixes = _compiled_globs(tuple(patterns))
+    if regex is not None and regex.match(path):
+        return True
+    return bool(prefixes) and (path + "/").startswith(prefixes)
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled_globs(patterns: tuple[str, ...]):
+    """One regex for a list of globs (a store has thousands of paths to match),
+    and the folder prefixes of its ``dir/**`` patterns."""
+    alternatives, prefixes = [], []
     for pattern in patterns:
-        if fnmatch.fnmatchcase(path, pattern):
-            return True
-        if pattern.startswith("**/") and fnmatch.fnmatchcase(path, pattern[3:]):
-            return True
-        if pattern.endswith("/**") and (path + "/").startswith(pattern[:-2]):
-            return True
-    return False
+        alternatives.append(fnmatch.translate(pattern))
+        if pattern.startswith("**/"):
+            alternatives.append(fnmatch.translate(pattern[3:]))
+        if pattern.endswith("/**"):
+            prefixes.append(pattern[:-2])
+    regex = re.compile("|".join(f"(?:{a})" for a in alternatives)) if alternatives else None
+    return regex, tuple(prefixes)
