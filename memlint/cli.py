@@ -22,6 +22,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "health": "memlint.commands.health:health",
     "triage": "memlint.commands.health:triage",
     "init": "memlint.commands.init:init",
+    "eval": "memlint.commands.eval:eval_cmd",
+    "report": "memlint.commands.report:report",
 }
 
 
