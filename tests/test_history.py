@@ -1,0 +1,406 @@
+"""memlint.history against real repositories whose true dates are known by construction."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from memlint import history as history_mod
+from memlint.history import (FileDates, HistoryError, append_only_violations, find_repo_root,
+                             load_history)
+from tests.gitrepo import GitRepo
+
+D1 = "2024-01-10T09:00:00+00:00"
+D2 = "2024-02-20T10:30:00+00:00"
+D3 = "2024-03-30T12:00:00+00:00"
+D4 = "2024-04-15T08:15:00+00:00"
+D5 = "2024-05-01T18:45:00+00:00"
+BODY = "".join(f"line {i}: a memory about something worth keeping\n" for i in range(1, 21))
+
+
+def dt(iso: str) -> datetime:
+    return datetime.fromisoformat(iso)
+
+
+def dates(created: str, created_sha: str, changed: str, changed_sha: str) -> FileDates:
+    return FileDates(dt(created), dt(changed), created_sha, changed_sha)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return GitRepo(tmp_path / "repo")
+
+
+def test_add_and_edit(repo):
+    repo.write("notes/a.md", BODY)
+    c1 = repo.commit("add a", D1)
+    repo.write("notes/a.md", BODY + "more\n")
+    c2 = repo.commit("edit a", D2)
+    repo.write("notes/b.md", "b\n")
+    c3 = repo.commit("add b", D3)
+
+    h = load_history(repo.root)
+    assert h.head == c3 and h.shallow is False and h.repo_root == repo.root.resolve()
+    assert h.files == {"notes/a.md": dates(D1, c1, D2, c2), "notes/b.md": dates(D3, c3, D3, c3)}
+    assert h.dates("notes/a.md") == dates(D1, c1, D2, c2)
+    assert h.dates("nope.md") is None
+    assert h.staged_new == frozenset()
+
+
+def test_pure_rename_keeps_created_and_changed(repo):
+    repo.write("a.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.write("a.md", BODY + "edit\n")
+    c2 = repo.commit("edit", D2)
+    repo.mv("a.md", "archive/b.md")
+    repo.commit("move", D3)
+
+    assert load_history(repo.root).files == {"archive/b.md": dates(D1, c1, D2, c2)}
+
+
+def test_rename_with_edits_is_a_change(repo):
+    repo.write("a.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.mv("a.md", "b.md")
+    repo.write("b.md", BODY.replace("line 7:", "line seven:"))
+    c2 = repo.commit("move and edit", D2)
+    repo.mv("b.md", "c.md")  # a chain of renames still leads back to a.md
+    repo.commit("move again", D3)
+    assert "R0" in repo.run("log", "-M", "--name-status", "--format=", "-1", c2)  # git saw R0xx, not A+D
+
+    assert load_history(repo.root).files == {"c.md": dates(D1, c1, D2, c2)}
+
+
+def test_copy_is_born_at_its_commit(repo):
+    repo.write("orig.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.write("copy.md", BODY)
+    repo.write("orig.md", BODY + "edited in the copy commit, so -C can pair them\n")
+    c2 = repo.commit("copy", D2)
+    assert "C100\torig.md\tcopy.md" in repo.run("log", "-C", "--name-status", "--format=", "-1")
+
+    expected = {"orig.md": dates(D1, c1, D2, c2), "copy.md": dates(D2, c2, D2, c2)}
+    assert load_history(repo.root).files == expected
+
+    # The replay treats a C record (as `log -C` writes it) as a birth too.
+    replay = history_mod._read_log(history_mod._git(repo.root), [*history_mod._log_args("author"), "-C"])
+    assert replay.alive["copy.md"] == (1, 1) and replay.alive["orig.md"] == (0, 1)
+
+
+def test_delete_then_readd_is_born_again(repo):
+    repo.write("a.md", BODY)
+    repo.write("keep.md", "k\n")
+    c1 = repo.commit("add", D1)
+    repo.rm("a.md")
+    repo.commit("delete", D2)
+    repo.write("a.md", BODY)  # same content, same path
+    c3 = repo.commit("re-add", D3)
+
+    assert load_history(repo.root).files == {"a.md": dates(D3, c3, D3, c3), "keep.md": dates(D1, c1, D1, c1)}
+
+
+def test_deleted_files_are_not_listed(repo):
+    repo.write("a.md", "a\n")
+    repo.write("b.md", "b\n")
+    c1 = repo.commit("add", D1)
+    repo.rm("b.md")
+    repo.commit("delete", D2)
+    assert load_history(repo.root).files == {"a.md": dates(D1, c1, D1, c1)}
+
+
+def test_merge_keeps_branch_commit_dates(repo):
+    repo.write("a.md", BODY)
+    c1 = repo.commit("add a", D1)
+    repo.checkout("feature", new=True)
+    repo.write("feature.md", "from the branch\n")
+    c2 = repo.commit("add on branch", D2)
+    repo.checkout("main")
+    repo.write("a.md", BODY + "main edit\n")
+    c3 = repo.commit("edit on main", D3)
+    merge = repo.merge("feature", date=D4)
+
+    h = load_history(repo.root)
+    assert h.head == merge
+    assert h.files == {"a.md": dates(D1, c1, D3, c3), "feature.md": dates(D2, c2, D2, c2)}
+
+
+def test_rename_on_branch_while_main_edits(repo):
+    repo.write("a.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.checkout("feature", new=True)
+    repo.mv("a.md", "moved.md")
+    repo.commit("move on branch", D2)
+    repo.checkout("main")
+    repo.write("a.md", BODY.replace("line 20:", "line twenty:"))
+    c3 = repo.commit("edit on main", D3)
+    repo.merge("feature", date=D4)  # git carries main's edit over to moved.md
+
+    assert load_history(repo.root).files == {"moved.md": dates(D1, c1, D3, c3)}
+
+
+@pytest.mark.parametrize("delete_first", [True, False])
+def test_merge_keeps_a_file_deleted_on_the_other_side(repo, delete_first):
+    repo.write("a.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.checkout("cleanup", new=True)
+    repo.rm("a.md")
+    repo.commit("delete on branch", D2 if delete_first else D4)
+    repo.checkout("main")
+    repo.write("a.md", BODY + "kept and edited\n")
+    c_edit = repo.commit("edit on main", D3)
+    with pytest.raises(RuntimeError, match="CONFLICT"):  # modify/delete
+        repo.merge("cleanup", date=D5)
+    repo.add("a.md")  # resolved by keeping the file
+    repo.commit("merge", D5)
+
+    assert load_history(repo.root).files == {"a.md": dates(D1, c1, D3, c_edit)}
+
+
+@pytest.mark.parametrize("max_path_args", [200, 0])
+def test_file_added_only_by_a_merge_commit(repo, monkeypatch, max_path_args):
+    monkeypatch.setattr(history_mod, "_MAX_PATH_ARGS", max_path_args)  # 0: the whole-store fallback
+    repo.write("a.md", "a\n")
+    c1 = repo.commit("add", D1)
+    repo.checkout("feature", new=True)
+    repo.write("b.md", "b\n")
+    c2 = repo.commit("branch", D2)
+    repo.checkout("main")
+    repo.merge("feature", commit=False)
+    repo.write("resolution.md", "written while merging\n")
+    merge = repo.commit("merge with an extra file", D3)
+
+    assert load_history(repo.root).files == {
+        "a.md": dates(D1, c1, D1, c1), "b.md": dates(D2, c2, D2, c2),
+        "resolution.md": dates(D3, merge, D3, merge)}
+
+
+def test_spaces_unicode_and_tabs(repo):
+    names = ["notes/dé jà vu.md", "日本/メモ 1.md", "tab\there.md", 'quote"and\\slash.md']
+    for name in names:
+        repo.write(name, BODY + name + "\n")
+    c1 = repo.commit("add", D1)
+    repo.mv("notes/dé jà vu.md", "archivé/ça va.md")
+    repo.write("tab\there.md", BODY + "changed\n")
+    c2 = repo.commit("move and edit", D2)
+
+    assert load_history(repo.root).files == {
+        "archivé/ça va.md": dates(D1, c1, D1, c1),
+        "日本/メモ 1.md": dates(D1, c1, D1, c1),
+        "tab\there.md": dates(D1, c1, D2, c2),
+        'quote"and\\slash.md': dates(D1, c1, D1, c1)}
+
+
+def test_name_that_is_not_utf8(repo):
+    name = b"caf\xe9.md".decode("utf-8", "surrogateescape")  # as os.listdir would name it
+    repo.write(name, "latin-1 name\n")
+    c1 = repo.commit("add", D1)
+    h = load_history(repo.root)
+    assert h.files == {name: dates(D1, c1, D1, c1)}
+    assert repo.path(name).exists()  # the key works as a path
+
+
+def test_corrupt_repository_gives_one_line(repo):
+    repo.write("a.md", "a\n")
+    repo.commit("add", D1)
+    tree = repo.run("rev-parse", "HEAD^{tree}").strip()
+    repo.path(f".git/objects/{tree[:2]}/{tree[2:]}").unlink()
+    with pytest.raises(HistoryError) as err:
+        load_history(repo.root)
+    assert "\n" not in str(err.value) and tree in str(err.value)
+
+
+def test_shallow_clone_is_flagged(repo, tmp_path):
+    repo.write("a.md", "a\n")
+    repo.commit("one", D1)
+    repo.write("a.md", "a2\n")
+    repo.write("b.md", "b\n")
+    repo.commit("two", D2)
+    repo.write("c.md", "c\n")
+    c3 = repo.commit("three", D3)
+    clone = tmp_path / "clone"
+    GitRepo(tmp_path, init=False).run("clone", "-q", "--depth", "1", f"file://{repo.root}", str(clone))
+
+    h = load_history(clone)
+    assert h.shallow is True and h.head == c3
+    # The only visible commit "adds" every file: dates are computed but wrong, hence the flag.
+    assert h.files == {name: dates(D3, c3, D3, c3) for name in ("a.md", "b.md", "c.md")}
+    assert load_history(repo.root).shallow is False
+
+
+def test_no_commits(repo):
+    repo.write("staged.md", "s\n")
+    h = load_history(repo.root)
+    assert h.head is None and h.files == {} and h.shallow is False
+    assert h.staged_new == frozenset({"staged.md"})
+    assert append_only_violations(repo.root, ["staged.md"], None) == {}
+
+
+def test_not_a_repository(tmp_path, monkeypatch):
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # in case /tmp sits in a repository
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert find_repo_root(plain) is None
+    assert find_repo_root(tmp_path / "does-not-exist") is None
+    with pytest.raises(HistoryError, match="not a git repository"):
+        load_history(plain)
+    with pytest.raises(HistoryError, match="not a directory"):
+        load_history(tmp_path / "does-not-exist")
+
+
+def test_find_repo_root(repo):
+    repo.write("deep/er/x.md", "x\n")
+    root = repo.root.resolve()
+    assert find_repo_root(repo.root) == root
+    assert find_repo_root(repo.path("deep/er")) == root
+    assert find_repo_root(repo.path("deep/er/x.md")) == root
+    assert find_repo_root(repo.path(".git")) is None  # inside .git is not a work tree
+
+
+def test_load_history_from_a_subfolder_uses_the_top(repo):
+    repo.write("store/a.md", "a\n")
+    c1 = repo.commit("add", D1)
+    h = load_history(repo.path("store"))
+    assert h.repo_root == repo.root.resolve() and h.files == {"store/a.md": dates(D1, c1, D1, c1)}
+
+
+def test_git_missing(repo, monkeypatch):
+    import git
+
+    def missing(self, command, **kwargs):
+        raise git.exc.GitCommandNotFound(command, FileNotFoundError("git"))
+
+    monkeypatch.setattr(git.Git, "execute", missing)
+    with pytest.raises(HistoryError, match="git is not installed"):
+        load_history(repo.root)
+    assert find_repo_root(repo.root) is None
+
+
+def test_author_versus_committer_date_and_time_zone(repo):
+    author, committer = "2024-05-06T07:08:09+02:00", "2024-06-07T01:02:03-07:30"
+    repo.write("a.md", "a\n")
+    c1 = repo.commit("add", author, committer_date=committer)
+
+    by_author = load_history(repo.root).files["a.md"]
+    by_committer = load_history(repo.root, date_kind="committer").files["a.md"]
+    assert by_author == dates(author, c1, author, c1)
+    assert by_committer == dates(committer, c1, committer, c1)
+    assert by_author.created.utcoffset() == timedelta(hours=2)  # the author's own zone is kept
+    assert by_committer.created.utcoffset() == -timedelta(hours=7, minutes=30)
+    with pytest.raises(ValueError):
+        load_history(repo.root, date_kind="mtime")
+
+
+def test_staged_new_and_staged_renames(repo):
+    repo.write("a.md", BODY)
+    repo.write("b.md", BODY + "b\n")
+    c1 = repo.commit("add", D1)
+    repo.write("new note.md", "today\n")
+    repo.mv("b.md", "moved/b.md")
+    repo.write("a.md", BODY + "unstaged edits are not new\n", add=False)
+    repo.write("untracked.md", "x\n", add=False)
+
+    h = load_history(repo.root)
+    assert h.staged_new == frozenset({"new note.md"})
+    assert h.staged_renames == {"moved/b.md": "b.md"}
+    assert h.dates("moved/b.md") == dates(D1, c1, D1, c1)  # a staged rename keeps its dates
+    assert set(h.files) == {"a.md", "b.md"}  # files are as at HEAD
+
+
+def test_under_limits_to_the_store(repo):
+    repo.write("store/a.md", "a\n")
+    repo.write("src/code.py", "x = 1\n")
+    c1 = repo.commit("add", D1)
+    repo.write("store/new.md", "n\n")
+    repo.write("src/new.py", "n\n")
+
+    h = load_history(repo.root, under="store/")
+    assert h.files == {"store/a.md": dates(D1, c1, D1, c1)}
+    assert h.staged_new == frozenset({"store/new.md"})
+    assert load_history(repo.root, under=repo.path("store")).files == h.files
+    assert set(load_history(repo.root, under=".").files) == {"store/a.md", "src/code.py"}
+
+
+def test_one_git_log_for_the_whole_store(repo, monkeypatch):
+    for i in range(30):
+        repo.write(f"n{i}.md", f"{i}\n")
+        repo.commit(f"c{i}", D1)
+    import git
+
+    calls = []
+    real = git.Git.execute
+
+    def spy(self, command, **kwargs):
+        calls.append([a for a in command if not a.startswith("-") and "=" not in a][1])
+        return real(self, command, **kwargs)
+
+    monkeypatch.setattr(git.Git, "execute", spy)
+    assert len(load_history(repo.root).files) == 30
+    assert calls.count("log") == 1 and len(calls) <= 4
+
+
+# ----------------------------------------------------------------- append-only
+
+
+LOG = "# 2024-01-10\n- first\n- second\n- third\n"
+
+
+@pytest.fixture
+def daily(repo):
+    repo.write("daily/2024-01-10.md", LOG)
+    repo.write("daily/other day.md", LOG)
+    first = repo.commit("log", D1)
+    return repo, first
+
+
+def test_append_only_accepts_appends(daily):
+    repo, _ = daily
+    repo.write("daily/2024-01-10.md", LOG + "- fourth\n- fifth\n")
+    assert append_only_violations(repo.root, ["daily/2024-01-10.md"], None) == {}
+
+
+def test_append_only_reports_edits_and_deletions(daily):
+    repo, _ = daily
+    repo.write("daily/2024-01-10.md", LOG.replace("- second", "- 2nd") + "- fourth\n")
+    repo.write("daily/other day.md", "# 2024-01-10\n- first\n")  # lines 3 and 4 deleted
+    repo.write("daily/unchecked.md", "not asked about\n")
+    paths = ["daily/2024-01-10.md", "daily/other day.md"]
+    assert append_only_violations(repo.root, paths, None) == {
+        "daily/2024-01-10.md": [3], "daily/other day.md": [3, 4]}
+
+
+def test_append_only_compares_staged_content(daily):
+    repo, _ = daily
+    repo.write("daily/2024-01-10.md", LOG.replace("- first", "- 1st"), add=False)  # not staged
+    assert append_only_violations(repo.root, ["daily/2024-01-10.md"], None) == {}
+
+
+def test_append_only_since_a_commit(daily):
+    repo, first = daily
+    repo.write("daily/2024-01-10.md", LOG + "- fourth\n")
+    repo.commit("append", D2)
+    repo.write("daily/2024-01-10.md", (LOG + "- fourth\n").replace("- third\n", ""))
+    repo.commit("drop a line", D3)
+    assert append_only_violations(repo.root, ["daily/2024-01-10.md"], since=first) == {"daily/2024-01-10.md": [4]}
+    assert append_only_violations(repo.root, ["daily/2024-01-10.md"], since="HEAD") == {}
+    with pytest.raises(HistoryError):
+        append_only_violations(repo.root, ["daily/2024-01-10.md"], since="no-such-rev")
+
+
+def test_append_only_last_line_without_newline(repo):
+    repo.write("log.md", "one\ntwo")
+    repo.commit("log", D1)
+    repo.write("log.md", "one\ntwo\nthree\n")
+    assert append_only_violations(repo.root, ["log.md"], None) == {}
+    repo.write("log.md", "one\ntwo!\nthree\n")
+    assert append_only_violations(repo.root, ["log.md"], None) == {"log.md": [2]}
+
+
+def test_append_only_odd_names_and_deleted_file(repo):
+    repo.write("tab\tday.md", LOG)
+    repo.write("day é.md", LOG)
+    repo.commit("logs", D1)
+    repo.write("tab\tday.md", LOG.replace("- third", "- 3rd"))
+    repo.rm("day é.md")
+    assert append_only_violations(repo.root, [repo.path("tab\tday.md"), "day é.md"], None) == {
+        "tab\tday.md": [4], "day é.md": [1, 2, 3, 4]}
+    assert append_only_violations(repo.root, [], None) == {}
