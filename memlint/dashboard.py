@@ -1,0 +1,455 @@
+"""The health dashboard: one markdown page per run, the INDEX.md pattern.
+
+Totals on top, then one row per file an agent routes by or reads (the root,
+topic indexes, memories; daily logs only counted), worst first, then a
+Mermaid graph of root -> topics. Pure: the command gathers findings, usage
+and triage and hands them in; nothing here reads sessions or prints.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+from memlint.dates import parse_date
+from memlint.rules._common import plural
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memlint.finding import Finding
+    from memlint.store import Doc, Store
+
+ATTENTION = ("ARCHIVE", "PRUNE", "UPDATE")  # triage recommendations that need a person
+HEAT = ("HOT", "WARM", "COLD")
+CREATED_FIELDS = ("created", "date")
+VERIFIED_FIELDS = ("last_verified", "updated")
+MAX_CELL = 60  # characters of a frontmatter value shown in a cell
+# Mermaid: a topic with more memories than this is one node ("27 memories").
+MAX_LEAVES = 6
+MAX_ORPHANS_SHOWN = 10
+MAX_BROKEN_SHOWN = 6
+
+
+@dataclass(frozen=True)
+class DateCell:
+    value: str | None  # YYYY-MM-DD, or the frontmatter text when it is not a date
+    source: str | None  # "frontmatter" | "git" | "uncommitted" | None
+
+
+@dataclass
+class Row:
+    path: str  # repo-relative
+    rel: str  # store-relative: what the table shows
+    role: str  # root | index | memory
+    kind: str  # type and/or priority
+    status: str
+    created: DateCell
+    verified: DateCell
+    reached: bool
+    hot_class: str | None = None
+    hotness: float | None = None
+    triage: str | None = None
+    errors: int = 0
+    warnings: int = 0
+    codes: tuple[str, ...] = ()
+
+    @property
+    def findings(self) -> int:
+        return self.errors + self.warnings
+
+
+@dataclass
+class StoreReport:
+    root: str  # repo-relative path of the root index (or the store folder)
+    folder: str  # repo-relative store folder ("" at the repository root)
+    repository: str  # name of the repository folder
+    preset: str
+    today: date
+    rows: list[Row]
+    totals: dict
+    mermaid: str
+    window_days: int
+    notes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- building
+
+
+def build_store_report(
+    store: "Store",
+    findings: Sequence["Finding"],
+    heat: Mapping[str, tuple[str, float]],
+    triage: Mapping[str, str],
+    *,
+    sessions: int,
+    window_days: int,
+) -> StoreReport:
+    """``heat``: repo-relative path -> (HOT/WARM/COLD, hotness); ``triage``:
+    path -> recommendation; ``findings``: the store's findings after
+    suppression."""
+    by_path: dict[str, list] = {}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    history = store.history
+    graph = store.graph
+    rows = []
+    for doc in store.by_role("root", "index", "memory"):
+        mine = by_path.get(doc.path, [])
+        hot = heat.get(doc.path)
+        rows.append(Row(
+            path=doc.path,
+            rel=doc.rel,
+            role=doc.role,
+            kind=_kind(doc),
+            status=_cell_value(doc.field("status")),
+            created=_date_cell(doc, CREATED_FIELDS, history, "created"),
+            verified=_date_cell(doc, VERIFIED_FIELDS, history, "changed"),
+            reached=graph.reachable(doc.rel),
+            hot_class=hot[0] if hot else None,
+            hotness=hot[1] if hot else None,
+            triage=triage.get(doc.path),
+            errors=sum(1 for f in mine if f.severity == "error"),
+            warnings=sum(1 for f in mine if f.severity != "error"),
+            codes=tuple(sorted({f.code for f in mine})),
+        ))
+    rows.sort(key=worst_first)
+    memories = [r for r in rows if r.role == "memory"]
+    broken = [e for e in graph.index_edges() if e.status == "broken"]
+    codes = Counter(f.code for f in findings)
+    totals = {
+        "memories": len(memories),
+        "indexes": sum(1 for r in rows if r.role == "index"),
+        "logs": len(store.by_role("log")),
+        "reached": sum(1 for r in memories if r.reached),
+        "orphans": sum(1 for r in memories if not r.reached),
+        "broken-links": len(broken),
+        "errors": sum(1 for f in findings if f.severity == "error"),
+        "warnings": sum(1 for f in findings if f.severity != "error"),
+        "files-with-findings": len(by_path),
+        "codes": dict(sorted(codes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "heat": {c: sum(1 for r in memories if r.hot_class == c) for c in HEAT},
+        "triage": {t: sum(1 for r in memories if r.triage == t) for t in (*ATTENTION, "KEEP")},
+        "sessions": sessions,
+        "dates": {
+            "created": Counter(r.created.source or "unknown" for r in memories),
+            "verified": Counter(r.verified.source or "unknown" for r in memories),
+        },
+        "root": root_load(store),
+    }
+    root = store.root.path if store.root else store.dir.name
+    notes = []
+    if history is None:
+        notes.append("no git history: dates come from frontmatter only")
+    folder = store._repo_path(store.dir)
+    folder = "" if folder in (".", "") or store.dir == store.repo_root else folder
+    return StoreReport(root, folder, store.repo_root.name, store.preset, store.today, rows, totals,
+                       mermaid_graph(store), window_days, notes)
+
+
+def worst_first(row: Row):
+    """Errors, then unreachable, then triage needing a person, then warnings,
+    then cold, then the longest unverified."""
+    triage_rank = 0 if row.triage in ATTENTION else 1
+    heat_rank = {"COLD": 0, "WARM": 1, "HOT": 2}.get(row.hot_class or "", 3)
+    # an unknown or unreadable date sorts as the oldest: nobody can say it was checked
+    verified = row.verified.value if row.verified.source in ("frontmatter", "git") else "0000"
+    return (-row.errors, row.reached, triage_rank, -row.warnings, heat_rank, verified, row.path)
+
+
+def root_load(store: "Store") -> dict | None:
+    """The root's size against the load cap its preset (and config) set."""
+    from memlint.rules import root_budget
+
+    root = store.root
+    if root is None or root.parsed is None:
+        return None
+    options = store.config.rule_config(root_budget, store.preset).options
+    caps = options["max-lines"], options["max-bytes"], options["max-chars"]
+    text = root.parsed.text
+    return {
+        "lines": root.parsed.line_count,
+        "bytes": len(text.encode("utf-8")),
+        "chars": len(text),
+        "max-lines": caps[0],
+        "max-bytes": caps[1],
+        "max-chars": caps[2],
+        "first-hidden-line": root_budget.first_hidden_line(text, *caps),
+    }
+
+
+# The three-layer priorities are bare emoji: say what each means, for readers
+# (and fonts) that do not show colour.
+PRIORITY_WORDS = {"🔴": "core", "🟡": "important", "🟢": "reference"}
+
+
+def _kind(doc: "Doc") -> str:
+    if doc.role != "memory":
+        return doc.role
+    parts = [_cell_value(doc.field(name), empty="") for name in ("type", "category")]
+    priority = _cell_value(doc.field("priority"), empty="")
+    if priority in PRIORITY_WORDS:
+        priority = f"{priority} {PRIORITY_WORDS[priority]}"
+    parts.append(priority)
+    return " · ".join(p for p in parts if p) or "–"
+
+
+def _cell_value(value, empty: str = "–") -> str:
+    if value is None or value == "" or value == []:
+        return empty
+    if isinstance(value, list):
+        value = ", ".join(str(v) for v in value)
+    text = " ".join(str(value).split())
+    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+
+
+def _date_cell(doc: "Doc", fields: Iterable[str], history, which: str) -> DateCell:
+    for name in fields:
+        value = doc.field(name)
+        if value in (None, ""):
+            continue
+        try:
+            return DateCell(parse_date(value).isoformat(), "frontmatter")
+        except ValueError:
+            return DateCell(_cell_value(value), "frontmatter-text")  # MEM004 says what is wrong
+    if history is None:
+        return DateCell(None, None)
+    dates = history.dates(doc.path)
+    if dates is None:
+        return DateCell(None, "uncommitted")
+    return DateCell(getattr(dates, which).date().isoformat(), "git")
+
+
+# ---------------------------------------------------------------- mermaid
+
+
+def mermaid_graph(store: "Store") -> str:
+    """Root -> topics as a Mermaid flowchart (the seam for `memlint graph --format
+    mermaid`: when the graph command's builder lands, this calls it).
+
+    Topics are the index files the root reaches; a topic listing more than
+    ``MAX_LEAVES`` memories is one node with the count. Broken links out of
+    the root and topics are red; orphans (memories the walk from the root
+    never reaches) sit in their own box.
+    """
+    graph = store.graph
+    root = store.root
+    # File names are long: wrap labels at 480px, not Mermaid's 200.
+    lines = ['%%{init: {"flowchart": {"wrappingWidth": 480}}}%%', "flowchart LR"]
+    ids: dict[str, str] = {}
+    classes: dict[str, list[str]] = {"root": [], "topic": [], "memory": [], "many": [], "broken": [], "orphan": []}
+
+    def node(key: str, label: str, cls: str, shape: str = "box") -> str:
+        if key in ids:
+            return ids[key]
+        nid = f"n{len(ids)}"
+        ids[key] = nid
+        open_, close = {"box": ("[", "]"), "round": ("(", ")"), "stadium": ("([", "])"), "folder": ("[/", "/]")}[shape]
+        lines.append(f'    {nid}{open_}"{_mermaid_label(label)}"{close}')
+        classes[cls].append(nid)
+        return nid
+
+    if root is None:
+        return "\n".join(lines + ['    n0["no root index"]'])
+    node(root.rel, root.rel, "root", "stadium")
+    docs = store.docs
+    seen_edges: set[tuple[str, str]] = set()
+
+    def edge(a: str, b: str, arrow: str = "-->", label: str = "") -> None:
+        if (a, b) in seen_edges:
+            return
+        seen_edges.add((a, b))
+        lines.append(f"    {a} {arrow}{'|' + _mermaid_label(label) + '|' if label else ''} {b}")
+
+    # Breadth first over index files, in the order the walk reaches them.
+    order = sorted((rel for rel in graph.depth if docs[rel].role in ("root", "index")), key=lambda r: (graph.depth[r], r))
+    for rel in order:
+        here = ids.get(rel)
+        if here is None:
+            continue
+        out = [e for e in graph.out.get(rel, ()) if e.status in ("ok", "broken")]
+        topics = sorted({e.target for e in out if e.status == "ok" and docs[e.target].role == "index"
+                         and graph.depth.get(e.target, 99) > graph.depth[rel]})
+        leaves = sorted({e.target for e in out if e.status == "ok" and docs[e.target].role != "index"})
+        broken = sorted({e.target or e.link.target for e in out if e.status == "broken"})
+        for topic in topics:
+            count = _memories_under(store, topic)
+            edge(here, node(topic, f"{_short(topic, rel)}\n{plural(count, 'file')}", "topic"))
+        if len(leaves) > MAX_LEAVES and rel != root.rel:
+            pass  # a big topic stays one node: its label has the count
+        elif len(leaves) > MAX_LEAVES:
+            edge(here, node(f"{rel}#leaves", f"{plural(len(leaves), 'file')} linked from the root", "many", "folder"))
+        else:
+            for leaf in leaves:
+                edge(here, node(leaf, _short(leaf, rel), "memory", "round"))
+        for target in broken[:MAX_BROKEN_SHOWN]:
+            edge(here, node(f"broken:{rel}:{target}", f"missing: {_short(target, rel)}", "broken"), "-.->")
+        if len(broken) > MAX_BROKEN_SHOWN:
+            rest = len(broken) - MAX_BROKEN_SHOWN
+            edge(here, node(f"broken:{rel}#more", f"{rest} more missing", "broken"), "-.->")
+
+    # Topics first: an unreached topic hides everything it lists.
+    unreached = sorted((d for d in store.by_role("index", "memory") if not graph.reachable(d.rel)),
+                       key=lambda d: (d.role != "index", d.rel))
+    if unreached:
+        # One node listing them: a box per orphan spreads the chart too wide to read.
+        shown = [f"{d.rel} (topic)" if d.role == "index" else d.rel for d in unreached[:MAX_ORPHANS_SHOWN]]
+        more = len(unreached) - len(shown)
+        label = "\n".join([f"{plural(len(unreached), 'file')} not reached from {root.rel}", *shown]
+                          + ([f"and {more} more"] if more else []))
+        orphan_id = node("#orphans", label, "orphan")
+        # An invisible link puts the list in the topics' column, clear of the
+        # root's edges, without drawing a line no link makes.
+        lines.append(f"    {ids[root.rel]} ~~~ {orphan_id}")
+    lines += [
+        "    classDef root fill:#dbeafe,stroke:#1d4ed8,stroke-width:2px,color:#0b2a6b",
+        "    classDef topic fill:#ecfdf5,stroke:#047857,color:#064e3b",
+        "    classDef memory fill:#f8fafc,stroke:#94a3b8,color:#1e293b",
+        "    classDef many fill:#f1f5f9,stroke:#64748b,color:#1e293b",
+        "    classDef broken fill:#fee2e2,stroke:#b91c1c,color:#7f1d1d,stroke-dasharray:4 3",
+        "    classDef orphan fill:#fef3c7,stroke:#b45309,color:#78350f",
+    ]
+    for cls, members in classes.items():
+        if members:
+            lines.append(f"    class {','.join(members)} {cls}")
+    return "\n".join(lines)
+
+
+def _memories_under(store: "Store", topic: str) -> int:
+    """Distinct non-index files a topic links to."""
+    return len({e.target for e in store.graph.out.get(topic, ()) if e.status == "ok" and store.docs[e.target].role != "index"})
+
+
+def _short(target: str, source: str) -> str:
+    """A target path shown relative to the folder of the file linking it."""
+    folder = source.rsplit("/", 1)[0] + "/" if "/" in source else ""
+    return target[len(folder):] if folder and target.startswith(folder) else target
+
+
+def _mermaid_label(text: str) -> str:
+    # Mermaid reads #name; as an entity; quotes and angle brackets would end
+    # or open the label.
+    text = text.replace("#", "#35;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+    return text.replace("\n", "<br/>")
+
+
+# ---------------------------------------------------------------- markdown
+
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
+_LOOSE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
+def cell(text: str) -> str:
+    """Text safe inside a markdown table cell: one line, `|` and markup escaped."""
+    text = " ".join(str(text).split())  # newlines and runs of blanks: one space
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return _LOOSE_UNDERSCORE.sub(r"\\_", text)
+
+
+def _date_text(d: DateCell) -> str:
+    if d.value is None:
+        return "uncommitted" if d.source == "uncommitted" else "–"
+    if d.source == "git":
+        return f"_{d.value}_"
+    if d.source == "frontmatter-text":
+        return f"“{cell(d.value)}”"
+    return d.value
+
+
+def _heat_text(row: Row) -> str:
+    if row.hot_class is None:
+        return "–"
+    return f"{row.hot_class} {row.hotness:.2f}"
+
+
+def _findings_text(row: Row) -> str:
+    if not row.findings:
+        return "–"
+    parts = []
+    if row.errors:
+        parts.append(f"**{plural(row.errors, 'error')}**")
+    if row.warnings:
+        parts.append(plural(row.warnings, "warning"))
+    return ", ".join(parts) + ": " + ", ".join(row.codes)
+
+
+def _cap_text(load: dict | None) -> str:
+    if load is None:
+        return "no root index"
+    caps = []
+    if load["max-lines"] is not None:
+        caps.append(f"{load['lines']:,} of {load['max-lines']:,} lines")
+    if load["max-bytes"] is not None:
+        caps.append(f"{load['bytes']:,} of {load['max-bytes']:,} bytes")
+    if load["max-chars"] is not None:
+        caps.append(f"{load['chars']:,} of {load['max-chars']:,} characters")
+    size = ", ".join(caps) if caps else f"{load['lines']:,} lines (no load cap)"
+    if load["first-hidden-line"]:
+        return f"{size}: **over the cap**, lines {load['first-hidden-line']:,}–{load['lines']:,} never load"
+    return f"{size}: loads whole"
+
+
+COLUMNS = (  # header, alignment, cell
+    ("File", "---", lambda row: cell(row.rel)),
+    ("Type / priority", "---", lambda row: cell(row.kind)),
+    ("Status", "---", lambda row: cell(row.status)),
+    ("Created", "---", lambda row: _date_text(row.created)),
+    ("Verified", "---", lambda row: _date_text(row.verified)),
+    ("Reached", ":---:", lambda row: "yes" if row.reached else "**no**"),
+    ("Heat", "---", _heat_text),
+    ("Triage", "---", lambda row: row.triage or "–"),
+    ("Findings", "---", _findings_text),
+)
+OPTIONAL = ("Type / priority", "Status")  # left out when no row has a value
+
+
+def _table(rows: Sequence[Row]) -> list[str]:
+    cells = [[render(row) for _, _, render in COLUMNS] for row in rows]
+    keep = [i for i, (name, _, _) in enumerate(COLUMNS)
+            if name not in OPTIONAL or any(c[i] not in ("–", "root", "index") for c in cells)]
+    out = ["| " + " | ".join(COLUMNS[i][0] for i in keep) + " |", "|" + "|".join(COLUMNS[i][1] for i in keep) + "|"]
+    out += ["| " + " | ".join(c[i] for i in keep) + " |" for c in cells]
+    return out
+
+
+def render_markdown(reports: Sequence[StoreReport], version: str) -> str:
+    out: list[str] = []
+    for report in reports:
+        out += _render_store(report, version)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _render_store(r: StoreReport, version: str) -> list[str]:
+    t = r.totals
+    heat, triage = t["heat"], t["triage"]
+    attention = sum(triage[k] for k in ATTENTION)
+    where = f"store {cell(r.folder)}/ in {cell(r.repository)}" if r.folder else f"store in {cell(r.repository)}"
+    lines = [
+        f"# Memory health: {cell(r.root)}",
+        "",
+        f"{r.preset} {where}, {r.today.isoformat()}; memlint {version}. Files worst first"
+        + (f", paths relative to {cell(r.folder)}/" if r.folder else "")
+        + "; dates in _italics_ come from git (the frontmatter has none).",
+        "",
+        "| Memories | Reached | Orphans | Broken links | Errors | Warnings | HOT / WARM / COLD | Needs attention |",
+        "|---:|---:|---:|---:|---:|---:|:---:|---:|",
+        f"| {t['memories']} | {t['reached']} | {t['orphans']} | {t['broken-links']} | {t['errors']} | {t['warnings']} "
+        f"| {heat['HOT']} / {heat['WARM']} / {heat['COLD']} | {attention} |",
+        "",
+        f"- **Root** {cell(r.root)}: {_cap_text(t['root'])}",
+        f"- **Files**: {plural(t['memories'], 'memory')}, {t['indexes']:,} topic index{'' if t['indexes'] == 1 else 'es'}, "
+        f"{plural(t['logs'], 'daily log')}",
+    ]
+    if t["codes"]:
+        shown = ", ".join(f"{code} ×{n}" for code, n in list(t["codes"].items())[:8])
+        lines.append(f"- **Findings** on {t['files-with-findings']} files: {shown}")
+    lines.append(f"- **Heat**: {plural(t['sessions'], 'session')} in the last {r.window_days} days; "
+                 f"**triage**: " + ", ".join(f"{triage[k]} {k}" for k in (*ATTENTION, "KEEP")))
+    created, verified = t["dates"]["created"], t["dates"]["verified"]
+    lines.append(f"- **Dates**: created from frontmatter {created.get('frontmatter', 0)}, git {created.get('git', 0)}; "
+                 f"last verified from frontmatter {verified.get('frontmatter', 0)}, git {verified.get('git', 0)}")
+    for note in r.notes:
+        lines.append(f"- {cell(note)}")
+    lines += [""] + _table(r.rows)
+    lines += ["", "## Root → topics", "", "```mermaid", r.mermaid, "```", ""]
+    return lines
