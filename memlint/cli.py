@@ -173,7 +173,8 @@ def main():
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
 @click.option("--scope", type=click.Choice(["all", "file", "store"]), default="all", show_default=True, help="Only rules that judge one file at a time (file), or the whole store (store).")
 @click.option("--staged/--no-staged", default=None, help="Lint what the next commit holds: the files and content of the git index; untracked files are left out. Default: on when run by pre-commit (PRE_COMMIT=1).")
-def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, scope, staged):
+@click.option("--summary", is_flag=True, help="After the findings, count memories by status, stale, expired, superseded, in conflict (stderr unless --format text).")
+def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, scope, staged, summary):
     """Lint the memory stores at PATHS (default: the current folder).
 
     Files given as PATHS lint their whole store but report only on those files.
@@ -192,6 +193,14 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     report = reporters.REPORTER_BY_NAME[fmt](result.findings, all_rules())
+    if summary:
+        from memlint import summary as summary_mod
+
+        text = summary_mod.render([summary_mod.summarize(s) for s in stores], result.exempted)
+        if fmt == "text":
+            report += ("\n" if report else "") + text
+        else:  # machine-readable output must stay valid
+            click.echo(text, err=True, nl=False)
     for notice in result.notices:
         click.echo(f"memlint: {notice}", err=True)
     if output is not None:

@@ -202,6 +202,8 @@ def validate(data, where: str = "config") -> None:
             ok = value is None or isinstance(value, (str, int)) and not isinstance(value, bool)
         if not ok:
             raise ConfigError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
+        if key.endswith("-days") and value is not None and (not isinstance(value, int) or value < 0):
+            raise ConfigError(f"{where}: {key!r} must be a number of days (0 or more) or null, not {value!r}")
     choices = {
         "frontmatter": ("required", "optional"),
         "wikilinks": ("strict", "dangling-ok", "off"),

@@ -8,6 +8,7 @@ from memlint import rules as rule_registry
 from memlint import suppress
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Finding
+from memlint.lifecycle import is_retired_memory
 from memlint.store import Store
 
 INTERNAL_CODE = "MEM000"
@@ -32,6 +33,7 @@ class Selection:
 class Result:
     findings: list[Finding] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)  # one-line messages for the user, not findings
+    exempted: int = 0  # findings not reported because they sit on retired memories
 
 
 def _problems(rule, store: Store, options: dict):
@@ -47,11 +49,14 @@ def lint_store(store: Store, selection: Selection | None = None) -> Result:
     result = Result()
     by_path = {doc.path: doc for doc in store.docs.values()}
     suppressions: dict[str, suppress.Suppressions] = {}
+    # Retired memories are kept for provenance, not loaded: content rules skip them.
+    retired_exempt = tuple(store.settings.get("retired-exempt-rules") or ())
     for rule in rule_registry.all_rules():
         conf = store.config.rule_config(rule, store.preset)
         if conf.severity == "off" or not selection.wants(rule):
             continue
         keys = {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
+        skips_retired = bool(retired_exempt) and rule_registry.matches(rule, retired_exempt)
         try:
             problems = list(_problems(rule, store, conf.options))
         except ConfigError:
@@ -74,6 +79,9 @@ def lint_store(store: Store, selection: Selection | None = None) -> Result:
                     sup = suppressions[problem.path] = suppress.parse(doc.parsed.text)
                 if sup.hides(problem.line, keys):
                     continue
+            if skips_retired and doc is not None and is_retired_memory(doc, store.settings):
+                result.exempted += 1
+                continue
             result.findings.append(
                 Finding(problem.path, problem.line, problem.column, rule.CODE, rule.NAME, conf.severity, problem.message)
             )
@@ -91,5 +99,6 @@ def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> 
                 seen.add(finding)
                 total.findings.append(finding)
         total.notices.extend(n for n in one.notices if n not in total.notices)
+        total.exempted += one.exempted
     total.findings.sort()
     return total

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memlint import lifecycle
+
 DAILY_LOGS = ["**/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].md", "**/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-*.md"]
 # Never memories: project docs that sit beside a store.
 DEFAULT_EXCLUDE = [
@@ -36,6 +38,10 @@ BASE_SETTINGS: dict = {
     "date-fields": ["created", "date", "last_verified", "expires", "updated"],
     "wants-dates": [],  # fields every memory should carry (MEM402)
     "stale-days": None,  # MEM501 window
+    "core-stale-days": None,  # MEM501 window for core-priority memories (None: never stale)
+    "core-priorities": lifecycle.CORE_PRIORITIES,  # `priority` values (prefixes) that mark a core memory
+    "retired-statuses": lifecycle.RETIRED_STATUSES,  # statuses that take a memory out of what is loaded
+    "retired-exempt-rules": lifecycle.RETIRED_EXEMPT_RULES,  # rules/tags that skip retired memories
     "date-source": "author",  # git date: "author" or "committer"
 }
 

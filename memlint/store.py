@@ -219,6 +219,13 @@ class Store:
         except history.HistoryError:
             return None
 
+    @cached_property
+    def lifecycle(self):
+        """Live, retired, stale, expired, superseded and conflicting memories."""
+        from memlint.lifecycle import Lifecycle
+
+        return Lifecycle(self)
+
 
 def _find_git_root(start: Path) -> Path | None:
     for folder in (start, *start.parents):

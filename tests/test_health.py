@@ -95,12 +95,14 @@ def test_triage_recommendations(planted, cli):
     assert rows["gradle-caching.md"]["recommendation"] == "UPDATE"
     assert rows["kubernetes-runbook.md"]["recommendation"] == "PRUNE"
     assert rows["ironclaw.md"]["recommendation"] == "KEEP"
+    assert rows["mistakes-to-avoid.md"]["recommendation"] == "ARCHIVE"  # no weighted use, 50 days unchanged
     assert rows["ironclaw.md"]["actionability"] > 0  # "Always" in its body
 
 
 def test_triage_text_shows_top_needing_attention(planted, cli):
     out = cli("triage", "--today", TODAY.isoformat(), "--preset", "openclaw", planted).output.splitlines()
-    assert out[0].startswith("5 files scored: 3 need attention")
+    # mistakes-to-avoid matched nothing (its words weigh nothing) and is 50 days old: ARCHIVE
+    assert out[0].startswith("5 files scored: 4 need attention")
     assert {line.split()[0] for line in out[1:]} == {"ARCHIVE", "UPDATE", "PRUNE"}
     assert all("R=" in line and "Rc=" in line and "A=" in line and "S=" in line for line in out[1:])
 

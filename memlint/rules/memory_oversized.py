@@ -5,7 +5,7 @@ time it is loaded and hides its point.
 
 Options: ``max-lines`` (300), ``max-bytes`` (claude-code 25000, openclaw
 50000); ``null`` turns one off. Applies to memory files, not indexes or
-daily logs.
+daily logs, and not to retired memories (tag ``content``: no agent loads them).
 
 Fires: a 450-line ``project_notes.md``.
 
@@ -17,7 +17,7 @@ CODE = "MEM104"
 NAME = "memory-oversized"
 SEVERITY = "warning"
 SCOPE = "file"
-TAGS = ("budget",)
+TAGS = ("budget", "content")
 OPTIONS = {
     "max-lines": ((int, type(None)), 300),
     "max-bytes": ((int, type(None)), 25000),

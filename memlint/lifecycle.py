@@ -1,0 +1,369 @@
+"""A memory's lifecycle: live or retired, stale, expired, superseded, in conflict.
+
+This module is the one place that knows the lifecycle vocabulary; rules,
+the linter and ``check --summary`` ask it instead of reading ``status``
+themselves.
+
+Fields (all optional, flat or under ``metadata:``): ``status``,
+``last_verified``, ``expires``, ``priority``, ``supersedes`` (one id or path,
+or a list), ``superseded_by`` (also ``superseded-by``, ``supersededBy``) and
+``key`` (the fact the memory asserts, e.g. ``competitor-x/pro-plan/price``;
+one string or a list).
+
+Statuses (store setting ``retired-statuses``):
+
+- retired: ``superseded, outdated, archived, conflict, conflicted,
+  cancelled, canceled, deleted, deprecated, obsolete, retired``. The memory
+  is kept for provenance but must not be loaded: default recall excludes
+  it, no index should route to it, and the content rules named by the store
+  setting ``retired-exempt-rules`` skip it. ``conflict``/``conflicted``
+  are retired too: marking a memory so takes it out of what the agent loads
+  until someone decides.
+- live but flagged: ``stale`` ("verify me") and ``pending`` (not yet
+  confirmed). Still loaded, still checked; ``check --summary`` counts them.
+- live: ``active``, ``confirmed``, no status, or any value not listed.
+
+Core memories (``priority`` starting with a value of the store setting
+``core-priorities``, default 🔴 or ``core``) never expire, and go stale after
+``core-stale-days`` (default: never) instead of ``stale-days``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from memlint.dates import parse_date
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memlint.store import Doc, Store
+
+RETIRED_STATUSES = [
+    "superseded", "outdated", "archived", "conflict", "conflicted",
+    "cancelled", "canceled", "deleted", "deprecated", "obsolete", "retired",
+]
+FLAGGED_STATUSES = ("stale", "pending")  # live, but a person should look
+CORE_PRIORITIES = ["🔴", "core"]
+SUPERSEDES_FIELDS = ("supersedes",)
+SUPERSEDED_BY_FIELDS = ("superseded_by", "superseded-by", "supersededBy")
+# Frontmatter dates that say when a memory last asserted its fact, newest wins.
+ASSERTED_FIELDS = ("last_verified", "updated", "date", "created")
+# Rules that judge what a memory says: pointless on a retired memory. "content"
+# is a tag; "orphan" (MEM201) because an unrouted retired memory is correct.
+RETIRED_EXEMPT_RULES = ["content", "orphan"]
+
+
+# ---------------------------------------------------------------- one memory
+
+
+def status_of(doc: "Doc") -> str | None:
+    """``status`` folded to lower case, or None when there is none."""
+    value = doc.field("status")
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
+        return str(value).strip().casefold()
+    return None
+
+
+def retired_statuses(settings: dict) -> set[str]:
+    return {s.casefold() for s in settings.get("retired-statuses", RETIRED_STATUSES)}
+
+
+def is_live(doc: "Doc", settings: dict) -> bool:
+    """True unless the memory's ``status`` is a retired one."""
+    return status_of(doc) not in retired_statuses(settings)
+
+
+def is_retired_memory(doc: "Doc", settings: dict) -> bool:
+    return doc.role == "memory" and not is_live(doc, settings)
+
+
+def retire_as(settings: dict) -> str:
+    """The status to tell a person to set on a memory that is no longer true."""
+    statuses = settings.get("retired-statuses", RETIRED_STATUSES)
+    return statuses[0] if statuses else "superseded"
+
+
+def is_core(doc: "Doc", settings: dict) -> bool:
+    value = doc.field("priority")
+    if not isinstance(value, str):
+        return False
+    value = value.strip().casefold()
+    return any(value.startswith(tok.casefold()) for tok in settings.get("core-priorities", CORE_PRIORITIES) if tok)
+
+
+def date_field(doc: "Doc", name: str) -> date | None:
+    """A frontmatter date, or None when absent or unparseable (MEM004 reports those)."""
+    value = doc.field(name)
+    if value in (None, ""):
+        return None
+    try:
+        return parse_date(value)
+    except ValueError:
+        return None
+
+
+def expired_on(doc: "Doc", today: date, settings: dict) -> date | None:
+    """The ``expires`` date if it has passed; core memories never expire."""
+    when = date_field(doc, "expires")
+    if when is None or when >= today or is_core(doc, settings):
+        return None
+    return when
+
+
+def stale_window(doc: "Doc", settings: dict) -> int | None:
+    """Days after which the memory is stale, or None for never."""
+    if is_core(doc, settings):
+        return settings.get("core-stale-days")
+    return settings.get("stale-days")
+
+
+def keys_of(doc: "Doc") -> list[str]:
+    """The facts a memory asserts (``key``), folded for comparison."""
+    value = doc.field("key")
+    values = value if isinstance(value, list) else [value]
+    return [v.strip().casefold() for v in values if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
+
+
+def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
+    """(field, raw reference) pairs: ``supersedes: x`` or ``supersedes: [x, y]``."""
+    out = []
+    for name in fields:
+        value = doc.field(name)
+        values = value if isinstance(value, list) else [value]
+        for item in values:
+            if isinstance(item, bool) or not isinstance(item, (str, int)):
+                continue
+            text = str(item).strip()
+            if text.startswith("[[") and text.endswith("]]"):
+                text = text[2:-2].split("|", 1)[0].strip()
+            if text:
+                out.append((name, text))
+    return out
+
+
+def ref_field(doc: "Doc", fields) -> str | None:
+    """The first of ``fields`` the memory carries (for its line and its name)."""
+    for name in fields:
+        if doc.field(name) not in (None, "", []):
+            return name
+    return None
+
+
+# ---------------------------------------------------------------- the store
+
+
+@dataclass(frozen=True)
+class Ref:
+    source: str  # store-relative path of the memory carrying the field
+    field: str
+    raw: str  # as written
+    target: str | None  # store-relative path it resolves to, None if nothing
+
+
+@dataclass(frozen=True)
+class Route:
+    index: str  # store-relative path of the root or topic index
+    line: int
+    column: int
+    target: str
+
+
+class Lifecycle:
+    """Lifecycle facts of every memory of a store, computed once (``Store.lifecycle``)."""
+
+    def __init__(self, store: "Store"):
+        self.store = store
+        self.settings = store.settings
+        self.today = store.today
+        self.memories = {rel: d for rel, d in store.docs.items() if d.role == "memory" and d.parsed is not None}
+
+    # -- status
+    def live(self, rel: str) -> bool:
+        return is_live(self.store.docs[rel], self.settings)
+
+    @cached_property
+    def live_memories(self) -> list[str]:
+        return sorted(rel for rel, d in self.memories.items() if is_live(d, self.settings))
+
+    # -- supersession
+    @cached_property
+    def _ids(self) -> dict[str, str]:
+        ids: dict[str, str] = {}
+        for rel in sorted(self.memories):
+            value = self.memories[rel].field("id")
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+                ids.setdefault(str(value).strip(), rel)
+        return ids
+
+    def resolve(self, doc: "Doc", raw: str) -> str | None:
+        """The memory a reference means: an ``id``, a path (relative to the
+        file or to the store, ``.md`` optional), a ``name``/``title`` slug or
+        a filename stem."""
+        if raw in self._ids:
+            return self._ids[raw]
+        return self.store.graph.lookup_wiki(doc, raw)
+
+    @cached_property
+    def supersedes(self) -> dict[str, list[Ref]]:
+        return self._refs(SUPERSEDES_FIELDS)
+
+    @cached_property
+    def superseded_by(self) -> dict[str, list[Ref]]:
+        return self._refs(SUPERSEDED_BY_FIELDS)
+
+    def _refs(self, fields) -> dict[str, list[Ref]]:
+        out: dict[str, list[Ref]] = {}
+        for rel, doc in sorted(self.memories.items()):
+            refs = [Ref(rel, name, raw, self.resolve(doc, raw)) for name, raw in _refs(doc, fields)]
+            if refs:
+                out[rel] = refs
+        return out
+
+    @cached_property
+    def newer(self) -> dict[str, dict[str, str]]:
+        """old -> {newer memory: how we know}, from both sides of the relation."""
+        out: dict[str, dict[str, str]] = {}
+        for rel, refs in self.supersedes.items():
+            for ref in refs:
+                if ref.target in self.memories:
+                    out.setdefault(ref.target, {}).setdefault(rel, f"{rel} says `{ref.field}: {ref.raw}`")
+        for rel, refs in self.superseded_by.items():
+            for ref in refs:
+                if ref.target in self.memories:
+                    out.setdefault(rel, {}).setdefault(ref.target, f"its `{ref.field}: {ref.raw}`")
+        return out
+
+    def superseded_but_live(self) -> list[str]:
+        """Memories something supersedes (or that name a ``superseded_by``) whose status is live."""
+        declared = set(self.newer) | set(self.superseded_by)
+        return sorted(rel for rel in declared if rel in self.memories and self.live(rel))
+
+    # -- routing
+    @cached_property
+    def routes(self) -> dict[str, list[Route]]:
+        """target -> the index entries that route an agent to it. An index
+        line routes to the first store file it links to: ``- [New](new.md) —
+        replaces [old](old.md)`` routes to new.md."""
+        out: dict[str, list[Route]] = {}
+        graph = self.store.graph
+        for rel, doc in sorted(self.store.docs.items()):
+            if doc.role not in ("root", "index"):
+                continue
+            seen_lines = set()
+            for edge in sorted(graph.out.get(rel, ()), key=lambda e: (e.link.line, e.link.column)):
+                if edge.status != "ok" or edge.target == rel or edge.link.line in seen_lines:
+                    continue
+                seen_lines.add(edge.link.line)
+                out.setdefault(edge.target, []).append(Route(rel, edge.link.line, edge.link.column, edge.target))
+        return out
+
+    def retired_because(self, rel: str) -> str | None:
+        """Why no index should route to this memory, or None: its status is
+        retired, it is superseded, or it has expired."""
+        doc = self.store.docs.get(rel)
+        if doc is None or doc.parsed is None or doc.role != "memory":
+            return None
+        status = status_of(doc)
+        if status in retired_statuses(self.settings):
+            return f"status: {status} (line {doc.key_line('status')})"
+        newer = self.newer.get(rel)
+        if newer:
+            first = sorted(newer)[0]
+            return f"superseded by {first} ({newer[first]})"
+        when = expired_on(doc, self.today, self.settings)
+        if when is not None:
+            return f"expired on {when.isoformat()} (line {doc.key_line('expires')})"
+        return None
+
+    # -- dates
+    def git_changed(self, doc: "Doc") -> date | None:
+        """Date of the last commit that changed the file, or None (no git, not committed)."""
+        history = self.store.history
+        if history is None:
+            return None
+        try:
+            path = doc.abspath.relative_to(history.repo_root).as_posix()
+        except ValueError:
+            path = doc.path
+        found = history.dates(path)
+        return found.changed.date() if found else None
+
+    def verified_on(self, doc: "Doc") -> tuple[date, str] | None:
+        """When the memory was last checked, and where that date came from:
+        ``last_verified``, else git's last change."""
+        when = date_field(doc, "last_verified")
+        if when is not None:
+            return when, "last_verified"
+        changed = self.git_changed(doc)
+        if changed is not None:
+            return changed, "git"
+        return None
+
+    def asserted_on(self, doc: "Doc") -> date | None:
+        """When the memory last stated its fact: its newest frontmatter date
+        (future dates ignored), else git's last change."""
+        dates = [d for d in (date_field(doc, name) for name in ASSERTED_FIELDS) if d and d <= self.today]
+        if dates:
+            return max(dates)
+        return self.git_changed(doc)
+
+    def stale(self) -> list[tuple[str, date, str, int]]:
+        """(memory, verified on, source, window) for live memories past their window."""
+        out = []
+        for rel in self.live_memories:
+            doc = self.memories[rel]
+            window = stale_window(doc, self.settings)
+            if window is None:
+                continue
+            verified = self.verified_on(doc)
+            if verified is not None and (self.today - verified[0]).days > window:
+                out.append((rel, verified[0], verified[1], window))
+        return out
+
+    def expired(self) -> list[tuple[str, date]]:
+        """(memory, expiry date) for every memory whose ``expires`` has passed."""
+        out = []
+        for rel, doc in sorted(self.memories.items()):
+            when = expired_on(doc, self.today, self.settings)
+            if when is not None:
+                out.append((rel, when))
+        return out
+
+    # -- conflicts
+    def conflicts(self) -> list[tuple[str, list[str]]]:
+        """(key, members newest first) for each key asserted by two or more
+        live memories of which none is superseded."""
+        groups: dict[str, list[str]] = {}
+        for rel in self.live_memories:
+            if rel in self.newer or rel in self.superseded_by:
+                continue  # retracted by a newer memory: supersession-broken's business
+            for key in dict.fromkeys(keys_of(self.memories[rel])):
+                groups.setdefault(key, []).append(rel)
+        out = []
+        for key, members in sorted(groups.items()):
+            if len(members) > 1:
+                out.append((key, self.newest_first(members)))
+        return out
+
+    def newest_first(self, members: list[str]) -> list[str]:
+        dated = [(self.asserted_on(self.memories[rel]), rel) for rel in members]
+        # Newest first; undated last; path order breaks ties.
+        return [rel for when, rel in sorted(dated, key=lambda p: (p[0] is None, -(p[0].toordinal() if p[0] else 0), p[1]))]
+
+
+__all__ = [
+    "CORE_PRIORITIES",
+    "FLAGGED_STATUSES",
+    "RETIRED_EXEMPT_RULES",
+    "RETIRED_STATUSES",
+    "Lifecycle",
+    "expired_on",
+    "is_core",
+    "is_live",
+    "is_retired_memory",
+    "keys_of",
+    "retire_as",
+    "stale_window",
+    "status_of",
+]

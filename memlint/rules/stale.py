@@ -1,0 +1,55 @@
+"""A live memory has not been verified within the store's window: it may no longer be true.
+
+Why: memory that is not maintained lies. An agent trusts what it loads; a
+price, a command or a decision nobody has checked for months is loaded with
+the same weight as one checked yesterday.
+
+The date is ``last_verified``; where a memory has none, the last git commit
+that changed it (no ``last_verified`` and no git: the rule stays quiet). The
+windows are store settings: ``stale-days`` (three-layer 30, moc 60, other
+presets none) and ``core-stale-days`` for core memories (``priority`` 🔴 or
+``core``; default none: core memories do not go stale). Retired memories
+(``status: outdated``, ``archived``...) are never stale; ``status: stale``
+is still live, so it keeps firing until the memory is verified again.
+
+Options: none; set ``stale-days``/``core-stale-days`` in ``.memlint.yaml``.
+
+Fires: under three-layer, ``last_verified: 2026-04-01`` checked on
+2026-11-30 (243 days; window 30).
+
+Fix: check that the memory still holds and set ``last_verified`` to today.
+If it no longer holds, mark it retired (``status: superseded``) and remove
+its index entry.
+"""
+from memlint.finding import Problem
+from memlint.lifecycle import is_core, retire_as
+
+CODE = "MEM501"
+NAME = "stale"
+SEVERITY = "warning"
+SCOPE = "store"
+TAGS = ("lifecycle", "dates")
+OPTIONS: dict = {}
+
+
+def check(store, options):
+    today = store.today.isoformat()
+    retired = retire_as(store.settings)
+    for rel, verified, source, window in store.lifecycle.stale():
+        doc = store.docs[rel]
+        days = (store.today - verified).days
+        window_name = "core window" if is_core(doc, store.settings) else "window"
+        if source == "last_verified":
+            what = f"last verified {verified.isoformat()}, {days} days ago, over the store's {window}-day {window_name}"
+            fix = f"set `last_verified: {today}`"
+        else:
+            what = (f"no `last_verified`, and unchanged in git since {verified.isoformat()}, {days} days ago, "
+                    f"over the store's {window}-day {window_name}")
+            fix = f"add `last_verified: {today}`"
+        yield Problem(
+            doc.path,
+            doc.key_line("last_verified"),
+            1,
+            f"{what}: check that it still holds, then {fix}; if it no longer does, set `status: {retired}` "
+            "and remove its index entry",
+        )

@@ -1,0 +1,179 @@
+"""A supersession chain is broken: a target is missing, the two sides disagree, a superseded memory is still live, or a cycle.
+
+Why: when a fact changes, the new memory points back with ``supersedes:
+<old>`` and the old one is retired (``status: superseded`` or
+``outdated``), never deleted, so its history stays. If the old memory keeps
+a live status, the agent loads the old fact beside the new one; if a
+reference names nothing, or the two memories tell different stories, nobody
+can tell which fact is current.
+
+A reference is a memory's ``id``, its path (relative to the file or to the
+store, ``.md`` optional), its ``name``/``title``, or its filename stem; a
+field holds one reference or a list. ``supersedes`` alone is enough; where
+the old memory also names ``superseded_by``, the two must agree.
+
+Options: none. The retired statuses are the store setting
+``retired-statuses``.
+
+Fires:
+
+- ``supersedes: old-price`` and no memory is called that;
+- ``new.md`` says ``supersedes: old`` but ``old.md`` says
+  ``superseded_by: other``;
+- ``new.md`` says ``supersedes: old`` and ``old.md`` still has
+  ``status: active``;
+- ``a.md`` supersedes ``b.md`` and ``b.md`` supersedes ``a.md``.
+
+Fix: mark the superseded memory ``status: superseded`` (keep the file) and
+remove its index entry; point each reference at a memory that exists; make
+both sides name each other; in a cycle, keep only the ``supersedes`` that
+points from the newer memory to the older one.
+"""
+from __future__ import annotations
+
+from memlint.finding import Problem
+from memlint.lifecycle import SUPERSEDED_BY_FIELDS, SUPERSEDES_FIELDS, ref_field, retire_as, status_of
+
+CODE = "MEM503"
+NAME = "supersession-broken"
+SEVERITY = "error"
+SCOPE = "store"
+TAGS = ("lifecycle",)
+OPTIONS: dict = {}
+
+
+def check(store, options):
+    lc = store.lifecycle
+    docs = store.docs
+    # (store-relative path, line) -> messages; one finding per line.
+    found: dict[tuple[str, int], list[str]] = {}
+
+    def add(rel: str, line: int, message: str) -> None:
+        found.setdefault((rel, line), []).append(message)
+
+    # 1. references that name nothing, or something that is not a memory
+    for table in (lc.supersedes, lc.superseded_by):
+        for rel, refs in table.items():
+            doc = docs[rel]
+            for ref in refs:
+                if ref.target is None:
+                    add(rel, doc.key_line(ref.field),
+                        f"`{ref.field}: {ref.raw}` names no memory of this store (no file, `id`, `name` or "
+                        "filename stem matches): point it at the memory meant, or drop it if that memory was deleted")
+                elif ref.target not in lc.memories:
+                    add(rel, doc.key_line(ref.field),
+                        f"`{ref.field}: {ref.raw}` names {docs[ref.target].path}, which is a {docs[ref.target].role} "
+                        "file, not a memory: point it at the memory meant")
+
+    # 2. the two sides disagree
+    claims: dict[str, set[str]] = {}  # old -> memories whose supersedes lists it
+    for rel, refs in lc.supersedes.items():
+        for ref in refs:
+            if ref.target in lc.memories:
+                claims.setdefault(ref.target, set()).add(rel)
+    for old, refs in lc.superseded_by.items():
+        named = {r.target for r in refs if r.target in lc.memories}
+        if not named:
+            continue
+        doc = docs[old]
+        line = doc.key_line(ref_field(doc, SUPERSEDED_BY_FIELDS) or "superseded_by")
+        field = refs[0].field
+        for claimant in sorted(claims.get(old, set()) - named - {old}):
+            add(old, line,
+                f"{docs[claimant].path} says it supersedes this memory, but `{field}` names "
+                f"{', '.join(docs[t].path for t in sorted(named))}: make both sides name the same memory")
+        for newer in sorted(named - {old}):
+            listed = lc.supersedes.get(newer)
+            if listed and all(r.target != old for r in listed):
+                add(old, line,
+                    f"`{field}` names {docs[newer].path}, but its `supersedes` does not list this memory: "
+                    f"add this memory there, or correct `{field}`")
+
+    # 3. superseded, yet still live
+    retire = retire_as(store.settings)
+    for old in lc.superseded_but_live():
+        doc = docs[old]
+        newer = lc.newer.get(old, {})
+        if newer:
+            by = "; ".join(f"{docs[n].path} ({how})" for n, how in sorted(newer.items()) if n != old)
+        else:
+            by = "; ".join(f"`{r.field}: {r.raw}`" for r in lc.superseded_by[old])
+        if not by:
+            continue  # only itself: a cycle, reported below
+        status = status_of(doc)
+        state = f"`status: {status}` is still live" if status else "it has no `status`, so it is still live"
+        routes = lc.routes.get(old, [])
+        message = (f"superseded by {by}, but {state} and the agent loads both: set `status: {retire}` here "
+                   "(keep the file for provenance)")
+        if routes:
+            message += " and remove its index entry (" + ", ".join(f"{docs[r.index].path}:{r.line}" for r in routes) + ")"
+        add(old, doc.key_line("status"), message)
+
+    # 4. cycles: edges point from the newer memory to the older one
+    edges: dict[str, set[str]] = {}
+    for old, newer in lc.newer.items():
+        for new in newer:
+            edges.setdefault(new, set()).add(old)
+    for group in _cycles(edges):
+        first = group[0]
+        doc = docs[first]
+        line = doc.key_line(ref_field(doc, SUPERSEDES_FIELDS) or ref_field(doc, SUPERSEDED_BY_FIELDS) or "supersedes")
+        if len(group) == 1:
+            text = "this memory supersedes itself"
+        else:
+            names = [docs[r].path for r in group]
+            text = f"{', '.join(names[:-1])} and {names[-1]} supersede one another in a cycle, so none is current"
+        add(first, line, f"{text}: keep only the `supersedes` that points from the newer memory to the older one")
+
+    for (rel, line), messages in sorted(found.items()):
+        yield Problem(docs[rel].path, line, 1, "; ".join(messages))
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups that form a cycle (two or more members, or a
+    self-loop), each sorted, by Tarjan's algorithm without recursion."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    out: list[list[str]] = []
+    counter = 0
+    for start in sorted(edges):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges.get(start, ()))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1 or node in edges.get(node, ()):
+                    out.append(sorted(group))
+    return sorted(out)

@@ -1,0 +1,168 @@
+"""MEM501 stale and MEM502 expired: windows per preset, core memories, git dates."""
+from __future__ import annotations
+
+import json
+
+from tests.gitrepo import GitRepo
+
+TODAY = "2026-11-30"
+INDEX = "# INDEX\n\n| File | Status |\n|---|---|\n| [a](a.md) | active |\n"
+
+
+def layer(fields: str, body: str = "A fact.\n") -> str:
+    """A three-layer memory: title and status first, then ``fields``."""
+    return f"---\ntitle: A\n{fields}---\n{body}"
+
+
+def three_layer(make_store, a: str, **more) -> object:
+    return make_store({"INDEX.md": INDEX, "NOW.md": "# NOW\n", "a.md": a, **more})
+
+
+def codes(found, code):
+    return [(p, line) for p, line, c in found if c == code]
+
+
+def messages(cli, store, code, *args):
+    result = cli("check", "--format", "json", "--today", TODAY, *args, store)
+    return [(f["path"], f["line"], f["message"]) for f in result.json() if f["code"] == code]
+
+
+# ------------------------------------------------------------------ MEM501
+
+
+def test_mem501_fires_past_the_three_layer_window_on_last_verified_line(make_store, findings):
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-10-30\n"))  # 31 days
+    assert codes(findings(store, "--today", TODAY), "MEM501") == [("a.md", 4)]
+
+
+def test_mem501_quiet_at_exactly_the_window(make_store, findings):
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-10-31\n"))  # 30 days
+    assert codes(findings(store, "--today", TODAY), "MEM501") == []
+
+
+def test_mem501_message_says_how_old_and_what_to_do(make_store, cli):
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-04-01\n"))
+    [(_, _, message)] = messages(cli, store, "MEM501")
+    assert "last verified 2026-04-01, 243 days ago" in message
+    assert "30-day window" in message
+    assert "set `last_verified: 2026-11-30`" in message and "`status: superseded`" in message
+
+
+def test_mem501_moc_window_is_sixty_days(make_store, findings):
+    root = "# Memory\n- [A](a.md)\n- [B](b.md)\n"
+    store = make_store({
+        "MEMORY.md": root,
+        "a.md": "---\nname: a\nlast_verified: 2026-09-30\n---\nA\n",  # 61 days
+        "b.md": "---\nname: b\nlast_verified: 2026-10-02\n---\nB\n",  # 59 days
+    })
+    assert codes(findings(store, "--today", TODAY, "--preset", "moc"), "MEM501") == [("a.md", 3)]
+
+
+def test_mem501_quiet_on_retired_fires_on_status_stale(make_store, findings):
+    store = three_layer(
+        make_store,
+        layer("status: outdated\nlast_verified: 2026-01-01\n"),
+        **{"b.md": layer("status: stale\nlast_verified: 2026-01-01\n")},
+    )
+    assert codes(findings(store, "--today", TODAY), "MEM501") == [("b.md", 4)]
+
+
+def test_mem501_core_memories_have_their_own_window(make_store, findings, tmp_path):
+    store = three_layer(make_store, layer("status: active\npriority: 🔴 core\nlast_verified: 2026-08-01\n"))
+    assert codes(findings(store, "--today", TODAY), "MEM501") == []  # default: core never goes stale
+    (store / ".memlint.yaml").write_text("core-stale-days: 90\n")
+    assert codes(findings(store, "--today", TODAY), "MEM501") == [("a.md", 5)]  # 121 days
+    (store / ".memlint.yaml").write_text("core-stale-days: 150\n")
+    assert codes(findings(store, "--today", TODAY), "MEM501") == []
+
+
+def test_mem501_off_without_a_window_unless_configured(make_store, findings):
+    mem = "---\nname: a\ndescription: d\ntype: project\nlast_verified: 2025-01-01\n---\nA\n"
+    store = make_store({"MEMORY.md": "# Memory\n- [A](a.md)\n", "a.md": mem})
+    assert codes(findings(store, "--today", TODAY), "MEM501") == []  # claude-code: no stale-days
+    (store / ".memlint.yaml").write_text("stale-days: 100\n")
+    assert codes(findings(store, "--today", TODAY), "MEM501") == [("a.md", 5)]
+
+
+def test_mem501_quiet_without_last_verified_outside_git(make_store, findings):
+    store = three_layer(make_store, layer("status: active\n"))
+    assert codes(findings(store, "--today", TODAY), "MEM501") == []
+
+
+def test_mem501_takes_git_last_change_when_last_verified_is_missing(tmp_path, cli):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("INDEX.md", INDEX + "| [b](b.md) | active |\n")
+    repo.write("NOW.md", "# NOW\n")
+    repo.write("a.md", layer("status: active\n"))
+    repo.write("b.md", layer("status: active\n"))
+    repo.commit("add", date="2026-06-01T12:00:00+00:00")
+    repo.write("b.md", layer("status: active\n", body="Edited.\n"))
+    repo.commit("edit b", date="2026-11-20T12:00:00+00:00")  # b changed 10 days ago
+    found = messages(cli, repo.root, "MEM501")
+    assert [(p, line) for p, line, _ in found] == [("a.md", 1)]  # no last_verified: the opening fence
+    assert "no `last_verified`, and unchanged in git since 2026-06-01, 182 days ago" in found[0][2]
+    assert "add `last_verified: 2026-11-30`" in found[0][2]
+
+
+def test_mem501_last_verified_wins_over_git(tmp_path, findings):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("INDEX.md", INDEX + "| [b](b.md) | active |\n")
+    repo.write("NOW.md", "# NOW\n")
+    repo.write("a.md", layer("status: active\nlast_verified: 2026-01-05\n"))  # edited lately, verified long ago
+    repo.write("b.md", layer("status: active\nlast_verified: 2026-11-25\n"))  # committed long ago, verified lately
+    repo.commit("add", date="2026-01-01T12:00:00+00:00")
+    repo.write("a.md", layer("status: active\nlast_verified: 2026-01-05\n", body="Reworded.\n"))
+    repo.commit("reword a", date="2026-11-29T12:00:00+00:00")
+    assert codes(findings(repo.root, "--today", TODAY), "MEM501") == [("a.md", 4)]
+
+
+# ------------------------------------------------------------------ MEM502
+
+
+def test_mem502_fires_on_live_expired_memory_and_names_the_index_line(make_store, cli):
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-11-20\nexpires: 2026-10-31\n"))
+    [(path, line, message)] = messages(cli, store, "MEM502")
+    assert (path, line) == ("a.md", 5)
+    assert "expired on 2026-10-31 (30 days ago) but `status: active` is still live" in message
+    assert "`status: archived`" in message and "remove its index entry (INDEX.md:5)" in message
+
+
+def test_mem502_expires_today_is_not_yet_expired(make_store, findings):
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-11-20\nexpires: 2026-11-30\n"))
+    assert codes(findings(store, "--today", TODAY), "MEM502") == []
+    assert codes(findings(store, "--today", "2026-12-01"), "MEM502") == [("a.md", 5)]
+
+
+def test_mem502_core_memories_never_expire(make_store, findings):
+    store = three_layer(make_store, layer("status: active\npriority: 🔴\nlast_verified: 2026-11-20\nexpires: 2026-01-01\n"))
+    assert codes(findings(store, "--today", TODAY), "MEM502") == []
+
+
+def test_mem502_retired_and_unrouted_is_fine_retired_but_routed_fires(make_store, cli):
+    archived = layer("status: archived\nexpires: 2026-01-01\n")
+    unrouted = make_store({"INDEX.md": "# INDEX\n", "NOW.md": "# NOW\n", "a.md": archived}, sub="unrouted")
+    assert messages(cli, unrouted, "MEM502") == []
+    routed = three_layer(make_store, archived)
+    [(path, line, message)] = messages(cli, routed, "MEM502")
+    assert (path, line) == ("a.md", 4)
+    assert "is `status: archived`, but an index still routes to it: remove the entry (INDEX.md:5)" in message
+
+
+def test_mem502_fires_without_status_and_unrouted(make_store, cli):
+    store = make_store({"INDEX.md": "# INDEX\n", "NOW.md": "# NOW\n", "a.md": "---\ntitle: A\nexpires: 2026-01-01\n---\nA\n"})
+    [(_, line, message)] = messages(cli, store, "MEM502", "--ignore", "MEM003")
+    assert line == 3 and "it has no `status`, so it is still live" in message and "index entry" not in message
+
+
+def test_mem502_bad_date_is_left_to_mem004(make_store, findings):
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-11-20\nexpires: soon\n"))
+    found = findings(store, "--today", TODAY)
+    assert codes(found, "MEM502") == [] and codes(found, "MEM004") == [("a.md", 5)]
+
+
+def test_stale_and_expired_respect_suppression_and_config(make_store, findings):
+    body = "<!-- memlint-disable-file MEM502 -->\n"
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-01-01\nexpires: 2026-01-02\n", body))
+    assert sorted(c for _, _, c in findings(store, "--today", TODAY, "--select", "MEM5")) == ["MEM501"]
+    (store / ".memlint.yaml").write_text(json.dumps({"rules": {"stale": "off"}}))
+    assert findings(store, "--today", TODAY, "--select", "MEM5") == []

@@ -1,0 +1,236 @@
+"""MEM503 supersession-broken and MEM504 conflict, including the eight-old-one-new case."""
+from __future__ import annotations
+
+import pytest
+
+from memlint import rules
+from tests.gitrepo import GitRepo
+
+TODAY = "2026-11-30"
+
+
+def mem(name: str, extra: str = "", body: str = "A fact.") -> str:
+    return f"---\nname: {name}\ndescription: memory {name}\ntype: project\n{extra}---\n{body}\n"
+
+
+def index(*files: str) -> str:
+    return "# Memory\n" + "".join(f"- [{f[:-3]}]({f}) — {f[:-3]}\n" for f in files)
+
+
+def codes(found, code):
+    return [(p, line) for p, line, c in found if c == code]
+
+
+def messages(cli, store, code):
+    result = cli("check", "--format", "json", "--today", TODAY, store)
+    return [(f["path"], f["line"], f["message"]) for f in result.json() if f["code"] == code]
+
+
+# ------------------------------------------------------------------ MEM503
+
+
+def test_mem503_missing_target(make_store, cli):
+    store = make_store({"MEMORY.md": index("new.md"), "new.md": mem("new", "supersedes: old-price\n")})
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("new.md", 5)
+    assert "`supersedes: old-price` names no memory of this store" in message
+
+
+def test_mem503_targets_by_id_name_path_and_relative_path(make_store, findings):
+    store = make_store({
+        "MEMORY.md": index("sub/new.md"),
+        "sub/new.md": mem("new", "supersedes: [price-v1, old-two, ../old3.md, sub/old4, old5]\n"),
+        "a.md": mem("a", "id: price-v1\nstatus: outdated\n"),
+        "b.md": mem("old-two", "status: outdated\n"),
+        "old3.md": mem("old3", "status: outdated\n"),
+        "sub/old4.md": mem("four", "status: outdated\n"),
+    })
+    # old5 names nothing; every other form resolves
+    assert codes(findings(store, "--today", TODAY), "MEM503") == [("sub/new.md", 5)]
+
+
+def test_mem503_reference_to_an_index_is_not_a_memory(make_store, cli):
+    store = make_store({"MEMORY.md": index("new.md"), "new.md": mem("new", "supersedes: MEMORY.md\n")})
+    [(_, _, message)] = messages(cli, store, "MEM503")
+    assert "names MEMORY.md, which is a root file, not a memory" in message
+
+
+def test_mem503_superseded_but_live_names_the_fix_and_index_line(make_store, cli):
+    store = make_store({
+        "MEMORY.md": index("new.md", "old.md"),
+        "new.md": mem("new", "supersedes: old\n"),
+        "old.md": mem("old", "status: active\n"),
+    })
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("old.md", 5)
+    assert "superseded by new.md (new.md says `supersedes: old`), but `status: active` is still live" in message
+    assert "set `status: superseded` here" in message and "remove its index entry (MEMORY.md:3)" in message
+
+
+def test_mem503_old_side_alone_saying_superseded_by_must_be_retired(make_store, findings):
+    store = make_store({
+        "MEMORY.md": index("new.md"),
+        "new.md": mem("new"),
+        "old.md": mem("old", "superseded_by: new\n"),  # no status: live
+    })
+    assert codes(findings(store, "--today", TODAY), "MEM503") == [("old.md", 1)]  # no status line: the fence
+
+
+def test_mem503_quiet_when_done_right(make_store, findings):
+    store = make_store({
+        "MEMORY.md": index("new.md"),
+        "new.md": mem("new", "supersedes: old.md\n"),
+        "old.md": mem("old", "status: superseded\nsuperseded_by: new\n"),
+        "older.md": mem("older", "metadata:\n  status: outdated\n  superseded_by: old\n"),
+    })
+    assert codes(findings(store, "--today", TODAY), "MEM503") == []
+
+
+def test_mem503_two_sides_disagree(make_store, cli):
+    store = make_store({
+        "MEMORY.md": index("new.md", "other.md"),
+        "new.md": mem("new", "supersedes: old\n"),
+        "other.md": mem("other"),
+        "old.md": mem("old", "status: outdated\nsuperseded_by: other\n"),
+    })
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("old.md", 6)
+    assert "new.md says it supersedes this memory, but `superseded_by` names other.md" in message
+
+
+def test_mem503_superseded_by_a_memory_whose_list_omits_it(make_store, cli):
+    store = make_store({
+        "MEMORY.md": index("new.md"),
+        "new.md": mem("new", "supersedes: [x]\n"),
+        "x.md": mem("x", "status: outdated\n"),
+        "old.md": mem("old", "status: outdated\nsuperseded_by: new\n"),
+    })
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("old.md", 6)
+    assert "`superseded_by` names new.md, but its `supersedes` does not list this memory" in message
+
+
+def test_mem503_cycle_reported_once(make_store, cli):
+    store = make_store({
+        "MEMORY.md": index("a.md"),
+        "a.md": mem("a", "supersedes: b\n"),
+        "b.md": mem("b", "status: outdated\nsupersedes: c\n"),
+        "c.md": mem("c", "status: outdated\nsupersedes: a\n"),
+    })
+    found = messages(cli, store, "MEM503")
+    cycle = [m for m in found if "cycle" in m[2]]
+    assert [(p, line) for p, line, _ in cycle] == [("a.md", 5)]
+    assert "a.md, b.md and c.md supersede one another in a cycle" in cycle[0][2]
+    # a is live and c claims to supersede it: reported too, on a's own line
+    assert ("a.md", 1) in [(p, line) for p, line, _ in found]
+
+
+def test_mem503_self_supersession(make_store, cli):
+    store = make_store({"MEMORY.md": index("a.md"), "a.md": mem("a", "supersedes: a\n")})
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("a.md", 5) and "supersedes itself" in message
+
+
+# ------------------------------------------------------------------ MEM504
+
+OLD_DATES = [f"2026-01-0{i}" for i in range(1, 9)]
+
+
+def nine(*, fixed: bool, routed_old: tuple[int, ...] = ()) -> dict[str, str]:
+    files = {}
+    for i, when in enumerate(OLD_DATES, start=1):
+        status = "status: outdated\n" if fixed else ""
+        files[f"old-{i}.md"] = mem(f"old-{i}", f"key: competitor-x/pro-plan/price\ncreated: {when}\n{status}",
+                                   "Competitor X Pro plan: 49 EUR per month.")
+    supersedes = "supersedes: [" + ", ".join(f"old-{i}" for i in range(1, 9)) + "]\n" if fixed else ""
+    files["new.md"] = mem("new", f"key: competitor-x/pro-plan/price\ncreated: 2026-06-01\n{supersedes}",
+                          "Competitor X Pro plan: 59 EUR per month.")
+    listed = ["new.md"] + ([f"old-{i}.md" for i in range(1, 9)] if not fixed else [f"old-{i}.md" for i in routed_old])
+    files["MEMORY.md"] = index(*listed)
+    return files
+
+
+def test_mem504_eight_old_one_new_names_all_nine_newest_first(make_store, cli):
+    store = make_store(nine(fixed=False))
+    result = cli("check", "--format", "json", "--today", TODAY, store)
+    assert result.exit_code == 1
+    [finding] = result.json()
+    assert (finding["code"], finding["path"], finding["line"]) == ("MEM504", "new.md", 5)
+    message = finding["message"]
+    assert message.startswith("9 live memories assert `key: competitor-x/pro-plan/price` and none supersedes another")
+    order = ["new.md (2026-06-01)"] + [f"old-{i}.md (2026-01-0{i})" for i in range(8, 0, -1)]
+    assert "newest first: " + ", ".join(order) + "." in message
+    assert "add `supersedes: [old-8.md, old-7.md, old-6.md, old-5.md, old-4.md, old-3.md, old-2.md, old-1.md]` here" in message
+
+
+def test_mem504_eight_old_one_new_fixed_is_clean(make_store, cli):
+    store = make_store(nine(fixed=True))
+    result = cli("check", "--format", "json", "--today", TODAY, store)
+    assert result.exit_code == 0 and result.json() == []
+
+
+def test_mem504_fixed_but_index_still_routes_an_old_one_fires_mem205(make_store, findings):
+    try:
+        rules.get("MEM205")
+    except ValueError:
+        pytest.skip("MEM205 routes-to-retired is not registered yet (it lands from the graph branch)")
+    store = make_store(nine(fixed=True, routed_old=(3,)))
+    assert findings(store, "--today", TODAY) == [("MEMORY.md", 3, "MEM205")]
+
+
+def test_mem504_half_fixed_supersedes_without_statuses_is_mem503_not_mem504(make_store, findings):
+    files = nine(fixed=True, routed_old=())
+    for i in range(1, 9):
+        files[f"old-{i}.md"] = files[f"old-{i}.md"].replace("status: outdated\n", "")
+    found = findings(make_store(files), "--today", TODAY)
+    assert codes(found, "MEM504") == []
+    assert codes(found, "MEM503") == [(f"old-{i}.md", 1) for i in range(1, 9)]
+
+
+def test_mem504_two_members_and_retired_ones_do_not_count(make_store, cli):
+    store = make_store({
+        "MEMORY.md": index("a.md", "b.md"),
+        "a.md": mem("a", "key: Team/Lead\nlast_verified: 2026-03-01\n"),
+        "b.md": mem("b", "key: [office/city, team/lead]\nlast_verified: 2026-05-01\n"),  # list; case folded
+        "c.md": mem("c", "key: team/lead\nstatus: conflicted\nlast_verified: 2026-09-01\n"),
+        "d.md": mem("d", "key: office/phone\n"),
+    })
+    [(path, line, message)] = messages(cli, store, "MEM504")
+    assert (path, line) == ("b.md", 5)
+    assert "2 live memories assert `key: team/lead` and neither supersedes the other" in message
+    assert "newest first: b.md (2026-05-01), a.md (2026-03-01)" in message and "c.md" not in message
+
+
+def test_mem504_quiet_on_distinct_keys_and_single_live_member(make_store, findings):
+    store = make_store({
+        "MEMORY.md": index("a.md", "b.md"),
+        "a.md": mem("a", "key: x/price\n"),
+        "b.md": mem("b", "key: x/currency\n"),
+        "c.md": mem("c", "key: x/price\nstatus: archived\n"),
+    })
+    assert codes(findings(store, "--today", TODAY), "MEM504") == []
+
+
+def test_mem504_dates_come_from_git_when_frontmatter_has_none(tmp_path, cli):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("MEMORY.md", index("a.md", "b.md", "c.md"))
+    repo.write("a.md", mem("a", "key: k\n"))
+    repo.write("b.md", mem("b", "key: k\n"))
+    repo.commit("add a and b", date="2026-02-01T09:00:00+00:00")
+    repo.write("c.md", mem("c", "key: k\n"))
+    repo.commit("add c", date="2026-04-01T09:00:00+00:00")
+    repo.write("a.md", mem("a", "key: k\n", body="Corrected."))
+    repo.commit("correct a", date="2026-07-01T09:00:00+00:00")
+    [(path, line, message)] = messages(cli, repo.root, "MEM504")
+    assert (path, line) == ("a.md", 5)
+    assert "newest first: a.md (2026-07-01), c.md (2026-04-01), b.md (2026-02-01)" in message
+
+
+def test_mem504_undated_members_go_last(make_store, cli):
+    store = make_store({
+        "MEMORY.md": index("a.md", "b.md"),
+        "a.md": mem("a", "key: k\n"),
+        "b.md": mem("b", "key: k\ncreated: 2026-01-01\n"),
+    })
+    [(path, _, message)] = messages(cli, store, "MEM504")
+    assert path == "b.md" and "newest first: b.md (2026-01-01), a.md (no date)" in message

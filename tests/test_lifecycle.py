@@ -1,0 +1,154 @@
+"""The lifecycle vocabulary, retired memories skipping content rules, and `check --summary`."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memlint import lifecycle
+from memlint.config import Config
+from memlint.store import Store
+
+TODAY = "2026-11-30"
+
+
+def mem(name: str, extra: str = "", body: str = "A fact.") -> str:
+    return f"---\nname: {name}\ndescription: memory {name}\ntype: project\n{extra}---\n{body}\n"
+
+
+def doc_with(make_store, extra: str, preset: str = "claude-code"):
+    folder = make_store({"MEMORY.md": "# Memory\n- [A](a.md)\n", "a.md": mem("a", extra)})
+    store = Store(folder, "MEMORY.md", Config(None, None, {}), preset=preset)
+    return store, store.docs["a.md"]
+
+
+@pytest.mark.parametrize("status", ["superseded", "Outdated", "archived", "conflict", "conflicted", "cancelled", "deleted"])
+def test_retired_statuses(make_store, status):
+    store, doc = doc_with(make_store, f"status: {status}\n")
+    assert not lifecycle.is_live(doc, store.settings)
+    assert lifecycle.is_retired_memory(doc, store.settings)
+
+
+@pytest.mark.parametrize("extra", ["status: active\n", "status: stale\n", "status: pending\n", "status: confirmed\n",
+                                   "status: current\n", "", "status: [x]\n", "metadata:\n  status: active\n"])
+def test_live_statuses(make_store, extra):
+    store, doc = doc_with(make_store, extra)
+    assert lifecycle.is_live(doc, store.settings)
+
+
+def test_nested_status_counts(make_store):
+    store, doc = doc_with(make_store, "metadata:\n  status: archived\n")
+    assert not lifecycle.is_live(doc, store.settings)
+
+
+@pytest.mark.parametrize("priority, core", [("🔴", True), ("🔴 core", True), ("Core", True), ("🟡", False),
+                                            ("🟢 reference", False), ("3", False)])
+def test_core_priority(make_store, priority, core):
+    store, doc = doc_with(make_store, f"priority: \"{priority}\"\n")
+    assert lifecycle.is_core(doc, store.settings) is core
+
+
+def test_retired_statuses_are_configurable(make_store, findings):
+    store = make_store({
+        "MEMORY.md": "# Memory\n- [A](a.md)\n- [B](b.md)\n",
+        "a.md": mem("a", "key: k\nstatus: wrong\n"),
+        "b.md": mem("b", "key: k\n"),
+    })
+    assert [c for _, _, c in findings(store, "--today", TODAY)] == ["MEM504"]
+    (store / ".memlint.yaml").write_text("retired-statuses: [wrong, outdated]\n")
+    assert findings(store, "--today", TODAY) == []
+
+
+@pytest.mark.parametrize("setting", ["stale-days: soon", "core-stale-days: -3", "retired-statuses: archived",
+                                     "retired-exempt-rules: 3", "core-priorities: 🔴"])
+def test_bad_lifecycle_settings_are_config_errors(make_store, cli, setting):
+    store = make_store({"MEMORY.md": "# Memory\n", ".memlint.yaml": setting + "\n"})
+    result = cli("check", store)
+    assert result.exit_code == 2 and setting.split(":")[0] in result.stderr
+
+
+# ------------------------------------------------------------ retired memories skip content rules
+
+BIG = "\n".join(f"line {i}" for i in range(400))
+
+
+def test_retired_memory_skips_content_rules(make_store, findings):
+    store = make_store({
+        "MEMORY.md": "# Memory\n- [Live](live.md)\n",
+        "live.md": mem("live", body=BIG),
+        "old.md": mem("old", "status: archived\n", body=BIG),
+    })
+    assert findings(store, "--today", TODAY) == [("live.md", 301, "MEM104")]
+
+
+def test_retired_memory_keeps_structural_rules(make_store, findings):
+    store = make_store({"MEMORY.md": "# Memory\n", "old.md": "---\nname: old\nstatus: archived\n---\nx\n"})
+    assert findings(store, "--today", TODAY) == [("old.md", 1, "MEM003")]  # description and type missing
+
+
+def test_retired_exemption_can_be_turned_off(make_store, findings):
+    store = make_store({
+        "MEMORY.md": "# Memory\n",
+        "old.md": mem("old", "status: archived\n", body=BIG),
+        ".memlint.yaml": "retired-exempt-rules: []\n",
+    })
+    assert findings(store, "--today", TODAY, "--select", "MEM104") == [("old.md", 301, "MEM104")]
+
+
+# ------------------------------------------------------------ check --summary
+
+
+def summary_store(make_store):
+    return make_store({
+        "INDEX.md": "# INDEX\n"
+                    "- [a](a.md)\n- [b](b.md)\n- [c](c.md)\n- [d](d.md)\n- [e](e.md)\n- [old](old.md)\n- [f](f.md)\n",
+        "NOW.md": "# NOW\n",
+        "a.md": "---\ntitle: a\nstatus: active\nlast_verified: 2026-01-01\n---\nstale\n",
+        "b.md": "---\ntitle: b\nstatus: active\nlast_verified: 2026-11-29\nexpires: 2026-11-01\n---\nexpired\n",
+        "c.md": "---\ntitle: c\nstatus: active\nlast_verified: 2026-11-29\nkey: k\n---\nconflict\n",
+        "d.md": "---\ntitle: d\nstatus: stale\nlast_verified: 2026-11-29\nkey: k\n---\nconflict\n",
+        "e.md": "---\ntitle: e\nstatus: active\nlast_verified: 2026-11-29\nsupersedes: [s, old]\n---\nnew\n",
+        "s.md": "---\ntitle: s\nstatus: active\nlast_verified: 2026-11-29\n---\nsuperseded, still live\n",
+        "old.md": "---\ntitle: old\nstatus: outdated\n---\nretired, still routed\n",
+        "f.md": "---\ntitle: f\nstatus: archived\nexpires: 2026-01-01\n---\nretired\n",
+    })
+
+
+def test_summary_counts_text(make_store, cli):
+    store = summary_store(make_store)
+    result = cli("check", "--today", TODAY, "--summary", store)
+    out = result.output
+    findings_part, summary_part = out.split("\n\nsummary: ")
+    assert "MEM501" in findings_part
+    lines = summary_part.splitlines()
+    assert lines[0].endswith("(three-layer)")
+    assert lines[1:] == [
+        "  memories       8: 6 live, 2 retired",
+        "  by status      active 5, archived 1, outdated 1, stale 1",
+        "  stale          1 (not verified for over 30 days)",
+        "  expired        1 still live",
+        "  superseded     1 still live",
+        "  in conflict    2 memories in 1 group sharing a `key`",
+        "  index entries  3 route to retired, superseded or expired memories",
+    ]
+    assert result.stderr == ""
+
+
+def test_summary_goes_to_stderr_for_machine_readable_formats(make_store, cli):
+    store = summary_store(make_store)
+    for fmt in ("json", "sarif"):
+        result = cli("check", "--today", TODAY, "--summary", "--format", fmt, store)
+        json.loads(result.output)  # still valid
+        assert "summary: " in result.stderr and "in conflict    2 memories" in result.stderr
+
+
+def test_summary_counts_findings_skipped_on_retired_memories(make_store, cli):
+    store = make_store({"MEMORY.md": "# Memory\n", "old.md": mem("old", "status: archived\n", body=BIG)})
+    result = cli("check", "--today", TODAY, "--summary", "--select", "MEM104", store)
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-1] == "not reported: 1 finding on retired memories (store setting retired-exempt-rules)"
+
+
+def test_no_summary_without_the_flag(make_store, cli):
+    store = summary_store(make_store)
+    assert "summary:" not in cli("check", "--today", TODAY, store).output
