@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from memlint.dates import parse_date
 from memlint.rules._common import plural
+from memlint.summary import summarize
 
 if TYPE_CHECKING:  # pragma: no cover
     from memlint.finding import Finding
@@ -23,10 +24,11 @@ if TYPE_CHECKING:  # pragma: no cover
 ATTENTION = ("ARCHIVE", "PRUNE", "UPDATE")  # triage recommendations that need a person
 HEAT = ("HOT", "WARM", "COLD")
 CREATED_FIELDS = ("created", "date")
-VERIFIED_FIELDS = ("last_verified", "updated")
+VERIFIED_FIELDS = ("last_verified",)  # as memlint.lifecycle reads it
 MAX_CELL = 60  # characters of a frontmatter value shown in a cell
 # Mermaid: a topic with more memories than this is one node ("27 memories").
 MAX_LEAVES = 6
+MAX_ROOT_LEAVES = 12  # memories linked straight from the root, before they become one node
 MAX_ORPHANS_SHOWN = 10
 MAX_BROKEN_SHOWN = 6
 
@@ -47,6 +49,7 @@ class Row:
     created: DateCell
     verified: DateCell
     reached: bool
+    retired: bool = False  # status retired, superseded or expired: no index should route to it
     hot_class: str | None = None
     hotness: float | None = None
     triage: str | None = None
@@ -93,6 +96,8 @@ def build_store_report(
         by_path.setdefault(f.path, []).append(f)
     history = store.history
     graph = store.graph
+    lifecycle = store.lifecycle
+    stale = {rel for rel, *_ in lifecycle.stale()}
     rows = []
     for doc in store.by_role("root", "index", "memory"):
         mine = by_path.get(doc.path, [])
@@ -102,10 +107,11 @@ def build_store_report(
             rel=doc.rel,
             role=doc.role,
             kind=_kind(doc),
-            status=_cell_value(doc.field("status")),
+            status=_status(doc, lifecycle, stale),
             created=_date_cell(doc, CREATED_FIELDS, history, "created"),
             verified=_date_cell(doc, VERIFIED_FIELDS, history, "changed"),
             reached=graph.reachable(doc.rel),
+            retired=doc.role == "memory" and lifecycle.retired_because(doc.rel) is not None,
             hot_class=hot[0] if hot else None,
             hotness=hot[1] if hot else None,
             triage=triage.get(doc.path),
@@ -122,7 +128,7 @@ def build_store_report(
         "indexes": sum(1 for r in rows if r.role == "index"),
         "logs": len(store.by_role("log")),
         "reached": sum(1 for r in memories if r.reached),
-        "orphans": sum(1 for r in memories if not r.reached),
+        "orphans": sum(1 for r in memories if not r.reached and not r.retired),
         "broken-links": len(broken),
         "errors": sum(1 for f in findings if f.severity == "error"),
         "warnings": sum(1 for f in findings if f.severity != "error"),
@@ -136,6 +142,7 @@ def build_store_report(
             "verified": Counter(r.verified.source or "unknown" for r in memories),
         },
         "root": root_load(store),
+        "lifecycle": summarize(store),
     }
     root = store.root.path if store.root else store.dir.name
     notes = []
@@ -148,13 +155,13 @@ def build_store_report(
 
 
 def worst_first(row: Row):
-    """Errors, then unreachable, then triage needing a person, then warnings,
+    """Errors, then unreachable (unless retired), then triage needing a person, then warnings,
     then cold, then the longest unverified."""
     triage_rank = 0 if row.triage in ATTENTION else 1
     heat_rank = {"COLD": 0, "WARM": 1, "HOT": 2}.get(row.hot_class or "", 3)
     # an unknown or unreadable date sorts as the oldest: nobody can say it was checked
     verified = row.verified.value if row.verified.source in ("frontmatter", "git") else "0000"
-    return (-row.errors, row.reached, triage_rank, -row.warnings, heat_rank, verified, row.path)
+    return (-row.errors, row.reached or row.retired, triage_rank, -row.warnings, heat_rank, verified, row.path)
 
 
 def root_load(store: "Store") -> dict | None:
@@ -192,6 +199,23 @@ def _kind(doc: "Doc") -> str:
         priority = f"{priority} {PRIORITY_WORDS[priority]}"
     parts.append(priority)
     return " · ".join(p for p in parts if p) or "–"
+
+
+def _status(doc: "Doc", lifecycle, stale: set[str]) -> str:
+    """The status as written, with what the lifecycle adds: stale, expired, superseded."""
+    from memlint.lifecycle import status_of
+
+    written = status_of(doc)
+    flags = [written] if written else []
+    if doc.role == "memory":
+        why = lifecycle.retired_because(doc.rel) or ""
+        if why.startswith("superseded") and written != "superseded":
+            flags.append("superseded")
+        elif why.startswith("expired"):
+            flags.append("expired")
+        if doc.rel in stale:
+            flags.append("stale" if written != "stale" else "")
+    return _cell_value(" · ".join(f for f in flags if f))
 
 
 def _cell_value(value, empty: str = "–") -> str:
@@ -275,9 +299,9 @@ def mermaid_graph(store: "Store") -> str:
         for topic in topics:
             count = _memories_under(store, topic)
             edge(here, node(topic, f"{_short(topic, rel)}\n{plural(count, 'file')}", "topic"))
-        if len(leaves) > MAX_LEAVES and rel != root.rel:
+        if rel != root.rel and len(leaves) > MAX_LEAVES:
             pass  # a big topic stays one node: its label has the count
-        elif len(leaves) > MAX_LEAVES:
+        elif rel == root.rel and len(leaves) > MAX_ROOT_LEAVES:
             edge(here, node(f"{rel}#leaves", f"{plural(len(leaves), 'file')} linked from the root", "many", "folder"))
         else:
             for leaf in leaves:
@@ -289,7 +313,9 @@ def mermaid_graph(store: "Store") -> str:
             edge(here, node(f"broken:{rel}#more", f"{rest} more missing", "broken"), "-.->")
 
     # Topics first: an unreached topic hides everything it lists.
-    unreached = sorted((d for d in store.by_role("index", "memory") if not graph.reachable(d.rel)),
+    lifecycle = store.lifecycle
+    unreached = sorted((d for d in store.by_role("index", "memory")
+                        if not graph.reachable(d.rel) and not (d.role == "memory" and lifecycle.retired_because(d.rel))),
                        key=lambda d: (d.role != "index", d.rel))
     if unreached:
         # One node listing them: a box per orphan spreads the chart too wide to read.
@@ -373,6 +399,15 @@ def _findings_text(row: Row) -> str:
     return ", ".join(parts) + ": " + ", ".join(row.codes)
 
 
+DATE_SOURCES = {"frontmatter": "frontmatter", "git": "git", "frontmatter-text": "frontmatter but not a date",
+                "uncommitted": "nowhere yet (uncommitted)", "unknown": "nowhere (no git)"}
+
+
+def _sources(counts: Mapping[str, int]) -> str:
+    shown = [f"{label} {counts[key]}" for key, label in DATE_SOURCES.items() if counts.get(key)]
+    return ", ".join(shown) or "–"
+
+
 def _cap_text(load: dict | None) -> str:
     if load is None:
         return "no root index"
@@ -395,7 +430,7 @@ COLUMNS = (  # header, alignment, cell
     ("Status", "---", lambda row: cell(row.status)),
     ("Created", "---", lambda row: _date_text(row.created)),
     ("Verified", "---", lambda row: _date_text(row.verified)),
-    ("Reached", ":---:", lambda row: "yes" if row.reached else "**no**"),
+    ("Reached", ":---:", lambda row: "yes" if row.reached else "no (retired)" if row.retired else "**no**"),
     ("Heat", "---", _heat_text),
     ("Triage", "---", lambda row: row.triage or "–"),
     ("Findings", "---", _findings_text),
@@ -445,9 +480,14 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
         lines.append(f"- **Findings** on {t['files-with-findings']} files: {shown}")
     lines.append(f"- **Heat**: {plural(t['sessions'], 'session')} in the last {r.window_days} days; "
                  f"**triage**: " + ", ".join(f"{triage[k]} {k}" for k in (*ATTENTION, "KEEP")))
-    created, verified = t["dates"]["created"], t["dates"]["verified"]
-    lines.append(f"- **Dates**: created from frontmatter {created.get('frontmatter', 0)}, git {created.get('git', 0)}; "
-                 f"last verified from frontmatter {verified.get('frontmatter', 0)}, git {verified.get('git', 0)}")
+    lc = t["lifecycle"]
+    if lc.retired or lc.stale or lc.expired_live or lc.superseded_live or lc.conflict_members:
+        window = f" (over {lc.stale_days} days unverified)" if lc.stale_days is not None else ""
+        lines.append(f"- **Lifecycle**: {lc.live} live, {lc.retired} retired; {lc.stale} stale{window}, "
+                     f"{lc.expired_live} expired and {lc.superseded_live} superseded but still live, "
+                     f"{plural(lc.conflict_members, 'memory')} in conflict")
+    lines.append(f"- **Dates**: created from {_sources(t['dates']['created'])}; "
+                 f"last verified from {_sources(t['dates']['verified'])}")
     for note in r.notes:
         lines.append(f"- {cell(note)}")
     lines += [""] + _table(r.rows)
