@@ -14,6 +14,8 @@ from datetime import date
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from memlint.dates import parse_date
+from memlint.evaluate import Walk
+from memlint.graph import BROKEN, OK
 from memlint.rules._common import plural
 from memlint.summary import summarize
 
@@ -49,6 +51,7 @@ class Row:
     created: DateCell
     verified: DateCell
     reached: bool
+    loaded: bool  # still reached when the root's lines past its load cap are dropped
     retired: bool = False  # status retired, superseded or expired: no index should route to it
     hot_class: str | None = None
     hotness: float | None = None
@@ -98,6 +101,7 @@ def build_store_report(
     graph = store.graph
     lifecycle = store.lifecycle
     stale = {rel for rel, *_ in lifecycle.stale()}
+    walk = Walk(store)
     rows = []
     for doc in store.by_role("root", "index", "memory"):
         mine = by_path.get(doc.path, [])
@@ -111,6 +115,7 @@ def build_store_report(
             created=_date_cell(doc, CREATED_FIELDS, history, "created"),
             verified=_date_cell(doc, VERIFIED_FIELDS, history, "changed"),
             reached=graph.reachable(doc.rel),
+            loaded=doc.rel in walk.parents_loaded,
             retired=doc.role == "memory" and lifecycle.retired_because(doc.rel) is not None,
             hot_class=hot[0] if hot else None,
             hotness=hot[1] if hot else None,
@@ -121,7 +126,7 @@ def build_store_report(
         ))
     rows.sort(key=worst_first)
     memories = [r for r in rows if r.role == "memory"]
-    broken = [e for e in graph.index_edges() if e.status == "broken"]
+    broken = [e for e in graph.index_edges() if e.status == BROKEN]
     codes = Counter(f.code for f in findings)
     totals = {
         "memories": len(memories),
@@ -129,6 +134,7 @@ def build_store_report(
         "logs": len(store.by_role("log")),
         "reached": sum(1 for r in memories if r.reached),
         "orphans": sum(1 for r in memories if not r.reached and not r.retired),
+        "past-cap": sum(1 for r in memories if r.reached and not r.loaded and not r.retired),
         "broken-links": len(broken),
         "errors": sum(1 for f in findings if f.severity == "error"),
         "warnings": sum(1 for f in findings if f.severity != "error"),
@@ -155,13 +161,13 @@ def build_store_report(
 
 
 def worst_first(row: Row):
-    """Errors, then unreachable (unless retired), then triage needing a person, then warnings,
+    """Errors, then unreachable or past the root's cap (unless retired), then triage needing a person, then warnings,
     then cold, then the longest unverified."""
     triage_rank = 0 if row.triage in ATTENTION else 1
     heat_rank = {"COLD": 0, "WARM": 1, "HOT": 2}.get(row.hot_class or "", 3)
     # an unknown or unreadable date sorts as the oldest: nobody can say it was checked
     verified = row.verified.value if row.verified.source in ("frontmatter", "git") else "0000"
-    return (-row.errors, row.reached or row.retired, triage_rank, -row.warnings, heat_rank, verified, row.path)
+    return (-row.errors, row.loaded or row.retired, triage_rank, -row.warnings, heat_rank, verified, row.path)
 
 
 def root_load(store: "Store") -> dict | None:
@@ -291,11 +297,11 @@ def mermaid_graph(store: "Store") -> str:
         here = ids.get(rel)
         if here is None:
             continue
-        out = [e for e in graph.out.get(rel, ()) if e.status in ("ok", "broken")]
-        topics = sorted({e.target for e in out if e.status == "ok" and docs[e.target].role == "index"
+        out = [e for e in graph.out.get(rel, ()) if e.status in (OK, BROKEN)]
+        topics = sorted({e.target for e in out if e.status == OK and docs[e.target].role == "index"
                          and graph.depth.get(e.target, 99) > graph.depth[rel]})
-        leaves = sorted({e.target for e in out if e.status == "ok" and docs[e.target].role != "index"})
-        broken = sorted({e.target or e.link.target for e in out if e.status == "broken"})
+        leaves = sorted({e.target for e in out if e.status == OK and docs[e.target].role != "index"})
+        broken = sorted({e.target or e.link.target for e in out if e.status == BROKEN})
         for topic in topics:
             count = _memories_under(store, topic)
             edge(here, node(topic, f"{_short(topic, rel)}\n{plural(count, 'file')}", "topic"))
@@ -343,7 +349,7 @@ def mermaid_graph(store: "Store") -> str:
 
 def _memories_under(store: "Store", topic: str) -> int:
     """Distinct non-index files a topic links to."""
-    return len({e.target for e in store.graph.out.get(topic, ()) if e.status == "ok" and store.docs[e.target].role != "index"})
+    return len({e.target for e in store.graph.out.get(topic, ()) if e.status == OK and store.docs[e.target].role != "index"})
 
 
 def _short(target: str, source: str) -> str:
@@ -380,6 +386,14 @@ def _date_text(d: DateCell) -> str:
     if d.source == "frontmatter-text":
         return f"“{cell(d.value)}”"
     return d.value
+
+
+def _reached_text(row: Row) -> str:
+    if row.loaded:
+        return "yes"
+    if row.retired:
+        return "yes (retired)" if row.reached else "no (retired)"
+    return "**past the cap**" if row.reached else "**no**"
 
 
 def _heat_text(row: Row) -> str:
@@ -430,7 +444,7 @@ COLUMNS = (  # header, alignment, cell
     ("Status", "---", lambda row: cell(row.status)),
     ("Created", "---", lambda row: _date_text(row.created)),
     ("Verified", "---", lambda row: _date_text(row.verified)),
-    ("Reached", ":---:", lambda row: "yes" if row.reached else "no (retired)" if row.retired else "**no**"),
+    ("Reached", ":---:", _reached_text),
     ("Heat", "---", _heat_text),
     ("Triage", "---", lambda row: row.triage or "–"),
     ("Findings", "---", _findings_text),
@@ -466,12 +480,13 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
         + (f", paths relative to {cell(r.folder)}/" if r.folder else "")
         + "; dates in _italics_ come from git (the frontmatter has none).",
         "",
-        "| Memories | Reached | Orphans | Broken links | Errors | Warnings | HOT / WARM / COLD | Needs attention |",
-        "|---:|---:|---:|---:|---:|---:|:---:|---:|",
-        f"| {t['memories']} | {t['reached']} | {t['orphans']} | {t['broken-links']} | {t['errors']} | {t['warnings']} "
+        "| Memories | Reached | Past the cap | Orphans | Broken links | Errors | Warnings | HOT / WARM / COLD | Needs attention |",
+        "|---:|---:|---:|---:|---:|---:|---:|:---:|---:|",
+        f"| {t['memories']} | {t['reached']} | {t['past-cap']} | {t['orphans']} | {t['broken-links']} | {t['errors']} | {t['warnings']} "
         f"| {heat['HOT']} / {heat['WARM']} / {heat['COLD']} | {attention} |",
         "",
-        f"- **Root** {cell(r.root)}: {_cap_text(t['root'])}",
+        f"- **Root** {cell(r.root)}: {_cap_text(t['root'])}"
+        + (f"; {plural(t['past-cap'], 'memory')} reached only through those lines" if t["past-cap"] else ""),
         f"- **Files**: {plural(t['memories'], 'memory')}, {t['indexes']:,} topic index{'' if t['indexes'] == 1 else 'es'}, "
         f"{plural(t['logs'], 'daily log')}",
     ]

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 import yaml
 
 from memlint.engagement import STOP_WORDS
+from memlint.graph import EXTERNAL, OK
 
 if TYPE_CHECKING:  # pragma: no cover
     from memlint.store import Doc, Store
@@ -205,12 +206,12 @@ class Router:
             cut = hidden_from.get(rel, 0)
             by_line: dict[int, list[str]] = {}
             for edge in edges:
-                if edge.status == "external":
+                if edge.status == EXTERNAL:
                     continue
                 if cut and edge.link.line >= cut:
                     continue  # never loaded: the router cannot see it
                 targets = by_line.setdefault(edge.link.line, [])
-                if edge.status == "ok" and edge.target not in targets:
+                if edge.status == OK and edge.target not in targets:
                     targets.append(edge.target)
             lines = doc.parsed.text.split("\n")
             self.entries[rel] = [
@@ -295,8 +296,11 @@ def evaluate(stores: Sequence["Store"], questions: Iterable[Question], k: int = 
     return [_evaluate_one(contexts, question, k) for question in questions]
 
 
-class _Context:
-    """What every question of one store shares: the cut, the walk, the router."""
+class Walk:
+    """The agent's walk from the root, twice: over every line, and over the
+    lines the harness loads (the root cut at its load cap). ``parents_all``
+    and ``parents_loaded`` map each file reached to the edge that first
+    reached it (None for the root)."""
 
     def __init__(self, store: "Store"):
         from memlint.rules import root_budget
@@ -311,8 +315,6 @@ class _Context:
             self.cut = root_budget.first_hidden_line(
                 self.root.parsed.text, options["max-lines"], options["max-bytes"], options["max-chars"]
             )
-        hidden = {self.root.rel: self.cut} if self.root is not None and self.cut else {}
-        self.router = Router(store, hidden, self.routes_on)
         self.parents_all = self._walk(skip_hidden=False)
         self.parents_loaded = self._walk(skip_hidden=True) if self.cut else self.parents_all
 
@@ -345,7 +347,7 @@ class _Context:
             if depth[rel] >= self.max_depth or not self.routes_on(rel):
                 continue
             for edge in sorted(graph.out.get(rel, ()), key=lambda e: (e.link.line, e.link.column)):
-                if edge.status != "ok" or edge.target in parents:
+                if edge.status != OK or edge.target in parents:
                     continue
                 if skip_hidden and rel == self.root.rel and edge.link.line >= self.cut:
                     continue
@@ -361,6 +363,15 @@ class _Context:
             edges.append(edge)
             rel = edge.source
         return edges[::-1]
+
+
+class _Context(Walk):
+    """What every question of one store shares: the walk and the router."""
+
+    def __init__(self, store: "Store"):
+        super().__init__(store)
+        hidden = {self.root.rel: self.cut} if self.root is not None and self.cut else {}
+        self.router = Router(store, hidden, self.routes_on)
 
     def hop(self, query, edge, ranks=None) -> Hop:
         docs = self.store.docs

@@ -74,7 +74,7 @@ def test_report_on_the_claude_code_testdata(cli, claude_repo):
     warnings = len(codes) - errors
 
     (totals,) = table(text, "Memories")
-    assert totals == {"Memories": "7", "Reached": "7", "Orphans": "0", "Broken links": "0", "Errors": str(errors),
+    assert totals == {"Memories": "7", "Reached": "7", "Past the cap": "0", "Orphans": "0", "Broken links": "0", "Errors": str(errors),
                       "Warnings": str(warnings), "HOT / WARM / COLD": "1 / 1 / 5", "Needs attention": "1"}
     assert "- **Root** memory/MEMORY.md: 14 of 200 lines, 654 of 25,000 bytes: loads whole" in text
     assert "- **Dates**: created from git 6, frontmatter but not a date 1; last verified from git 7" in text
@@ -226,3 +226,19 @@ def test_github_summary_unset_says_so_and_prints(cli, make_store, monkeypatch):
 def test_bad_input_exits_2(cli, tmp_path):
     assert cli("report", tmp_path / "nowhere").exit_code == 2
     assert cli("report", "--today", "yesterday", tmp_path).exit_code == 2
+
+
+def test_memories_linked_only_past_the_root_cap(cli, make_store):
+    lines = ["# Memory"] + [f"- [Note {i}](n{i}.md) — note {i}" for i in range(1, 9)]
+    files = {"MEMORY.md": "\n".join(lines) + "\n", ".memlint.yaml": "preset: generic\nrules:\n  root-budget: {max-lines: 5}\n"}
+    files.update({f"n{i}.md": f"note {i}\n" for i in range(1, 9)})
+    text = report(cli, make_store(files)).output
+    assert ("- **Root** MEMORY.md: 9 of 5 lines: **over the cap**, lines 6–9 never load; "
+            "4 memories reached only through those lines") in text
+    (totals,) = table(text, "Memories")
+    assert (totals["Reached"], totals["Past the cap"]) == ("8", "4")
+    rows = {r["File"]: r["Reached"] for r in table(text, "File")}
+    assert rows == {"MEMORY.md": "yes", **{f"n{i}.md": "yes" for i in range(1, 5)},
+                    **{f"n{i}.md": "**past the cap**" for i in range(5, 9)}}
+    # the root's MEM101 error first, then the cut-off memories before the loaded ones
+    assert [r["File"] for r in table(text, "File")][:5] == ["MEMORY.md", "n5.md", "n6.md", "n7.md", "n8.md"]
