@@ -301,7 +301,11 @@ def mermaid_graph(store: "Store") -> str:
         topics = sorted({e.target for e in out if e.status == OK and docs[e.target].role == "index"
                          and graph.depth.get(e.target, 99) > graph.depth[rel]})
         leaves = sorted({e.target for e in out if e.status == OK and docs[e.target].role != "index"})
-        broken = sorted({e.target or e.link.target for e in out if e.status == BROKEN})
+        broken_line: dict[str, int] = {}
+        for e in sorted(out, key=lambda e: e.link.line):
+            if e.status == BROKEN:
+                broken_line.setdefault(e.target or e.link.target, e.link.line)
+        broken = sorted(broken_line)
         for topic in topics:
             count = _memories_under(store, topic)
             edge(here, node(topic, f"{_short(topic, rel)}\n{plural(count, 'file')}", "topic"))
@@ -313,7 +317,8 @@ def mermaid_graph(store: "Store") -> str:
             for leaf in leaves:
                 edge(here, node(leaf, _short(leaf, rel), "memory", "round"))
         for target in broken[:MAX_BROKEN_SHOWN]:
-            edge(here, node(f"broken:{rel}:{target}", f"missing: {_short(target, rel)}", "broken"), "-.->")
+            edge(here, node(f"broken:{rel}:{target}", f"missing: {_short(target, rel)}", "broken"), "-.->",
+                 f"line {broken_line[target]}")
         if len(broken) > MAX_BROKEN_SHOWN:
             rest = len(broken) - MAX_BROKEN_SHOWN
             edge(here, node(f"broken:{rel}#more", f"{rest} more missing", "broken"), "-.->")

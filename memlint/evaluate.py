@@ -117,9 +117,13 @@ def parse_golden(text: str, name: str) -> list[Question]:
 
 def propose_golden(store: "Store") -> list[dict]:
     """One question per memory, from its description (else name/title, else
-    its first heading, else its file name), for a person to edit."""
+    its first heading, else its file name), for a person to edit. Retired,
+    superseded and expired memories get none: no index should route to them."""
     proposed = []
+    lifecycle = store.lifecycle
     for doc in sorted(store.memories, key=lambda d: d.path):
+        if lifecycle.retired_because(doc.rel):
+            continue
         q = _question_for(doc)
         if q:
             proposed.append({"q": q, "expect": doc.path})

@@ -372,6 +372,16 @@ def test_init_proposes_one_question_per_memory(cli, make_store, tmp_path):
     assert run_json(cli, proposal, store)["totals"]["reachable"]["count"] == 5
 
 
+def test_init_leaves_out_retired_memories(cli, make_store):
+    store = make_store({
+        "MEMORY.md": "- [New](new.md) — prices\n",
+        "new.md": "---\ndescription: current prices\nsupersedes: old\n---\nx\n",
+        "old.md": "---\ndescription: old prices\nstatus: superseded\n---\nx\n",
+    })
+    questions = parse_golden(cli("eval", "--init", "--preset", "generic", store).output, "p")
+    assert [(q.q, q.expect) for q in questions] == [("current prices", "new.md")]
+
+
 def test_init_falls_back_to_heading_and_file_name(cli, make_store):
     store = make_store({
         "MEMORY.md": "- [a](a.md)\n- [b](deploy_notes.md)\n",

@@ -142,7 +142,7 @@ def test_graph_marks_orphans_and_broken_targets(cli, make_store):
     store = make_store(GRAPH_STORE)
     text = report(cli, "--preset", "generic", store).output
     graph = text.split("```mermaid\n", 1)[1].split("```", 1)[0]
-    assert 'n2["missing: gone.md"]' in graph and "n0 -.-> n2" in graph
+    assert 'n2["missing: gone.md"]' in graph and "n0 -.->|line 3| n2" in graph
     assert '["missing: missing-tool.md"]' in graph
     # retired memories are meant to be unrouted: not orphans
     assert '["1 file not reached from MEMORY.md<br/>lost.md"]' in graph
