@@ -13,6 +13,11 @@ from tests.conftest import TESTDATA
 MOC_GOLDEN = TESTDATA / "moc" / "golden.yaml"
 
 
+def entries(path) -> int:
+    """Index entry lines of a sample topic (other work may plant more in it)."""
+    return sum(1 for line in path.read_text().splitlines() if line.startswith("- [["))
+
+
 @pytest.fixture
 def moc(tmp_path):
     """A copy of testdata/moc (the store is not in a git repo: paths are store-relative)."""
@@ -48,7 +53,7 @@ def test_moc_golden_set_all_pass_with_paths(cli, moc):
     ]
     assert [(h["path"], h["line"], h["rank"], h["of"]) for h in ripgrep["route"]] == [
         ("MEMORY.md", 7, 1, 2),
-        ("MOC-tools.md", 4, 1, 2),
+        ("MOC-tools.md", 4, 1, entries(moc / "MOC-tools.md")),
     ]
     project = by_q(record)["what is the status of client project 07?"]
     assert [(h["path"], h["line"], h["rank"], h["of"]) for h in project["route"]] == [
@@ -62,7 +67,8 @@ def test_text_output_names_each_hop_and_totals(cli, moc):
     assert result.exit_code == 0, result.stderr
     lines = result.output.splitlines()
     assert "PASS  which search tool flags do we use?  -> tools/ripgrep.md" in lines
-    assert "      MEMORY.md:7 (#1 of 2) -> MOC-tools.md:4 (#1 of 2) -> tools/ripgrep.md" in lines
+    tools = entries(moc / "MOC-tools.md")
+    assert f"      MEMORY.md:7 (#1 of 2) -> MOC-tools.md:4 (#1 of {tools}) -> tools/ripgrep.md" in lines
     assert lines[-1] == "5 questions, 5 pass: reachable 5/5 (100%), loaded 5/5 (100%), routed@3 5/5 (100%)"
 
 
