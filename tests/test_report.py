@@ -108,7 +108,7 @@ def test_report_on_the_claude_code_testdata(cli, claude_repo):
     with_errors = {name for name, cs in expected.items() if any(severity[c] == "error" for c in cs)}
     assert set(order[:len(with_errors)]) == with_errors
     clean = [name for name in order if rows[name]["Findings"] == "–"]
-    assert order[-len(clean):] == clean
+    assert order[len(order) - len(clean):] == clean
 
 
 def test_frontmatter_dates_win_over_git_and_are_not_italic(cli, tmp_path):
