@@ -24,6 +24,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "init": "memlint.commands.init:init",
     "eval": "memlint.commands.eval:eval_cmd",
     "report": "memlint.commands.report:report",
+    "graph": "memlint.commands.graph:graph_cmd",
 }
 
 
