@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from memlint.dates import parse_date
 from memlint.evaluate import Walk
-from memlint.graph import BROKEN, OK
+from memlint.graph import BROKEN
 from memlint.rules._common import plural
 from memlint.summary import summarize
 
@@ -28,11 +28,8 @@ HEAT = ("HOT", "WARM", "COLD")
 CREATED_FIELDS = ("created", "date")
 VERIFIED_FIELDS = ("last_verified",)  # as memlint.lifecycle reads it
 MAX_CELL = 60  # characters of a frontmatter value shown in a cell
-# Mermaid: a topic with more memories than this is one node ("27 memories").
+# Mermaid: a topic listing more memories than this shows counts per prefix ("project* (27)").
 MAX_LEAVES = 6
-MAX_ROOT_LEAVES = 12  # memories linked straight from the root, before they become one node
-MAX_ORPHANS_SHOWN = 10
-MAX_BROKEN_SHOWN = 6
 
 
 @dataclass(frozen=True)
@@ -58,7 +55,7 @@ class Row:
     triage: str | None = None
     errors: int = 0
     warnings: int = 0
-    codes: tuple[str, ...] = ()
+    codes: tuple[tuple[str, int, bool], ...] = ()  # (code, findings, at error severity)
 
     @property
     def findings(self) -> int:
@@ -122,7 +119,8 @@ def build_store_report(
             triage=triage.get(doc.path),
             errors=sum(1 for f in mine if f.severity == "error"),
             warnings=sum(1 for f in mine if f.severity != "error"),
-            codes=tuple(sorted({f.code for f in mine})),
+            codes=tuple((code, n, any(f.code == code and f.severity == "error" for f in mine))
+                        for code, n in sorted(Counter(f.code for f in mine).items())),
         ))
     rows.sort(key=worst_first)
     memories = [r for r in rows if r.role == "memory"]
@@ -254,120 +252,17 @@ def _date_cell(doc: "Doc", fields: Iterable[str], history, which: str) -> DateCe
 
 
 def mermaid_graph(store: "Store") -> str:
-    """Root -> topics as a Mermaid flowchart (the seam for `memlint graph --format
-    mermaid`: when the graph command's builder lands, this calls it).
+    """Root -> topics as a Mermaid flowchart, drawn by `memlint graph`'s builder.
 
-    Topics are the index files the root reaches; a topic listing more than
-    ``MAX_LEAVES`` memories is one node with the count. Broken links out of
-    the root and topics are red; orphans (memories the walk from the root
-    never reaches) sit in their own box.
+    A topic listing more than ``MAX_LEAVES`` memories shows them as counts per
+    folder or filename prefix; a topic no one reaches sits in the orphans box
+    as one node, without what it lists. Labels wrap at 480px, not Mermaid's
+    200, because file names are long.
     """
-    graph = store.graph
-    root = store.root
-    # File names are long: wrap labels at 480px, not Mermaid's 200.
-    lines = ['%%{init: {"flowchart": {"wrappingWidth": 480}}}%%', "flowchart LR"]
-    ids: dict[str, str] = {}
-    classes: dict[str, list[str]] = {"root": [], "topic": [], "memory": [], "many": [], "broken": [], "orphan": []}
+    from memlint.commands.graph import build_view, render_mermaid
 
-    def node(key: str, label: str, cls: str, shape: str = "box") -> str:
-        if key in ids:
-            return ids[key]
-        nid = f"n{len(ids)}"
-        ids[key] = nid
-        open_, close = {"box": ("[", "]"), "round": ("(", ")"), "stadium": ("([", "])"), "folder": ("[/", "/]")}[shape]
-        lines.append(f'    {nid}{open_}"{_mermaid_label(label)}"{close}')
-        classes[cls].append(nid)
-        return nid
-
-    if root is None:
-        return "\n".join(lines + ['    n0["no root index"]'])
-    node(root.rel, root.rel, "root", "stadium")
-    docs = store.docs
-    seen_edges: set[tuple[str, str]] = set()
-
-    def edge(a: str, b: str, arrow: str = "-->", label: str = "") -> None:
-        if (a, b) in seen_edges:
-            return
-        seen_edges.add((a, b))
-        lines.append(f"    {a} {arrow}{'|' + _mermaid_label(label) + '|' if label else ''} {b}")
-
-    # Breadth first over index files, in the order the walk reaches them.
-    order = sorted((rel for rel in graph.depth if docs[rel].role in ("root", "index")), key=lambda r: (graph.depth[r], r))
-    for rel in order:
-        here = ids.get(rel)
-        if here is None:
-            continue
-        out = [e for e in graph.out.get(rel, ()) if e.status in (OK, BROKEN)]
-        topics = sorted({e.target for e in out if e.status == OK and docs[e.target].role == "index"
-                         and graph.depth.get(e.target, 99) > graph.depth[rel]})
-        leaves = sorted({e.target for e in out if e.status == OK and docs[e.target].role != "index"})
-        broken_line: dict[str, int] = {}
-        for e in sorted(out, key=lambda e: e.link.line):
-            if e.status == BROKEN:
-                broken_line.setdefault(e.target or e.link.target, e.link.line)
-        broken = sorted(broken_line)
-        for topic in topics:
-            count = _memories_under(store, topic)
-            edge(here, node(topic, f"{_short(topic, rel)}\n{plural(count, 'file')}", "topic"))
-        if rel != root.rel and len(leaves) > MAX_LEAVES:
-            pass  # a big topic stays one node: its label has the count
-        elif rel == root.rel and len(leaves) > MAX_ROOT_LEAVES:
-            edge(here, node(f"{rel}#leaves", f"{plural(len(leaves), 'file')} linked from the root", "many", "folder"))
-        else:
-            for leaf in leaves:
-                edge(here, node(leaf, _short(leaf, rel), "memory", "round"))
-        for target in broken[:MAX_BROKEN_SHOWN]:
-            edge(here, node(f"broken:{rel}:{target}", f"missing: {_short(target, rel)}", "broken"), "-.->",
-                 f"line {broken_line[target]}")
-        if len(broken) > MAX_BROKEN_SHOWN:
-            rest = len(broken) - MAX_BROKEN_SHOWN
-            edge(here, node(f"broken:{rel}#more", f"{rest} more missing", "broken"), "-.->")
-
-    # Topics first: an unreached topic hides everything it lists.
-    lifecycle = store.lifecycle
-    unreached = sorted((d for d in store.by_role("index", "memory")
-                        if not graph.reachable(d.rel) and not (d.role == "memory" and lifecycle.retired_because(d.rel))),
-                       key=lambda d: (d.role != "index", d.rel))
-    if unreached:
-        # One node listing them: a box per orphan spreads the chart too wide to read.
-        shown = [f"{d.rel} (topic)" if d.role == "index" else d.rel for d in unreached[:MAX_ORPHANS_SHOWN]]
-        more = len(unreached) - len(shown)
-        label = "\n".join([f"{plural(len(unreached), 'file')} not reached from {root.rel}", *shown]
-                          + ([f"and {more} more"] if more else []))
-        orphan_id = node("#orphans", label, "orphan")
-        # An invisible link puts the list in the topics' column, clear of the
-        # root's edges, without drawing a line no link makes.
-        lines.append(f"    {ids[root.rel]} ~~~ {orphan_id}")
-    lines += [
-        "    classDef root fill:#dbeafe,stroke:#1d4ed8,stroke-width:2px,color:#0b2a6b",
-        "    classDef topic fill:#ecfdf5,stroke:#047857,color:#064e3b",
-        "    classDef memory fill:#f8fafc,stroke:#94a3b8,color:#1e293b",
-        "    classDef many fill:#f1f5f9,stroke:#64748b,color:#1e293b",
-        "    classDef broken fill:#fee2e2,stroke:#b91c1c,color:#7f1d1d,stroke-dasharray:4 3",
-        "    classDef orphan fill:#fef3c7,stroke:#b45309,color:#78350f",
-    ]
-    for cls, members in classes.items():
-        if members:
-            lines.append(f"    class {','.join(members)} {cls}")
-    return "\n".join(lines)
-
-
-def _memories_under(store: "Store", topic: str) -> int:
-    """Distinct non-index files a topic links to."""
-    return len({e.target for e in store.graph.out.get(topic, ()) if e.status == OK and store.docs[e.target].role != "index"})
-
-
-def _short(target: str, source: str) -> str:
-    """A target path shown relative to the folder of the file linking it."""
-    folder = source.rsplit("/", 1)[0] + "/" if "/" in source else ""
-    return target[len(folder):] if folder and target.startswith(folder) else target
-
-
-def _mermaid_label(text: str) -> str:
-    # Mermaid reads #name; as an entity; quotes and angle brackets would end
-    # or open the label.
-    text = text.replace("#", "#35;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
-    return text.replace("\n", "<br/>")
+    view = build_view(store, MAX_LEAVES, expand_orphan_topics=False)
+    return '%%{init: {"flowchart": {"wrappingWidth": 480}}}%%\n' + render_mermaid([view]).rstrip("\n")
 
 
 # ---------------------------------------------------------------- markdown
@@ -404,18 +299,15 @@ def _reached_text(row: Row) -> str:
 def _heat_text(row: Row) -> str:
     if row.hot_class is None:
         return "–"
-    return f"{row.hot_class} {row.hotness:.2f}"
+    return f"{row.hot_class}\u00a0{row.hotness:.2f}"  # no-break space: one line
 
 
 def _findings_text(row: Row) -> str:
     if not row.findings:
         return "–"
-    parts = []
-    if row.errors:
-        parts.append(f"**{plural(row.errors, 'error')}**")
-    if row.warnings:
-        parts.append(plural(row.warnings, "warning"))
-    return ", ".join(parts) + ": " + ", ".join(row.codes)
+    # Codes only, errors in bold, ×n for repeats: the narrowest cell that
+    # still says what and how bad (a wide cell squeezes the date columns).
+    return " ".join((f"**{code}**" if error else code) + (f"×{n}" if n > 1 else "") for code, n, error in row.codes)
 
 
 DATE_SOURCES = {"frontmatter": "frontmatter", "git": "git", "frontmatter-text": "frontmatter but not a date",
@@ -483,7 +375,8 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
         "",
         f"{r.preset} {where}, {r.today.isoformat()}; memlint {version}. Files worst first"
         + (f", paths relative to {cell(r.folder)}/" if r.folder else "")
-        + "; dates in _italics_ come from git (the frontmatter has none).",
+        + "; dates in _italics_ come from git (the frontmatter has none); "
+        "**bold** codes are errors.",
         "",
         "| Memories | Reached | Past the cap | Orphans | Broken links | Errors | Warnings | HOT / WARM / COLD | Needs attention |",
         "|---:|---:|---:|---:|---:|---:|---:|:---:|---:|",

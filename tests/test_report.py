@@ -90,16 +90,19 @@ def test_report_on_the_claude_code_testdata(cli, claude_repo):
     # every planted defect shows on its row; nothing else does
     for name, row in rows.items():
         mine = sorted(set(expected.get(name, [])))
-        assert row["Findings"].endswith(": " + ", ".join(mine)) if mine else row["Findings"] == "–", name
+        # codes only, errors in bold, ×n for repeats
+        shown = " ".join((f"**{c}**" if severity[c] == "error" else c) + (f"×{expected[name].count(c)}" if expected[name].count(c) > 1 else "")
+                         for c in mine)
+        assert row["Findings"] == (shown or "–"), name
     # no status field anywhere in this store: the column is left out
     assert "Status" not in table(text, "File")[0]
     assert rows["project_pricing.md"] == {
         "File": "project_pricing.md", "Type / priority": "feedbak", "Created": "_2026-05-01_",
-        "Verified": "_2026-06-01_", "Reached": "yes", "Heat": "WARM 0.34", "Triage": "KEEP",
-        "Findings": "**1 error**: MEM003",
+        "Verified": "_2026-06-01_", "Reached": "yes", "Heat": "WARM\u00a00.34", "Triage": "KEEP",
+        "Findings": "**MEM003**",
     }
     assert rows["project_roadmap.md"]["Created"] == "“2026-13-01”"  # not a date: shown as written, MEM004 says why
-    assert rows["feedback_smoke-test.md"]["Heat"] == "HOT 0.73"
+    assert rows["feedback_smoke-test.md"]["Heat"].startswith("HOT\u00a0")
     assert rows["project_long-notes.md"]["Triage"] == "PRUNE"
     assert rows["MEMORY.md"]["Type / priority"] == "root"
 
@@ -132,12 +135,12 @@ def test_moc_report_graph_root_to_topics(cli, tmp_path):
     assert (totals["Memories"], totals["Reached"], totals["Orphans"]) == (str(memories), str(memories - orphans), str(orphans))
     assert "over the cap**, lines 41–44 never load" in text
     graph = text.split("```mermaid\n", 1)[1].split("```", 1)[0]
-    # the big topic is one node with its count; the small one lists its memories
-    tools = sum(1 for line in (store / "MOC-tools.md").read_text().splitlines() if line.startswith("- [["))
-    assert 'n1["MOC-projects.md<br/>27 files"]' in graph
-    assert f'n2["MOC-tools.md<br/>{tools} files"]' in graph
-    assert "n0 --> n1" in graph and "n0 --> n2" in graph
-    assert '("tools/ripgrep.md")' in graph and "project-01" not in graph
+    assert graph.startswith('%%{init: {"flowchart": {"wrappingWidth": 480}}}%%\nflowchart LR\n')
+    # the big topic shows a count per prefix; the small one lists its memories
+    assert '  n1["MOC-projects.md"]:::index\n' in graph and '  n2["MOC-tools.md"]:::index\n' in graph
+    assert '["projects/project* (27)"]:::group' in graph
+    assert '["tools/ripgrep.md"]:::memory' in graph and "project-01" not in graph
+    assert "  n0 --> n1\n  n0 --> n2\n" in graph
 
 
 GRAPH_STORE = {
@@ -153,18 +156,32 @@ def test_graph_marks_orphans_and_broken_targets(cli, make_store):
     store = make_store(GRAPH_STORE)
     text = report(cli, "--preset", "generic", store).output
     graph = text.split("```mermaid\n", 1)[1].split("```", 1)[0]
-    assert 'n2["missing: gone.md"]' in graph and "n0 -.->|line 3| n2" in graph
-    assert '["missing: missing-tool.md"]' in graph
-    # retired memories are meant to be unrouted: not orphans
-    assert '["1 file not reached from MEMORY.md<br/>lost.md"]' in graph
+    assert re.search(r'(n\d+)\["missing: gone.md"\]:::broken', graph)
+    assert re.search(r'n0 -.->\|line 3\| n\d+', graph)
+    assert '["missing: missing-tool.md"]:::broken' in graph
+    # orphans stacked in their box; retired memories are meant to be unrouted: not orphans
+    assert 'subgraph orphans["orphans: no index reaches these"]\n    direction LR\n    n6["lost.md"]:::orphan\n  end' in graph
     assert "retired.md" not in graph
-    assert re.search(r"class n\d+,n\d+ broken", graph)
     (totals,) = table(text, "Memories")
     assert (totals["Orphans"], totals["Broken links"]) == ("1", "2")
     rows = {r["File"]: r for r in table(text, "File")}
     assert rows["lost.md"]["Reached"] == "**no**"
     assert rows["retired.md"]["Reached"] == "no (retired)"
     assert rows["retired.md"]["Status"] == "superseded"
+
+
+def test_graph_keeps_an_unreached_topic_closed(cli, make_store):
+    """Root -> topics: a topic no one reaches is one orphan node, not a second tree."""
+    store = make_store({
+        "MEMORY.md": "- [Tools](tools.md) — tools\n",
+        "tools.md": "# Tools\n" + "".join(f"- [t{i}](t{i}.md) — tool {i}\n" for i in range(5)),
+        "lost-topic.md": "# Lost\n" + "".join(f"- [l{i}](l{i}.md) — lost {i}\n" for i in range(5)),
+        **{f"t{i}.md": "t\n" for i in range(5)},
+        **{f"l{i}.md": "l\n" for i in range(5)},
+    })
+    graph = report(cli, "--preset", "generic", store).output.split("```mermaid\n", 1)[1]
+    assert '["lost-topic.md"]:::orphan' in graph
+    assert "l0.md" not in graph and "l* (5)" not in graph
 
 
 def test_cells_escape_pipes_and_newlines(cli, make_store):
@@ -253,3 +270,12 @@ def test_memories_linked_only_past_the_root_cap(cli, make_store):
                     **{f"n{i}.md": "**past the cap**" for i in range(5, 9)}}
     # the root's MEM101 error first, then the cut-off memories before the loaded ones
     assert [r["File"] for r in table(text, "File")][:5] == ["MEMORY.md", "n5.md", "n6.md", "n7.md", "n8.md"]
+
+
+def test_findings_cell_bolds_errors_and_counts_repeats():
+    from memlint.dashboard import DateCell, Row, _findings_text
+
+    none = DateCell(None, None)
+    row = Row("a.md", "a.md", "memory", "–", "–", none, none, True, True,
+              errors=1, warnings=3, codes=(("MEM003", 1, True), ("MEM202", 3, False)))
+    assert _findings_text(row) == "**MEM003** MEM202×3"

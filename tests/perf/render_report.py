@@ -26,7 +26,7 @@ CSS = """
 body { font: 14px/1.5 -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif;
        color: #1f2328; max-width: 1280px; margin: 24px auto; padding: 0 24px; }
 h1, h2 { border-bottom: 1px solid #d1d9e0; padding-bottom: .3em; }
-table { border-collapse: collapse; margin: 12px 0; display: block; overflow: auto; max-width: 100%; }
+table { border-collapse: collapse; margin: 12px 0; display: block; width: max-content; max-width: 100%; overflow: auto; }
 th, td { border: 1px solid #d1d9e0; padding: 6px 13px; }
 tr:nth-child(2n) { background: #f6f8fa; }
 th { font-weight: 600; }
