@@ -308,7 +308,7 @@ def test_routes_to_retired_by_status_superseded_by_and_expiry(make_store, cli):
     assert [f["message"] for f in found if f["code"] == "MEM205"] == [
         "routes to old.md, which is retired: status: superseded (line 5)",
         "routes to expired.md, which is retired: expired on 2026-05-31 (line 5)",
-        "routes to replaced.md, which is retired: superseded_by: ok (line 5)",
+        "routes to replaced.md, which is retired: superseded by ok.md (its `superseded_by: ok`)",
     ]
 
 
@@ -331,5 +331,8 @@ def test_routes_to_retired_quiet_on_stale_mentions_and_unlisted(make_store, cli)
     )
     found = run(cli, store)
     assert only(found, "MEM205") == []
-    # an unlisted memory is an orphan, whatever its status
-    assert only(found, "MEM201") == [("retired.md", 1, 1)]
+    # a retired memory no index routes to is the goal, not an orphan ...
+    assert only(found, "MEM201") == []
+    # ... unless the store asks for orphan checks on retired memories too
+    (store / ".memlint.yaml").write_text("retired-exempt-rules: []\n")
+    assert only(run(cli, store), "MEM201") == [("retired.md", 1, 1)]
