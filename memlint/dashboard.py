@@ -389,7 +389,7 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
         f"{plural(t['logs'], 'daily log')}",
     ]
     if t["codes"]:
-        shown = ", ".join(f"{code} ×{n}" for code, n in list(t["codes"].items())[:8])
+        shown = ", ".join(f"{code}×{n}" for code, n in list(t["codes"].items())[:8])
         lines.append(f"- **Findings** on {t['files-with-findings']} files: {shown}")
     lines.append(f"- **Heat**: {plural(t['sessions'], 'session')} in the last {r.window_days} days; "
                  f"**triage**: " + ", ".join(f"{triage[k]} {k}" for k in (*ATTENTION, "KEEP")))
