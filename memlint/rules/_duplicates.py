@@ -8,11 +8,12 @@ the dates are equal, the later path is the newer.
 """
 from __future__ import annotations
 
+import fnmatch
+import re
 from datetime import datetime
 
 from memlint import rules as rule_registry
-from memlint.config import glob_match
-from memlint.lifecycle import is_live
+from memlint.lifecycle import retired_statuses, status_of
 
 # Generated reports: snapshots a job writes again and again, where near-identical
 # copies are the point. `report` must be followed by a number, or end the name,
@@ -26,8 +27,20 @@ OPTIONS = {
 }
 
 
-def is_log_or_report(doc, options) -> bool:
-    return doc.role == "log" or glob_match(doc.rel, options["reports"])
+def glob_matcher(patterns):
+    """A one-regex ``config.glob_match(path, patterns)``: one call per file, not one per pattern."""
+    alternatives, prefixes = [], []
+    for pattern in patterns:
+        alternatives.append(fnmatch.translate(pattern))
+        if pattern.startswith("**/"):
+            alternatives.append(fnmatch.translate(pattern[3:]))
+        if pattern.endswith("/**"):
+            prefixes.append(pattern[:-2])
+    if not alternatives:
+        return lambda path: False
+    match = re.compile("|".join(f"(?:{a})" for a in alternatives)).match
+    prefixes = tuple(prefixes)
+    return lambda path: match(path) is not None or (path + "/").startswith(prefixes)
 
 
 def compared(store, options, code: str) -> list:
@@ -36,16 +49,18 @@ def compared(store, options, code: str) -> list:
     memories are left out when the store's ``retired-exempt-rules`` name the
     rule (by default, tag ``content``): no agent loads them."""
     include_logs = options["include-logs"]
+    is_report = glob_matcher(options["reports"])
     exempt = store.settings.get("retired-exempt-rules") or ()
     skip_retired = bool(exempt) and rule_registry.matches(rule_registry.get(code), exempt)
+    retired = retired_statuses(store.settings)
     out = []
     for rel in sorted(store.docs):
         doc = store.docs[rel]
         if doc.parsed is None or doc.role not in ("memory", "log"):
             continue
-        if not include_logs and is_log_or_report(doc, options):
+        if not include_logs and (doc.role == "log" or is_report(rel)):
             continue
-        if skip_retired and not is_live(doc, store.settings):
+        if skip_retired and status_of(doc) in retired:
             continue
         out.append(doc)
     return out

@@ -6,7 +6,8 @@ time only one of them is corrected.
 
 Bodies are compared after lowercasing, removing punctuation (markdown
 included: ``**x**``, ``[text](url)``, list markers, headings) and collapsing
-whitespace; frontmatter is not compared. A blank body is never a duplicate.
+whitespace; frontmatter is not compared. A blank body is never a duplicate,
+nor is a stub of fewer than ``min-words`` words (``TODO``, ``See above.``).
 The finding sits on line 1 of the newer file (created later by git; not yet
 committed counts as newest; without git, the later path) and names the
 oldest copy. Memories where one supersedes the other (``supersedes`` /
@@ -14,7 +15,8 @@ oldest copy. Memories where one supersedes the other (``supersedes`` /
 reported; nor are retired memories (``status: outdated`` ...: tag
 ``content``, see ``retired-exempt-rules``).
 
-Options: ``include-logs`` (false): also compare daily logs and generated
+Options: ``min-words`` (3): shorter bodies are stubs whose frontmatter is the
+memory, and are not compared. ``include-logs`` (false): also compare daily logs and generated
 reports, where identical copies are common and often intended. ``reports``
 (``**/reports/**``, ``**/*report[-_][0-9]*.md``, ``**/*[-_]report.md``): the
 globs, against the store-relative path, of files that are generated reports.
@@ -28,6 +30,7 @@ is the correction, give it ``supersedes: <old>`` and retire the old one.
 """
 from __future__ import annotations
 
+from memlint.config import ConfigError
 from memlint.finding import Problem
 from memlint.fingerprint import exact_groups
 from memlint.rules import _duplicates
@@ -37,13 +40,16 @@ NAME = "duplicate-content"
 SEVERITY = "warning"
 SCOPE = "store"
 TAGS = ("duplicates", "content")
-OPTIONS = dict(_duplicates.OPTIONS)
+OPTIONS = {"min-words": ((int,), 3), **_duplicates.OPTIONS}
 
 
 def check(store, options):
+    min_words = options["min-words"]
+    if min_words < 0:
+        raise ConfigError(f"rules.{NAME}.min-words must be 0 or more, not {min_words!r}")
     docs = {doc.rel: doc for doc in _duplicates.compared(store, options, CODE)}
     fingerprints = store.fingerprints
-    groups = exact_groups((rel, fingerprints[rel]) for rel in docs)
+    groups = exact_groups((rel, fingerprints[rel]) for rel in docs if fingerprints[rel].words >= min_words)
     if not groups:
         return
     ages = _duplicates.Ages(store)

@@ -31,7 +31,7 @@ CODE = "MEM303"
 NAME = "duplicate-name"
 SEVERITY = "warning"
 SCOPE = "store"
-TAGS = ("duplicates", "links")
+TAGS = ("duplicates",)
 OPTIONS = dict(_duplicates.OPTIONS)
 NAME_FIELDS = ("name", "title")
 
@@ -41,8 +41,9 @@ def _named(doc) -> dict[str, str]:
     out: dict[str, str] = {}
     for field in NAME_FIELDS:
         value = doc.field(field)
-        if isinstance(value, str) and slug(value):
-            out.setdefault(slug(value), field)
+        key = slug(value) if isinstance(value, str) else ""
+        if key:
+            out.setdefault(key, field)
     return out
 
 

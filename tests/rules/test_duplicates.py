@@ -146,6 +146,13 @@ def test_mem301_frontmatter_is_not_compared_and_blank_bodies_are_not_duplicates(
     assert dup_findings(findings, store) == [("d.md", 1, "MEM301")]
 
 
+def test_mem301_stubs_under_min_words_are_not_compared(make_store, findings):
+    store = make_store(store_of({"a.md": mem("a", "A fact.\n"), "b.md": mem("b", "a  FACT\n"), "c.md": mem("c", "TODO\n")}))
+    assert dup_findings(findings, store) == []
+    write_config(store, "rules:\n  duplicate-content: {min-words: 1}\n")
+    assert dup_findings(findings, store) == [("b.md", 1, "MEM301")]
+
+
 def test_mem301_three_copies_point_at_the_oldest(make_store, cli):
     store = make_store(store_of({
         "a.md": mem("a", DEPLOYS),
@@ -214,13 +221,17 @@ def test_mem302_threshold_and_min_words_options(make_store, findings):
     assert dup_findings(findings, store) == [("b.md", 1, "MEM302"), ("short2.md", 1, "MEM302")]
 
 
-@pytest.mark.parametrize("option", ["threshold: 0", "threshold: 1.5", "threshold: high", "min-words: -1", "include-logs: yes please"])
-def test_bad_options_are_config_errors(make_store, cli, option):
+@pytest.mark.parametrize("rule, option", [
+    ("near-duplicate", "threshold: 0"), ("near-duplicate", "threshold: 1.5"), ("near-duplicate", "threshold: high"),
+    ("near-duplicate", "min-words: -1"), ("duplicate-content", "min-words: -1"), ("duplicate-name", "include-logs: yes please"),
+    ("duplicate-content", "reports: reports/**"), ("duplicate-name", "threshold: 0.5"),
+])
+def test_bad_options_are_config_errors(make_store, cli, rule, option):
     store = make_store(store_of({"a.md": mem("a", DEPLOYS), "b.md": mem("b", DEPLOYS_EDITED)}))
-    write_config(store, f"rules:\n  near-duplicate: {{{option}}}\n")
+    write_config(store, f"rules:\n  {rule}: {{{option}}}\n")
     result = cli("check", store)
     assert result.exit_code == 2
-    assert "near-duplicate" in result.output + result.stderr
+    assert f"rules.{rule}" in result.output + result.stderr
 
 
 # ------------------------------------------------------------------ MEM303
@@ -403,3 +414,29 @@ def test_sample_clean_store_is_quiet_even_with_logs(tmp_path, findings):
     shutil.copytree(TESTDATA / "clean", copy)
     write_config(copy, "rules:\n" + "".join(f"  {r}: {{include-logs: true}}\n" for r in ("MEM301", "MEM302", "MEM303")))
     assert dup_findings(findings, copy) == []
+
+
+def test_readme_lists_the_duplicate_rules():
+    readme = (TESTDATA.parent / "README.md").read_text(encoding="utf-8")
+    for row in ("| MEM301 | duplicate-content | warning |", "| MEM302 | near-duplicate | warning |", "| MEM303 | duplicate-name | warning |"):
+        assert row in readme
+
+
+@pytest.mark.parametrize("path", [
+    "reports/weekly.md", "a/reports/x/y.md", "reports", "job-report-2026-03-05.md", "a/dream_report_1.md",
+    "build-report.md", "x/eod_report.md", "feedback_always-report-errors.md", "report.md", "reportsx/a.md", "a/b.md",
+])
+def test_report_matcher_agrees_with_config_globs(path):
+    from memlint.config import glob_match
+    from memlint.rules._duplicates import REPORTS, glob_matcher
+
+    for patterns in (REPORTS, ["reports/**"], ["**/*.md"], ["*-report.md", "a/**"], []):
+        assert glob_matcher(patterns)(path) == glob_match(path, patterns), (path, patterns)
+
+
+def test_disable_file_in_the_newer_copy_silences_it(make_store, findings):
+    store = make_store(store_of({
+        "a.md": mem("a", DEPLOYS),
+        "b.md": mem("b", DEPLOYS_EDITED + "\n<!-- memlint-disable-file near-duplicate -->\n"),
+    }))
+    assert dup_findings(findings, store) == []
