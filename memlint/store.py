@@ -220,11 +220,25 @@ class Store:
             return None
 
     @cached_property
+    def fingerprints(self) -> dict:
+        """Body fingerprint of every memory and daily log, by store-relative path."""
+        return fingerprint_docs(self.by_role("memory", "log"))
+
+    @cached_property
     def lifecycle(self):
         """Live, retired, stale, expired, superseded and conflicting memories."""
         from memlint.lifecycle import Lifecycle
 
         return Lifecycle(self)
+
+
+def fingerprint_docs(docs) -> dict:
+    """{store-relative path: fingerprint of its body (frontmatter removed)} for
+    the docs that parsed. Each fingerprint depends only on the body, so this is
+    the one place a cache keyed by git blob id can wrap."""
+    from memlint.fingerprint import fingerprint
+
+    return {doc.rel: fingerprint(doc.parsed.body) for doc in docs if doc.parsed is not None}
 
 
 def _find_git_root(start: Path) -> Path | None:
@@ -373,4 +387,4 @@ def load_stores(path: Path, config: Config, *, preset: str | None = None, today:
     return [Store(folder, name, config, preset=preset, today=today) for folder, name in discover(path, config)]
 
 
-__all__ = ["Doc", "Store", "discover", "load_stores", "ROOT_NAMES"]
+__all__ = ["Doc", "Store", "discover", "fingerprint_docs", "load_stores", "ROOT_NAMES"]

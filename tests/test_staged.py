@@ -58,7 +58,7 @@ def test_staged_reads_the_index_not_the_working_tree(repo, cli):
 
 
 def test_pre_commit_environment_turns_staged_on(repo, cli):
-    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD})
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b")})
     git(repo, "add", ".")
     write_files(repo, {"memory/untracked.md": NOFM})
     assert codes(cli, repo, env={"PRE_COMMIT": "1"}) == []
