@@ -1,8 +1,8 @@
-"""Two memory files share a ``name`` or ``title`` slug, so a ``[[name]]`` link is ambiguous.
+"""Two memory files share a ``name`` or ``title``, so a ``[[name]]`` link is ambiguous.
 
 Why: a ``[[name]]`` link, and a ``supersedes: name``, resolve through the
-``name``/``title`` slug (lowercase, runs of other characters than letters
-and digits as ``-``). When two memories share one, the link silently picks
+``name``/``title`` with case, ``-``, ``_`` and spaces ignored (as
+``memlint.graph`` resolves them). When two memories share one, the link silently picks
 one of them by path order, often the old one; and two memories with one
 name are usually one memory filed twice.
 
@@ -24,7 +24,7 @@ that meant it, or merge the two memories if they are one.
 from __future__ import annotations
 
 from memlint.finding import Problem
-from memlint.graph import slug
+from memlint.graph import fold
 from memlint.rules import _duplicates
 
 CODE = "MEM303"
@@ -37,11 +37,11 @@ NAME_FIELDS = ("name", "title")
 
 
 def _named(doc) -> dict[str, str]:
-    """slug -> the field that carries it (``name`` first)."""
+    """folded name -> the field that carries it (``name`` first)."""
     out: dict[str, str] = {}
     for field in NAME_FIELDS:
         value = doc.field(field)
-        key = slug(value) if isinstance(value, str) else ""
+        key = fold(value.strip()) if isinstance(value, str) else ""
         if key:
             out.setdefault(key, field)
     return out
@@ -68,7 +68,8 @@ def check(store, options):
             also = f" and {', '.join(d.path for d in others)}" if others else ""
             yield Problem(
                 newer.path, newer.key_line(field), 1,
-                f"`{field}: {newer.field(field)}` has the slug `{key}`, as has {older.path}:"
-                f"{older.key_line(older_field)} (`{older_field}: {older.field(older_field)}`){also}, "
-                f"so `[[{key}]]` cannot tell them apart; this one is the newer ({ages.why_newer(newer, older)})",
+                f"`{field}: {newer.field(field)}` is the same name as {older.path}:"
+                f"{older.key_line(older_field)} (`{older_field}: {older.field(older_field)}`){also} once case, "
+                f"'-', '_' and spaces are ignored, so `[[{newer.field(field)}]]` cannot tell them apart; "
+                f"this one is the newer ({ages.why_newer(newer, older)})",
             )

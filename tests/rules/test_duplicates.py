@@ -247,10 +247,10 @@ def test_mem303_name_and_title_slugs(make_store, cli):
     found = messages(cli, store)
     assert sorted(found) == [("feedback_tests.md", 2, "MEM303"), ("project_y.md", 5, "MEM303")]
     assert found["feedback_tests.md", 2, "MEM303"].startswith(
-        "`name: testing-rules` has the slug `testing-rules`, as has feedback_testing.md:2 (`name: Testing rules`), "
-        "so `[[testing-rules]]` cannot tell them apart"
+        "`name: testing-rules` is the same name as feedback_testing.md:2 (`name: Testing rules`) once case, "
+        "'-', '_' and spaces are ignored, so `[[testing-rules]]` cannot tell them apart"
     )
-    assert "as has project_x.md:2 (`title: Project X`)" in found["project_y.md", 5, "MEM303"]
+    assert "as project_x.md:2 (`title: Project X`)" in found["project_y.md", 5, "MEM303"]
 
 
 def test_mem303_quiet_for_distinct_names_and_one_file_with_name_and_title(make_store, findings):
@@ -294,7 +294,7 @@ def test_the_newer_file_by_git_date_carries_the_finding(tmp_path, cli):
     assert sorted(found) == [("0_exact.md", 1, "MEM301"), ("a_copy.md", 1, "MEM302"), ("a_named.md", 2, "MEM303")]
     assert "near-duplicate of z_original.md:1" in found["a_copy.md", 1, "MEM302"]
     assert "git added it 2026-03-01, the other 2026-01-05" in found["a_copy.md", 1, "MEM302"]
-    assert "as has z_named.md:2" in found["a_named.md", 2, "MEM303"]
+    assert "same name as z_named.md:2" in found["a_named.md", 2, "MEM303"]
     assert "same body as a_exact.md:1" in found["0_exact.md", 1, "MEM301"]
     assert "(not committed yet)" in found["0_exact.md", 1, "MEM301"]
 
