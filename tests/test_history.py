@@ -1,7 +1,6 @@
 """memlint.history against real repositories whose true dates are known by construction."""
 from __future__ import annotations
 
-import subprocess
 from datetime import datetime, timedelta
 
 import pytest
@@ -84,8 +83,10 @@ def test_copy_is_born_at_its_commit(repo):
     assert load_history(repo.root).files == expected
 
     # The replay treats a C record (as `log -C` writes it) as a birth too.
-    replay = history_mod._read_log(history_mod._git(repo.root), [*history_mod._log_args("author"), "-C"])
-    assert replay.alive["copy.md"] == (1, 1) and replay.alive["orig.md"] == (0, 1)
+    log = history_mod._run_log(history_mod._git(repo.root), [*history_mod._log_args("author"), "-C"])
+    replay = history_mod._Replay(["copy.md", "orig.md"])
+    replay.feed(log.split("\0"))
+    assert "\nC100\0" in log and replay.files == {"copy.md": [0, 0], "orig.md": [1, 0]}  # 0 = newest
 
 
 def test_delete_then_readd_is_born_again(repo):
@@ -405,3 +406,17 @@ def test_append_only_odd_names_and_deleted_file(repo):
     assert append_only_violations(repo.root, [repo.path("tab\tday.md"), "day é.md"], None) == {
         "tab\tday.md": [4], "day é.md": [1, 2, 3, 4]}
     assert append_only_violations(repo.root, [], None) == {}
+
+
+# ----------------------------------------------------------------- at scale
+
+
+def test_generated_history_matches_its_truth(tmp_path):
+    """Hundreds of adds, edits, renames (with and without edits), copies,
+    deletes and re-adds; the generator knows every true date."""
+    from tests.perf.bench_history import build_repo
+
+    truth = build_repo(tmp_path / "store", n_files=300, n_commits=400, seed=7)
+    h = load_history(tmp_path / "store")
+    found = {p: (int(d.created.timestamp()), int(d.changed.timestamp())) for p, d in h.files.items()}
+    assert found == truth
