@@ -22,6 +22,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "health": "memlint.commands.health:health",
     "triage": "memlint.commands.health:triage",
     "init": "memlint.commands.init:init",
+    "backfill": "memlint.commands.backfill:backfill",
 }
 
 

@@ -162,9 +162,10 @@ class GitDates:
         A commit that only adds or edits date lines (``created:``,
         ``last_verified:``..., a frontmatter fence, blank lines) is how dates
         get written, by hand or by ``memlint backfill``: it is not a change of
-        what the memory says. The walk stops at the file's birth under its
-        current name (a file added, or moved in, after the date has not been
-        shown to change since). One ``git log -p`` for every path, bounded by
+        what the memory says. The walk stops at the file's birth (a memory
+        added after the date has not changed since). It does not follow
+        renames: for a file moved to its name after the date, history's last
+        change stands (date lines or not). One ``git log -p`` for every path, bounded by
         the oldest date; in a staged run the index counts as a commit made today.
         """
         history = self.history
@@ -188,6 +189,11 @@ class GitDates:
                 return  # older than the date: a later commit of this path may still be newer
             if patch.born:
                 done.add(path)
+                known = history.dates(path) if commit != STAGED else None
+                if known is not None and known.created_commit != commit and known.changed.date() > wanted[path]:
+                    # Moved in here after the date (the walk does not follow renames):
+                    # history's last change, made after the date, stands.
+                    found[path] = (known.changed.date(), known.changed_commit)
             elif any(not neutral(line) for line in patch.lines):
                 found[path] = (when, commit)
                 done.add(path)

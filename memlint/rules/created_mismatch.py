@@ -46,10 +46,10 @@ def check(doc, store, options):
     days = (written - dates.created).days
     if abs(days) <= max(0, options["tolerance-days"]) or (days < 0 and options["allow-earlier"]):
         return
-    commit = "this commit" if dates.created_commit == "staged" else f"commit {dates.created_commit[:7]}"
-    when = f"{-days} days earlier" if days < 0 else f"{days} days later"
+    commit = "the commit being made" if dates.created_commit == "staged" else f"commit {dates.created_commit[:7]}"
+    side = "before" if days < 0 else "after"
     yield Problem(
         doc.path, doc.key_line("created"), 1,
-        f"`created: {written.isoformat()}` but git first added this file on {dates.created.isoformat()} "
-        f"({commit}), {when}: set `created: {dates.created.isoformat()}`",
+        f"`created: {written.isoformat()}` is {abs(days)} days {side} git first added this file "
+        f"on {dates.created.isoformat()} ({commit}): set `created: {dates.created.isoformat()}`",
     )
