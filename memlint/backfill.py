@@ -99,7 +99,7 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool)
     if not plan.fill and not plan.insert:
         return Outcome(data, unknown=tuple(unknown))
 
-    original_fm = "\n".join(lines[start + 1:end])
+    original_fm = "\n".join(line.rstrip("\r") for line in lines[start + 1:end])
     try:
         _ruamel_load(original_fm)
     except Exception as exc:  # ruamel's errors share no base class worth naming
@@ -110,7 +110,7 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool)
     new_text = None
     if new_fm_lines is not None:
         candidate = "\n".join([*lines[:start + 1], *new_fm_lines, *lines[end:]])
-        if _same_fields(candidate, fm, added):
+        if _same_fields(candidate, original_fm, added):
             new_text = candidate
     if new_text is None:  # a plain insert would not read back the same: round-trip instead
         dumped = _ruamel_round_trip(original_fm, plan)
@@ -119,7 +119,7 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool)
             if crlf:
                 fm_lines = [line + "\r" for line in fm_lines]
             candidate = "\n".join([*lines[:start + 1], *fm_lines, *lines[end:]])
-            if _same_fields(candidate, fm, added):
+            if _same_fields(candidate, original_fm, added):
                 new_text = candidate
     if new_text is None:
         return Outcome(data, unknown=tuple(unknown),
@@ -151,24 +151,28 @@ def _edit_lines(fm_lines: list[str], plan: _Plan, cr: str) -> list[str] | None:
     return out
 
 
-def _same_fields(new_text: str, old_fm: dict, added: dict[str, str]) -> bool:
-    """Does the new text read back (as `check` reads it, and as ruamel does) as
-    the old fields plus the added ones, in the same order, and nothing else?"""
+def _same_fields(new_text: str, old_fm_text: str, added: dict[str, str]) -> bool:
+    """Does the new frontmatter read back as the old fields plus the added ones,
+    in the same order, and nothing else, both as ``check`` reads YAML and as
+    ruamel.yaml does? (Read with its final newline, as YAML means it: a
+    ``|+`` block scalar at the end keeps its trailing blank lines.)"""
     parsed = markdown.parse(new_text)
     if parsed.frontmatter_error is not None or parsed.frontmatter is None:
         return False
-    expected = dict(old_fm)
-    expected.update(added)
-    got = parsed.frontmatter
-    if got != expected or list(got) != [*old_fm, *(k for k in added if k not in old_fm)]:
-        return False
     start, end = parsed.frontmatter_lines
-    lines = new_text.split("\n")
+    new_fm_text = "\n".join(line.rstrip("\r") for line in new_text.split("\n")[start:end - 1])
+    old, _ = markdown.load_yaml(old_fm_text + "\n", 1)
+    new, error = markdown.load_yaml(new_fm_text + "\n", 1)
+    old = old or {}
+    if error is not None or not isinstance(new, dict):
+        return False
+    if new != {**old, **added} or list(new) != [*old, *(k for k in added if k not in old)]:
+        return False
     try:
-        loaded = _ruamel_load("\n".join(lines[start:end - 1]))
+        loaded = _ruamel_load(new_fm_text + "\n")
     except Exception:
         return False
-    return hasattr(loaded, "keys") and list(loaded.keys()) == list(got)
+    return hasattr(loaded, "keys") and list(loaded.keys()) == list(new)
 
 
 def _check(new_text: str, old_text: str) -> None:
