@@ -92,15 +92,22 @@ class GitDates:
         return history
 
     # -- paths
-    def repo_path(self, doc: "Doc") -> str:
-        """The doc's path relative to the top of the work tree (history's paths)."""
+    @cached_property
+    def _prefix(self) -> str | None:
+        """The store folder relative to the top of the work tree, "" or "dir/"."""
         history = self.history
         if history is None:
-            return doc.path
+            return None
         try:
-            return doc.abspath.relative_to(history.repo_root).as_posix()
+            rel = self.store.dir.relative_to(history.repo_root).as_posix()
         except ValueError:
-            return doc.path
+            return None
+        return "" if rel == "." else rel + "/"
+
+    def repo_path(self, doc: "Doc") -> str:
+        """The doc's path relative to the top of the work tree (history's paths)."""
+        prefix = self._prefix
+        return doc.path if prefix is None else prefix + doc.rel
 
     # -- dates
     def of(self, doc: "Doc") -> DocDates:

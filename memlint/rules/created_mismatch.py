@@ -48,8 +48,9 @@ def check(doc, store, options):
         return
     commit = "the commit being made" if dates.created_commit == "staged" else f"commit {dates.created_commit[:7]}"
     side = "before" if days < 0 else "after"
+    older = "; or, if the memory is older than its repository, set the rule's `allow-earlier: true`" if days < 0 else ""
     yield Problem(
         doc.path, doc.key_line("created"), 1,
         f"`created: {written.isoformat()}` is {abs(days)} days {side} git first added this file "
-        f"on {dates.created.isoformat()} ({commit}): set `created: {dates.created.isoformat()}`",
+        f"on {dates.created.isoformat()} ({commit}): set `created: {dates.created.isoformat()}`{older}",
     )
