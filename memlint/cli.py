@@ -22,6 +22,9 @@ LAZY_COMMANDS: dict[str, str] = {
     "health": "memlint.commands.health:health",
     "triage": "memlint.commands.health:triage",
     "init": "memlint.commands.init:init",
+    "eval": "memlint.commands.eval:eval_cmd",
+    "report": "memlint.commands.report:report",
+    "graph": "memlint.commands.graph:graph_cmd",
     "backfill": "memlint.commands.backfill:backfill",
 }
 

@@ -60,8 +60,9 @@ class Config:
 
     def rule_config(self, rule, preset: str) -> RuleConfig:
         options = {name: default for name, (_, default) in rule.OPTIONS.items()}
-        options.update(PRESETS[preset].get("rules", {}).get(rule.NAME, {}))
-        severity = rule.SEVERITY
+        preset_rule = dict(PRESETS[preset].get("rules", {}).get(rule.NAME, {}))
+        severity = preset_rule.pop("severity", rule.SEVERITY)  # a preset may soften a rule
+        options.update(preset_rule)
         ignore: list[str] = []
         entry = _rule_entry(self.data.get("rules") or {}, rule)
         if entry is False:  # YAML reads a bare `off` as false

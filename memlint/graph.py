@@ -1,18 +1,33 @@
 """The store's link graph: every link resolved once, and what the root reaches.
 
-Resolution of ``[[X]]``: exact relative path, then ``name``/``title``/
-``aliases`` from frontmatter, then filename stem, then the stem with case,
-``-``, ``_`` and spaces folded. Markdown links resolve relative to the
-linking file, percent-decoded, with ``#anchor`` and ``?query`` stripped.
+Resolution of ``[[X]]``, first match wins: the exact relative path (from the
+linking file, the store folder, then the repository root), then a
+``name``/``title``/``aliases`` value from frontmatter, then the filename
+stem, then the stem (and last, the names) with case, ``-``, ``_`` and spaces
+folded. Markdown links
+resolve relative to the linking file (memlint stores targets percent-decoded),
+with ``#anchor`` and ``?query`` stripped. URLs are not edges.
+
+Anything that leaves the repository (``../..`` past its root, absolute paths,
+``~``, ``file:``, Windows paths, a symlink inside the repository that points
+out) is judged lexically and never opened or stat'ed. Paths inside the
+repository are looked up with ``lstat`` only, one call per distinct folder
+or file, so a store of N files costs O(N + links).
+
 Reachability walks index files only (the root and topic indexes), down to
 ``index-depth``, the way an agent reads the store.
 """
 from __future__ import annotations
 
+import bisect
+import difflib
+import os
 import posixpath
 import re
+import stat
 from collections import defaultdict, deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memlint.markdown import Link, is_external
@@ -22,69 +37,155 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # Edge status values
 OK = "ok"  # a file of the store
-IN_REPO = "in-repo"  # exists in the repository, outside the store: not followed
+IN_REPO = "in-repo"  # exists in the repository, outside the store (or not markdown): not followed
 BROKEN = "broken"
-OUTSIDE = "outside"  # climbs out of the repository / absolute / file://
+OUTSIDE = "outside"  # climbs out of the repository / absolute / file: / Windows path
 EXTERNAL = "external"  # a URL
 DANGLING_WIKI = "dangling-wiki"  # [[x]] to nothing, allowed by the preset
 
-_LIST_LINK_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+.*(?:\]\(|\[\[)")
+INDEX_ROLES = ("root", "index")
+
 _WINDOWS_PATH = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+# OpenClaw reply directives look like wikilinks but are tags.
+_OPENCLAW_TAG = re.compile(r"^(?:reply_to_current|reply_to:.*|audio_as_voice)$")
 
 
 def fold(name: str) -> str:
     """Case, '-', '_' and spaces folded: how a person misremembers a name."""
-    return re.sub(r"[\s_\-]+", "", name.lower())
+    return re.sub(r"[\s_\-]+", "", name.casefold())
 
 
-def slug(name: str) -> str:
-    return re.sub(r"[^\w]+", "-", name.strip().lower(), flags=re.U).strip("-")
+def is_internal(link: Link) -> bool:
+    """A link that points at a file (not a URL, not an anchor in the same file)."""
+    return bool(link.target) and not link.target.startswith("#") and not is_external(link.target)
 
 
 def looks_like_index(doc: "Doc") -> bool:
-    """A body that is mostly a list of links is an index (a topic file)."""
+    """A body that is mostly a list of links to files is an index (a topic file).
+
+    At least 5 internal links, and 60% of the body's non-heading lines are
+    list items carrying one. URLs do not count: a list of web references is
+    a memory, not a map of the store.
+    """
     if doc.parsed is None:
         return False
-    links = [l for l in doc.parsed.links if l.kind in ("link", "wiki")]
-    if len(links) < 5:
+    link_lines = {l.line for l in doc.parsed.links if l.kind in ("link", "wiki") and is_internal(l)}
+    if len(link_lines) < 5:
         return False
-    lines = [l for l in doc.parsed.body.split("\n") if l.strip() and not l.lstrip().startswith("#")]
-    if not lines:
-        return False
-    listed = sum(1 for l in lines if _LIST_LINK_LINE.match(l))
-    return listed / len(lines) >= 0.6
+    first = doc.parsed.body_line
+    lines = doc.parsed.body.split("\n")
+    content = listed = 0
+    for offset, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        content += 1
+        if first + offset in link_lines and _LIST_ITEM.match(line):
+            listed += 1
+    return content > 0 and listed / content >= 0.6
+
+
+def outside_reason(raw: str) -> str | None:
+    """Why a link target is outside every repository, judged from its text alone."""
+    if raw.lower().startswith("file:"):
+        return "a file: URL"
+    if _WINDOWS_PATH.match(raw):
+        return "a Windows path"
+    if raw.startswith("~"):
+        return "a path in a home folder"
+    if raw.startswith("/"):
+        return "an absolute path"
+    return None
+
+
+def _strip_anchor(target: str) -> str:
+    return target.split("#", 1)[0].split("?", 1)[0].strip()
 
 
 @dataclass(frozen=True)
 class Edge:
     source: str  # store-relative path of the linking file
     link: Link
-    target: str | None  # store-relative path (OK) or repo-relative path (IN_REPO)
+    target: str | None  # OK: store-relative; IN_REPO/BROKEN: repo-relative (None for a wiki name); OUTSIDE: as written
     status: str
+    note: str = ""  # OUTSIDE: why (an absolute path, climbs out of the repository...)
+
+
+class RepoFiles:
+    """Which repository paths exist, looked up lexically, never outside the repository.
+
+    Every prefix is ``lstat``-ed at most once. A symbolic link inside the
+    repository is followed only while its target (read with ``readlink``,
+    which touches nothing beyond the link) stays inside the repository.
+    """
+
+    MAX_LINK_HOPS = 8
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._kinds: dict[str, str | None] = {"": "dir"}
+
+    def _lstat(self, rel: str) -> str | None:
+        if rel not in self._kinds:
+            try:
+                mode = os.lstat(self.root / rel).st_mode
+            except (OSError, ValueError):
+                self._kinds[rel] = None
+            else:
+                self._kinds[rel] = "link" if stat.S_ISLNK(mode) else ("dir" if stat.S_ISDIR(mode) else "file")
+        return self._kinds[rel]
+
+    def kind(self, rel: str) -> str | None:
+        """'file', 'dir', 'outside' (a symlink leads out) or None (missing)."""
+        parts = [p for p in rel.split("/") if p not in ("", ".")]
+        done = ""
+        hops = 0
+        while parts:
+            part = parts.pop(0)
+            current = f"{done}/{part}" if done else part
+            kind = self._lstat(current)
+            if kind is None:
+                return None
+            if kind == "link":
+                hops += 1
+                if hops > self.MAX_LINK_HOPS:
+                    return None
+                try:
+                    target = os.readlink(self.root / current)
+                except OSError:
+                    return None
+                if os.path.isabs(target) or _WINDOWS_PATH.match(target):
+                    try:
+                        target = Path(target).relative_to(self.root).as_posix()
+                    except ValueError:
+                        return "outside"
+                    joined = posixpath.normpath(target)
+                else:
+                    joined = posixpath.normpath(posixpath.join(done, target))
+                if joined == ".." or joined.startswith("../"):
+                    return "outside"
+                parts = [p for p in joined.split("/") if p not in ("", ".")] + parts
+                done = ""
+                continue
+            if kind == "file" and parts:
+                return None  # a file used as a folder
+            done = current
+        return self._kinds.get(done, "dir") if done else "dir"
 
 
 class Graph:
     def __init__(self, store: "Store"):
         self.store = store
-        self._names: dict[str, set[str]] = defaultdict(set)
-        self._stems: dict[str, set[str]] = defaultdict(set)
-        self._folded: dict[str, set[str]] = defaultdict(set)
-        for rel, doc in store.docs.items():
-            stem = doc.stem
-            self._stems[stem].add(rel)
-            self._folded[fold(stem)].add(rel)
-            fm = doc.frontmatter or {}
-            for key in ("name", "title"):
-                value = doc.field(key)
-                if isinstance(value, str) and value.strip():
-                    self._names[slug(value)].add(rel)
-            aliases = fm.get("aliases")
-            if isinstance(aliases, str):
-                aliases = [aliases]
-            if isinstance(aliases, list):
-                for alias in aliases:
-                    if isinstance(alias, str) and alias.strip():
-                        self._names[slug(alias)].add(rel)
+        self.files = RepoFiles(store.repo_root)
+        prefix = store._repo_path(store.dir)
+        self._store_prefix = "" if prefix in (".", "") else prefix
+        self._names: dict[str, list[str]] = defaultdict(list)
+        self._stems: dict[str, list[str]] = defaultdict(list)
+        self._folded: dict[str, list[str]] = defaultdict(list)
+        self._folded_names: dict[str, list[str]] = defaultdict(list)
+        self._index_names(store)
+        self._casefolded = {rel.casefold() for rel in store.docs}
         self.edges: list[Edge] = []
         self.out: dict[str, list[Edge]] = defaultdict(list)
         self.inbound: dict[str, list[Edge]] = defaultdict(list)
@@ -98,99 +199,180 @@ class Graph:
                 if edge.status == OK:
                     self.inbound[edge.target].append(edge)
         self.depth = self._walk()
+        self._suggester: _Suggester | None = None
+
+    def _index_names(self, store: "Store") -> None:
+        for rel, doc in store.docs.items():
+            stem = doc.stem
+            self._stems[stem].append(rel)
+            self._folded[fold(stem)].append(rel)
+            values = [doc.field("name"), doc.field("title")]
+            aliases = (doc.frontmatter or {}).get("aliases")
+            values += [aliases] if isinstance(aliases, str) else (aliases if isinstance(aliases, list) else [])
+            for value in values:
+                if isinstance(value, str) and value.strip():
+                    self._names[value.strip()].append(rel)
+                    self._folded_names[fold(value)].append(rel)
+        for table in (self._names, self._stems, self._folded, self._folded_names):
+            for rels in table.values():
+                rels.sort(key=lambda r: (r.count("/"), r))
+
+    # -- paths
+    def repo_to_store(self, repo_rel: str) -> str | None:
+        """The store-relative path of a repo-relative one, or None if outside the store."""
+        if not self._store_prefix:
+            return repo_rel
+        if repo_rel.startswith(self._store_prefix + "/"):
+            return repo_rel[len(self._store_prefix) + 1 :]
+        return None
+
+    def _join(self, base_repo_dir: str, target: str) -> str | None:
+        """Lexical repo-relative path of ``target`` from a repo-relative folder; None if it climbs out."""
+        joined = posixpath.normpath(posixpath.join(base_repo_dir, target))
+        if joined == ".." or joined.startswith("../"):
+            return None
+        return "" if joined == "." else joined
+
+    def _doc_dir(self, doc: "Doc") -> str:
+        return posixpath.join(self._store_prefix, posixpath.dirname(doc.rel)) if self._store_prefix else posixpath.dirname(doc.rel)
+
+    def _locate(self, repo_rel: str):
+        """(status, target) for a lexical repo-relative path inside the repository."""
+        store_rel = self.repo_to_store(repo_rel)
+        if store_rel is not None:
+            if store_rel in self.store.docs:
+                return OK, store_rel
+            if store_rel.casefold() in self._casefolded:
+                # Foo.md for foo.md: found on macOS and Windows, missing on Linux
+                # and on GitHub. Broken everywhere, so the verdict does not
+                # depend on the machine.
+                return BROKEN, repo_rel
+        kind = self.files.kind(repo_rel)
+        if kind == "outside":
+            return OUTSIDE, repo_rel
+        if kind is not None:
+            return IN_REPO, repo_rel
+        return BROKEN, repo_rel
 
     # -- resolution
     def _resolve(self, doc: "Doc", link: Link) -> Edge | None:
         settings = self.store.settings
         if link.kind in ("wiki", "embed"):
-            if settings["wikilinks"] == "off":
+            if settings["wikilinks"] == "off" or _OPENCLAW_TAG.match(link.target.strip()):
                 return None
             return self._resolve_wiki(doc, link)
         if link.kind == "code":
-            # Backtick path references count only where the preset says so,
-            # and only as extra edges: never reported as broken.
-            if not settings["backtick-refs"] or doc.role not in ("root", "index"):
-                return None
-            target = self._resolve_path(doc, link.target, from_store_root=True)
-            if target is None or target[1] != OK:
-                target2 = self._resolve_path(doc, link.target, from_store_root=False)
-                if target2 is not None and target2[1] == OK:
-                    target = target2
-            if target is None or target[1] != OK:
-                return None
-            return Edge(doc.rel, link, target[0], OK)
-        if is_external(link.target) or link.target.startswith(("mailto:", "#")) or not link.target:
-            return Edge(doc.rel, link, None, EXTERNAL) if link.target and not link.target.startswith("#") else None
-        resolved = self._resolve_path(doc, link.target)
-        if resolved is None:
-            return None
-        return Edge(doc.rel, link, resolved[0], resolved[1])
-
-    def _resolve_path(self, doc: "Doc", raw: str, *, from_store_root: bool = False):
-        target = raw.split("#", 1)[0].split("?", 1)[0].strip()
+            return self._resolve_code_ref(doc, link)
+        if not link.target or link.target.startswith("#"):
+            return None  # an anchor in the same file
+        if is_external(link.target):
+            return Edge(doc.rel, link, None, EXTERNAL)
+        raw = link.target.strip()
+        reason = outside_reason(raw)
+        if reason:
+            return Edge(doc.rel, link, raw, OUTSIDE, reason)
+        target = _strip_anchor(raw).replace("\\", "/")
         if not target:
             return None
-        if target.lower().startswith("file:") or target.startswith(("/", "~")) or _WINDOWS_PATH.match(target):
-            return target, OUTSIDE
-        target = target.replace("\\", "/")
-        base = "" if from_store_root else posixpath.dirname(doc.rel)
-        joined = posixpath.normpath(posixpath.join(base, target))
-        if joined in self.store.docs:
-            return joined, OK
-        # Outside the store folder: inside the repository or outside it.
-        store_abs = self.store.dir
-        absolute = (store_abs / joined).resolve(strict=False) if not joined.startswith("/") else None
-        repo = self.store.repo_root
-        if absolute is None:
-            return target, OUTSIDE
-        try:
-            repo_rel = absolute.relative_to(repo).as_posix()
-        except ValueError:
-            return target, OUTSIDE
-        try:
-            inside_store = absolute.relative_to(store_abs).as_posix()
-        except ValueError:
-            inside_store = None
-        if inside_store is not None:
-            if inside_store in self.store.docs:
-                return inside_store, OK
-            # Never open anything: a stat of a path inside the repo is safe.
-            return (repo_rel, IN_REPO) if absolute.exists() else (inside_store, BROKEN)
-        return (repo_rel, IN_REPO) if absolute.exists() else (repo_rel, BROKEN)
+        repo_rel = self._join(self._doc_dir(doc), target)
+        if repo_rel is None:
+            return Edge(doc.rel, link, raw, OUTSIDE, "climbs out of the repository")
+        status, where = self._locate(repo_rel)
+        note = "a symbolic link out of the repository" if status == OUTSIDE else ""
+        return Edge(doc.rel, link, raw if status == OUTSIDE else where, status, note)
+
+    def _resolve_code_ref(self, doc: "Doc", link: Link) -> Edge | None:
+        """`path/x.md` in an index counts as a link where the preset says so.
+
+        Resolved from the linking file, then from the workspace: the store
+        folder, dropping leading folders the store does not have
+        (``memory/x.md`` written in a store that *is* ``memory/``). Only
+        extra edges: never reported as broken or outside.
+        """
+        if not self.store.settings["backtick-refs"] or doc.role not in INDEX_ROLES:
+            return None
+        target = _strip_anchor(link.target)
+        if not target or outside_reason(target):
+            return None
+        docs = self.store.docs
+        for base in (posixpath.dirname(doc.rel), ""):
+            joined = posixpath.normpath(posixpath.join(base, target))
+            if joined in docs:
+                return Edge(doc.rel, link, joined, OK)
+        parts = target.split("/")
+        for i in range(1, len(parts)):
+            tail = posixpath.normpath("/".join(parts[i:]))
+            if tail in docs:
+                return Edge(doc.rel, link, tail, OK)
+        return None
 
     def _resolve_wiki(self, doc: "Doc", link: Link) -> Edge | None:
-        name = link.target.strip()
+        name = link.target.strip().replace("\\", "/")
         if not name:
             return None  # [[#heading]]: a link inside the same file
+        reason = outside_reason(name)
+        if reason:
+            return Edge(doc.rel, link, name, OUTSIDE, reason)
         found = self.lookup_wiki(doc, name)
         if found:
             return Edge(doc.rel, link, found, OK)
-        if name.startswith(("../", "/")) or _WINDOWS_PATH.match(name):
-            resolved = self._resolve_path(doc, name if name.endswith(".md") else name + ".md")
-            if resolved is not None and resolved[1] in (OUTSIDE, IN_REPO):
-                return Edge(doc.rel, link, resolved[0], resolved[1])
-        status = DANGLING_WIKI if self.store.settings["wikilinks"] == "dangling-ok" else BROKEN
-        return Edge(doc.rel, link, None, status)
+        if "/" in name or name.endswith(".md"):
+            # A path: it may be a file of the repository outside the store, or
+            # climb out of the repository altogether.
+            relative_only = _climbs(name)
+            bases = (self._doc_dir(doc),) if relative_only else (self._doc_dir(doc), self._store_prefix, "")
+            for base in bases:
+                for cand in _wiki_candidates(name):
+                    repo_rel = self._join(base, cand)
+                    if repo_rel is None:
+                        return Edge(doc.rel, link, name, OUTSIDE, "climbs out of the repository")
+                    status, where = self._locate(repo_rel)
+                    if status != BROKEN:
+                        note = "a symbolic link out of the repository" if status == OUTSIDE else ""
+                        return Edge(doc.rel, link, name if status == OUTSIDE else where, status, note)
+        # "dangling-ok": a [[name]] to nothing in a memory body is a note to
+        # write later. A path that leads nowhere, or an index entry, is broken.
+        lenient = (
+            self.store.settings["wikilinks"] == "dangling-ok"
+            and doc.role not in INDEX_ROLES
+            and "/" not in name
+            and not name.endswith(".md")
+        )
+        return Edge(doc.rel, link, None, DANGLING_WIKI if lenient else BROKEN)
+
+    def wiki_in_store(self, doc: "Doc", name: str) -> bool:
+        """False for a ``[[../../x]]`` path that leads out of the store folder."""
+        if not _climbs(name):
+            return True
+        repo_rel = self._join(self._doc_dir(doc), name)
+        return repo_rel is not None and self.repo_to_store(repo_rel) is not None
 
     def lookup_wiki(self, doc: "Doc", name: str) -> str | None:
-        """The store file a ``[[name]]`` means, or None. Ambiguity: first by path order."""
+        """The store file a ``[[name]]`` means, or None. Ties: fewest folders, then path order."""
         docs = self.store.docs
-        candidates = [name] if name.endswith(".md") else [name + ".md", name]
         base = posixpath.dirname(doc.rel)
-        for cand in candidates:
+        for cand in _wiki_candidates(name):
             for joined in (posixpath.normpath(posixpath.join(base, cand)), posixpath.normpath(cand)):
                 if joined in docs:
                     return joined
-        stem = name[:-3] if name.endswith(".md") else name
-        for table, key in ((self._names, slug(stem)), (self._stems, stem.rsplit("/", 1)[-1]), (self._folded, fold(stem.rsplit("/", 1)[-1]))):
+        if _climbs(name):
+            return None  # ../x means that path and nothing else
+        stem = name.rstrip("/").rsplit("/", 1)[-1]
+        stem = stem[:-3] if stem.endswith(".md") else stem
+        for table, key in (
+            (self._names, name.strip()),
+            (self._stems, stem),
+            (self._folded, fold(stem)),
+            (self._folded_names, fold(name)),
+        ):
             hits = table.get(key)
             if hits:
-                return sorted(hits)[0]
+                return hits[0]
         return None
 
     # -- reachability
     def _walk(self) -> dict[str, int]:
-        """Depth at which the agent reaches each file from the root."""
+        """Depth at which the agent reaches each file from the root (breadth first)."""
         store = self.store
         root = store.root
         if root is None:
@@ -201,10 +383,9 @@ class Graph:
         queue = deque([root.rel])
         while queue:
             rel = queue.popleft()
-            doc = store.docs[rel]
             if depth[rel] >= max_depth:
                 continue
-            if doc.role not in ("root", "index") and not body_links:
+            if store.docs[rel].role not in INDEX_ROLES and not body_links:
                 continue
             for edge in self.out.get(rel, ()):
                 if edge.status == OK and edge.target not in depth:
@@ -215,8 +396,186 @@ class Graph:
     def reachable(self, rel: str) -> bool:
         return rel in self.depth
 
+    def routes(self, rel: str) -> bool:
+        """True if the agent reads ``rel`` as an index: reached, an index, and above the depth limit."""
+        doc = self.store.docs.get(rel)
+        return (
+            doc is not None
+            and doc.role in INDEX_ROLES
+            and rel in self.depth
+            and self.depth[rel] < self.store.settings["index-depth"]
+        )
+
     def index_edges(self):
         """Edges out of the root and index files: the lines an agent routes by."""
         for rel, edges in self.out.items():
-            if self.store.docs[rel].role in ("root", "index"):
+            if self.store.docs[rel].role in INDEX_ROLES:
                 yield from edges
+
+    # -- suggestions
+    def suggest(self, source: "Doc", wanted: str, *, wiki: bool = False, fuzzy: bool = True) -> str | None:
+        """The closest existing store file to a broken target, written the way the link would be.
+
+        ``fuzzy=False`` allows only the same file name (any case) elsewhere:
+        for targets outside the store, where a near-miss name would mislead.
+        """
+        if self._suggester is None:
+            self._suggester = _Suggester(self.store.docs)
+        found = self._suggester.closest(wanted, fuzzy=fuzzy)
+        if found is None:
+            return None
+        if wiki:
+            return found[:-3] if found.endswith(".md") else found
+        return posixpath.relpath(found, posixpath.dirname(source.rel) or ".")
+
+
+def _climbs(name: str) -> bool:
+    return name.startswith(("../", "./")) or "/../" in name or name == ".."
+
+
+def _wiki_candidates(name: str) -> list[str]:
+    if name.endswith("/") or name.endswith(".md") or "." in name.rsplit("/", 1)[-1]:
+        return [name, name + ".md"] if not name.endswith(("/", ".md")) else [name]
+    return [name + ".md", name]
+
+
+class _Suggester:
+    """"Did you mean": the closest store file to a name, without comparing against every file.
+
+    Exact file name elsewhere, then the folded stem, then difflib over the
+    few files that share the folded stem's first or last four characters.
+    """
+
+    MAX_CANDIDATES = 200
+
+    def __init__(self, docs):
+        self.by_name: dict[str, list[str]] = defaultdict(list)
+        self.by_fold: dict[str, list[str]] = defaultdict(list)
+        self.by_head: dict[str, list[str]] = defaultdict(list)
+        self.by_tail: dict[str, list[str]] = defaultdict(list)
+        for rel in sorted(docs, key=lambda r: (r.count("/"), r)):
+            base = rel.rsplit("/", 1)[-1]
+            key = fold(base[:-3] if base.endswith(".md") else base)
+            self.by_name[base.casefold()].append(rel)
+            self.by_fold[key].append(rel)
+            self.by_head[key[:4]].append(rel)
+            self.by_tail[key[-4:]].append(rel)
+
+    def closest(self, wanted: str, *, fuzzy: bool = True) -> str | None:
+        base = _strip_anchor(wanted).rstrip("/").rsplit("/", 1)[-1]
+        if not base:
+            return None
+        stem = base[:-3] if base.endswith(".md") else base
+        key = fold(stem)
+        for table, k in ((self.by_name, base.casefold()), (self.by_name, (stem + ".md").casefold()), (self.by_fold, key)):
+            if table.get(k) and (fuzzy or table is self.by_name):
+                return table[k][0]
+        if not fuzzy or len(key) < 3:
+            return None
+        pool: dict[str, str] = {}
+        for table, k in ((self.by_head, key[:4]), (self.by_tail, key[-4:])):
+            for rel in table.get(k, ())[: self.MAX_CANDIDATES]:
+                b = rel.rsplit("/", 1)[-1]
+                pool.setdefault(fold(b[:-3] if b.endswith(".md") else b), rel)
+        match = difflib.get_close_matches(key, list(pool), n=1, cutoff=0.75)
+        return pool[match[0]] if match else None
+
+
+def common_prefix_len(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def entry_key(rel: str) -> tuple[str, str]:
+    """(folder, filename prefix) of a store file: how stores group memories.
+
+    The prefix is the filename up to its first ``_``, ``-`` or ``.``
+    (``project_``, ``feedback-``), empty when the name has none.
+    """
+    folder, _, base = rel.rpartition("/")
+    m = re.match(r"^([^_\-.]+)[_\-]", base)
+    return folder, (m.group(1).casefold() if m else "")
+
+
+class IndexFinder:
+    """Which index an unfiled memory most likely belongs in (MEM201's hint).
+
+    A memory that names its topic in frontmatter (``topics: [tools]``) goes
+    there. Otherwise each index's entries are grouped by folder and by filename prefix;
+    an orphan goes where most of its siblings are filed, beside its nearest
+    neighbour in path order. Built once, O(entries log entries); each
+    question is a dictionary look-up and a bisection.
+    """
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.by_folder: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        self.by_prefix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        self.entries: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        docs = graph.store.docs
+        for rel, edges in graph.out.items():
+            if docs[rel].role not in INDEX_ROLES:
+                continue
+            seen = set()
+            for edge in edges:
+                if edge.status != OK or edge.target in seen or docs[edge.target].role in INDEX_ROLES:
+                    continue
+                seen.add(edge.target)
+                folder, prefix = entry_key(edge.target)
+                self.by_folder[folder][rel] += 1
+                if prefix:
+                    self.by_prefix[prefix][rel] += 1
+                self.entries[rel].append((edge.target, edge.link.line))
+        for rows in self.entries.values():
+            rows.sort()
+        # Indexes by name, for memories that say where they belong (topics: [tools]).
+        self.by_topic: dict[str, str] = {}
+        for rel in sorted(docs, key=lambda r: (r.count("/"), r)):
+            if docs[rel].role in INDEX_ROLES:
+                stem = fold(docs[rel].stem)
+                for key in (stem, stem[3:] if stem.startswith("moc") else stem):
+                    self.by_topic.setdefault(key, rel)
+
+    @staticmethod
+    def _clear_winner(counts: dict[str, int]) -> str | None:
+        if not counts:
+            return None
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        total = sum(counts.values())
+        best, n = ranked[0]
+        return best if n * 2 > total else None
+
+    def _declared_topic(self, rel: str) -> str | None:
+        doc = self.graph.store.docs[rel]
+        declared = doc.field("topics") or doc.field("topic") or doc.field("moc")
+        for value in declared if isinstance(declared, list) else [declared]:
+            if isinstance(value, str) and value.strip():
+                key = fold(value.strip().strip("[]"))
+                if key in self.by_topic:
+                    return self.by_topic[key]
+        return None
+
+    def best(self, rel: str) -> tuple[str, tuple[str, int] | None] | None:
+        """(index, (neighbour, its line) or None) for an unfiled file, or None if nothing is obvious."""
+        folder, prefix = entry_key(rel)
+        index = self._declared_topic(rel)
+        if index is None and folder:
+            index = self._clear_winner(self.by_folder.get(folder, {}))
+        if index is None and prefix:
+            index = self._clear_winner(self.by_prefix.get(prefix, {}))
+        if index is None and len(self.entries) == 1:
+            index = next(iter(self.entries))  # one live index: nowhere else to file it
+        if index is None:
+            return None
+        rows = self.entries[index]
+        i = bisect.bisect_left(rows, (rel, 0))
+        neighbours = [rows[j] for j in (i - 1, i) if 0 <= j < len(rows)]
+        if not neighbours:
+            return index, None
+        near = max(neighbours, key=lambda row: common_prefix_len(row[0], rel))
+        near_folder, near_prefix = entry_key(near[0])
+        same_group = near_folder == folder and (folder or (prefix and near_prefix == prefix))
+        return index, (near if same_group else None)

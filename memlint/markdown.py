@@ -157,8 +157,11 @@ def load_yaml(fm_text: str, first_line: int) -> tuple[object, FrontmatterError |
         return None, FrontmatterError(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", first_line, 1)
 
 
-def parse(text: str, *, backtick_refs: bool = True) -> Parsed:
-    """Parse one file's text (already decoded). Pure: same text, same result."""
+def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> Parsed:
+    """Parse one file's text (already decoded). Pure: same text, same result.
+
+    ``wikilinks=False`` reads ``[[x]]`` as CommonMark does (brackets, not a link).
+    """
     if text.startswith(BOM):
         text = text[1:]
     lines = _split_lines(text)
@@ -197,9 +200,9 @@ def parse(text: str, *, backtick_refs: bool = True) -> Parsed:
     body_lines = lines[body_index:]
     result.body = "\n".join(body_lines)
     result.body_line = body_index + 1
-    links, slow = extract_links(result.body, result.body_line, backtick_refs=backtick_refs)
+    links, slow = extract_links(result.body, result.body_line, backtick_refs=backtick_refs, wikilinks=wikilinks)
     if result.preamble_lines and fences is not None:
-        pre, pre_slow = extract_links("\n".join(lines[: fences[0]]), 1, backtick_refs=backtick_refs)
+        pre, pre_slow = extract_links("\n".join(lines[: fences[0]]), 1, backtick_refs=backtick_refs, wikilinks=wikilinks)
         links = pre + links
         slow = slow or pre_slow
     result.links = tuple(links)
@@ -213,25 +216,33 @@ _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _WIKI = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")
+# CommonMark whitespace is ASCII only: a no-break space belongs to the destination.
 _INLINE = re.compile(
-    r"(!?)\[([^\[\]]*)\]\(\s*(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()<>]*\)[^\s()<>]*)*)"
-    r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
+    r"(!?)\[([^\[\]]*)\]\([ \t\n]*(<[^<>\n]*>|[^ \t\n\x00-\x1f()<>]*(?:\([^ \t\n\x00-\x1f()<>]*\)[^ \t\n\x00-\x1f()<>]*)*)"
+    r"(?:[ \t\n]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t\n]*\)"
 )
 _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>")
 _EMAIL_AUTOLINK = re.compile(
     r"<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>"
 )
 _PATH_REF = re.compile(r"^[\w@~.\-/ ]*[\w\-]\.md(?:#[\w\-]+)?$", re.U)
-# Constructs the regex pass cannot judge the way CommonMark does.
+# Constructs the regex pass cannot judge the way CommonMark does; any one of
+# them sends the file to markdown-it-py. Over-triggering costs time, never
+# correctness, so these err on the side of firing.
 _UNSURE = re.compile(
-    r"\\[\[\]()<>!`]"  # backslash escapes around link syntax
-    r"|^ {0,3}\[[^\]\n]+\]:"  # reference definitions: reference links follow
+    r"\\[!-/:-@\[-`{-~]"  # a backslash escape (of any ASCII punctuation)
+    r"|\]:"  # a reference definition (anywhere: in quotes, lists, multi-line labels)
     r"|^(?: {4,}|\t)\S"  # indented code (or list continuation: only the parser knows)
-    r"|^ {0,3}<[A-Za-z/?!]"  # HTML blocks
+    r"|<[A-Za-z][A-Za-z0-9-]*(?:[ \t\n/>]|$)|</[A-Za-z]|<[?!]"  # raw HTML, inline or block
     r"|&#?\w+;"  # entities can sit in destinations
-    r"|\[[^\]\n]*\[(?!\[)|\][^\[\n]*\]\(",  # nested brackets
+    r"|\[[^\]\n]*\[(?!\[)|\][^\[\n]*\]\("  # nested brackets
+    r"|\[[^\]\n]*<"  # a '<' in link text: an autolink or HTML may win over the link
+    r"|\]\([^)\n]*\([^)\n]*\(",  # nested parentheses in a destination
     re.M,
 )
+# Checked before code spans are blanked: a backtick inside <...> means an
+# autolink or HTML tag and a code span compete, and the leftmost wins.
+_UNSURE_BEFORE_CODE = re.compile(r"<[^<>\n]*`")
 
 
 def _blank(match: re.Match) -> str:
@@ -273,10 +284,19 @@ class _LineIndex:
         return self.first_line + i, offset - self.starts[i] + 1
 
 
-def extract_links(body: str, first_line: int = 1, *, backtick_refs: bool = True) -> tuple[list[Link], bool]:
+def extract_links(
+    body: str,
+    first_line: int = 1,
+    *,
+    backtick_refs: bool = True,
+    wikilinks: bool = True,
+    force_reference: bool = False,
+) -> tuple[list[Link], bool]:
     """Return (links, used_reference_parser) for a markdown body.
 
-    ``first_line`` is the file line the body starts on.
+    ``first_line`` is the file line the body starts on. ``wikilinks=False``
+    leaves ``[[x]]`` to CommonMark; ``force_reference=True`` skips the regex
+    fast path (tests compare the two).
     """
     index = _LineIndex(body, first_line)
     no_fences = blank_fenced_code(body)
@@ -292,7 +312,7 @@ def extract_links(body: str, first_line: int = 1, *, backtick_refs: bool = True)
 
     # Wikilinks are not CommonMark: always found by regex, then blanked so the
     # CommonMark pass does not see their brackets.
-    if "[[" in no_code:
+    if wikilinks and "[[" in no_code:
         for m in _WIKI.finditer(no_code):
             links.append(_wikilink(m, index))
         no_code = _WIKI.sub(_blank, no_code)
@@ -306,9 +326,9 @@ def extract_links(body: str, first_line: int = 1, *, backtick_refs: bool = True)
 
     used_parser = False
     if "[" in no_code or "<" in no_code:
-        if _UNSURE.search(no_code):
+        if force_reference or _UNSURE.search(no_code) or ("`" in no_fences and _UNSURE_BEFORE_CODE.search(no_fences)):
             used_parser = True
-            links.extend(_links_by_markdown_it(body, index, no_code.split("\n")))
+            links.extend(_links_by_markdown_it(body, index, no_code.split("\n"), wikilinks))
         else:
             links.extend(_links_by_regex(no_code, index))
     links.sort(key=lambda l: (l.line, l.column))
@@ -354,19 +374,22 @@ def _markdown_it():
         from markdown_it import MarkdownIt
 
         _MD = MarkdownIt("commonmark")
+        # markdown-it drops javascript:, vbscript:, file: and data: links to keep
+        # HTML safe; memlint renders nothing and must see them (MEM203 reports file:).
+        _MD.validateLink = lambda url: True
     return _MD
 
 
 _ESCAPED = re.compile(r"\\.")
 
 
-def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str]) -> list[Link]:
+def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], wikilinks: bool = True) -> list[Link]:
     """CommonMark links by the reference parser, with their lines and columns.
 
     ``probe_lines`` is the body with code, comments and wikilinks blanked: it
     is where columns are looked up, so a bracket in code is never taken.
     """
-    source = _WIKI.sub(_blank, body) if "[[" in body else body
+    source = _WIKI.sub(_blank, body) if wikilinks and "[[" in body else body
     out: list[Link] = []
     cursors: dict[int, int] = {}
     for token in _markdown_it().parse(source):

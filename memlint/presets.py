@@ -52,6 +52,7 @@ PRESETS: dict[str, dict] = {
             "schema": "claude-code.json",
             "wikilinks": "dangling-ok",
             "topics": ["**/INDEX.md", "topics/*.md"],
+            "backtick-refs": True,  # "Context: `project_x.md`" in MEMORY.md routes the agent too
         },
         "rules": {
             "root-budget": {"max-lines": 200, "max-bytes": 25000, "max-chars": None},
@@ -72,6 +73,7 @@ PRESETS: dict[str, dict] = {
             "index-line-length": {"max-length": None},
             "topic-oversized": {"max-entries": 50, "max-lines": 300},
             "memory-oversized": {"max-lines": 500, "max-bytes": 50000},
+            "orphan": {"severity": "warning"},  # agents also find memory/*.md by search
         },
     },
     "moc": {
@@ -79,7 +81,7 @@ PRESETS: dict[str, dict] = {
             "frontmatter": "optional",
             "schema": "moc.json",
             "topics": ["**/MOC-*.md", "topics/*.md", "mocs/*.md", "**/INDEX.md"],
-            "wikilinks": "strict",
+            "wikilinks": "dangling-ok",  # [[to-write]] in a memory body; topic entries stay strict
             "backtick-refs": True,
             "wants-dates": ["created", "last_verified"],
             "stale-days": 60,

@@ -166,7 +166,7 @@ class Store:
             doc.problem, doc.problem_line = problem, line
             if text is not None:
                 doc.size = len(text.encode("utf-8")) if not text.isascii() else len(text)
-                doc.parsed = markdown.parse(text, backtick_refs=True)
+                doc.parsed = markdown.parse(text, backtick_refs=True, wikilinks=self.settings["wikilinks"] != "off")
             self.docs[rel] = doc
         self._assign_roles()
 

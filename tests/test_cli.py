@@ -49,7 +49,7 @@ def test_missing_path_is_a_usage_error(tmp_path, cli):
 
 
 def test_select_and_ignore(make_store, cli):
-    store = make_store({"MEMORY.md": ROOT, "a.md": MEM, "b.md": NOFM})
+    store = make_store({"MEMORY.md": ROOT + "- [B](b.md)\n", "a.md": MEM, "b.md": NOFM})
     codes = lambda *a: sorted(f["code"] for f in cli("check", "--format", "json", *a, store).json())
     assert codes() == ["MEM001", "MEM102"]
     assert codes("--select", "MEM001") == ["MEM001"]

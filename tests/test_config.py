@@ -101,7 +101,7 @@ def test_exclude_globs(make_store, findings):
 
 def test_rule_ignore_globs(make_store, findings):
     store = make_store(
-        {"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": "rules:\n  MEM001:\n    ignore: ['drafts/*']\n"}
+        {"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": "rules:\n  MEM001:\n    ignore: ['drafts/*']\n  orphan:\n    ignore: ['drafts/**']\n"}
     )
     assert findings(store) == []
 

@@ -53,7 +53,8 @@ def test_staged_reads_the_index_not_the_working_tree(repo, cli):
         "memory/new.md": NOFM,  # untracked
     })
     assert codes(cli, "--staged", repo / "memory") == [("memory/b.md", 4, "MEM003")]
-    assert codes(cli, repo / "memory") == [("memory/a.md", 1, "MEM001"), ("memory/new.md", 1, "MEM001")]
+    assert codes(cli, repo / "memory") == [
+        ("memory/a.md", 1, "MEM001"), ("memory/new.md", 1, "MEM001"), ("memory/new.md", 1, "MEM201")]
 
 
 def test_pre_commit_environment_turns_staged_on(repo, cli):
@@ -61,7 +62,8 @@ def test_pre_commit_environment_turns_staged_on(repo, cli):
     git(repo, "add", ".")
     write_files(repo, {"memory/untracked.md": NOFM})
     assert codes(cli, repo, env={"PRE_COMMIT": "1"}) == []
-    assert codes(cli, "--no-staged", repo, env={"PRE_COMMIT": "1"}) == [("memory/untracked.md", 1, "MEM001")]
+    assert codes(cli, "--no-staged", repo, env={"PRE_COMMIT": "1"}) == [
+        ("memory/untracked.md", 1, "MEM001"), ("memory/untracked.md", 1, "MEM201")]
 
 
 def test_staged_files_as_paths_report_only_those_files(repo, cli):
@@ -89,7 +91,7 @@ def test_staged_skips_the_folders_a_walk_skips_and_odd_names_work(repo, cli):
         "notes/c.txt": "not markdown",
     })
     git(repo, "add", ".")
-    assert codes(cli, "--staged", repo) == [("notes/ä b.md", 1, "MEM001")]
+    assert codes(cli, "--staged", "--select", "MEM0", repo) == [("notes/ä b.md", 1, "MEM001")]
 
 
 def test_staged_symlink_out_of_the_repository_is_reported(repo, cli, tmp_path):

@@ -1,0 +1,454 @@
+"""Exact and near-duplicate memory bodies, found without comparing all pairs.
+
+``fingerprint(body)`` runs once per body. It depends only on the text, so it
+can be cached by git blob id, and it holds only bytes, ints and a frozenset,
+so it pickles. Its fields:
+
+* ``exact``: blake2b-128 of :func:`normalise` (lowercase, punctuation
+  removed, whitespace collapsed), or ``b""`` for a blank body.
+* ``shingles``: 30-bit hashes of word 3-shingles, built *per segment* (a line
+  or a sentence), so a segment's shingles do not depend on its neighbours.
+  Reordering lines or sentences leaves the set unchanged. Two files from one
+  template share only the template's own segments ("why", "how to apply",
+  stock lines), not their facts. A segment shorter than three words is one
+  shingle. CJK ideographs and kana are one token each, since those scripts
+  do not separate words with spaces.
+* ``simhash``: a 64-bit SimHash over the shingles (a consistent sample of
+  about 64 of them), for callers that want a one-integer summary.
+  Candidate generation does not use it.
+* ``words``: the token count.
+
+``near_pairs`` builds candidates with MinHash-style banding over the
+shingle hashes, then confirms each one with the exact Jaccard similarity of
+the two sets. The hashes are already uniformly random, so sorting a set
+orders it by a random permutation. A band key is a hash of ``rows``
+consecutive sorted hashes (a bottom-``rows`` sketch). Two sets share a key
+when the sorted union has a run of ``rows`` hashes that are in both sets,
+which happens with probability about ``J ** rows``. Each body gets about
+_BANDS such keys ("looks"):
+
+* more than _BANDS hashes: one window per non-empty bin of the hash space
+  (_BANDS bins, by the top bits), starting at the bin's smallest hash;
+* fewer: every window, plus the windows of extra orders
+  (``x -> x * a mod 2**30``) when the set is small.
+
+``rows`` comes from the threshold (:func:`_rows_for`), so a pair at the
+threshold is missed about 0.1 % of the time or less. Pairs of unrelated
+bodies become candidates at a rate of about ``J ** rows`` per look. A key
+that more than _BUCKET_CAP bodies share is nearly always template
+boilerplate; it is expanded only if sampled pairs from it really are
+near-duplicates.
+
+Each body costs one sort and C-level maps over its hashes. Bodies are
+compared only if they share a band key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import string
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import chain, compress, repeat
+from operator import add, methodcaller, ne, rshift
+
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "Fingerprint",
+    "exact_groups",
+    "exact_key",
+    "fingerprint",
+    "jaccard",
+    "near_pairs",
+    "normalise",
+]
+
+# DEFAULT_THRESHOLD, measured on the four stores in shared/corpora (Jaccard of
+# the shingle sets, frontmatter stripped, daily logs skipped). At HEAD (398
+# bodies) no pair reaches 0.3. So every non-daily *.md blob in their history
+# was used (443 distinct bodies). "Read" means both files were opened and
+# diffed by hand; "true" means the same memory filed twice, or one is a
+# rewrite of the other.
+#   threshold      0.3   0.4   0.5   0.6   0.7   0.8   0.9
+#   pairs           67    57    49    41    35    31    22
+#   read / true  25/25 20/20 16/16 13/13 12/12   9/9   4/4
+# 66 of the 67 pairs are two versions of one file (21 files). The other is
+# MEMORY.md against core.md, a condensed copy of it. For each file, the
+# lowest-scoring pair (or one almost the same) was read, so the unread pairs,
+# which score higher, count as true too. The false pairs all score lower:
+# two templates derived from one another (0.27), entity TEMPLATE files
+# (0.25), an overview and its sprint plan (0.19), and same-template notes
+# (<= 0.19). Synthetic same-template files whose stock lines are a third to
+# 40 % of the text score 0.20-0.23 (median) and 0.31-0.32 (max). At 0.3
+# nothing false was found, but the margin is thin. 0.4 keeps a margin of
+# 0.13 over the real false pairs and 0.08 over the synthetic ones. It drops
+# 10 true pairs (0.30-0.40): files that grew 1.6-2.5x, and the condensed
+# copy, where Jaccard is low by construction.
+DEFAULT_THRESHOLD: float = 0.4
+
+SHINGLE_K = 3            # words per shingle
+MAX_SHINGLES = 4096      # bigger bodies keep their 4096 smallest hashes (a consistent sample)
+_BANDS = 64              # band keys ("looks") per body; a power of two
+_MAX_ROWS = 8            # hashes per band key, at most (chosen per threshold by _rows_for)
+_BUCKET_CAP = 64         # bodies sharing one band key before the key is suspected boilerplate
+_CLUSTER_SAMPLE = 8      # pairs tested to tell a real cluster from boilerplate
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_HASH_BITS = 30          # shingle hash width: CPython's fast single-digit ints
+_HASH_MASK = (1 << _HASH_BITS) - 1
+# Odd multipliers: x -> x * a mod 2**30 permutes the hashes into another order.
+_ORDERS = (0x2545F491, 0x1B873593, 0x0CC9E2D5, 0x27D4EB2F, 0x165667B1, 0x3C6EF35F, 0x08EBCA6B)
+_BIN_SHIFT = _HASH_BITS - (_BANDS.bit_length() - 1)  # top bits of a hash: its bin (_BANDS is a power of two)
+
+# --- normalisation ---------------------------------------------------------
+
+# Markdown punctuation (headings, emphasis, code, quotes, link and image
+# brackets, tables, strikethrough, list markers) and, with it, all other ASCII
+# punctuation becomes a space. So "**x**" -> "x", "[text](target)" -> "text
+# target", and "**staging**." equals "staging.".
+_NORM_TABLE = str.maketrans({c: " " for c in string.punctuation})
+
+
+def normalise(body: str) -> str:
+    """Lowercase the body, turn punctuation (markdown included) into spaces and collapse whitespace to single spaces."""
+    return " ".join(body.lower().translate(_NORM_TABLE).split())
+
+
+def _digest(normalised: str) -> bytes:
+    if not normalised:
+        return b""
+    return hashlib.blake2b(normalised.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def exact_key(body: str) -> bytes:
+    """blake2b-128 of :func:`normalise`; ``b""`` for a blank body, which is never a duplicate."""
+    return _digest(normalise(body))
+
+
+# --- tokens and shingles ---------------------------------------------------
+
+# Word separators: all ASCII punctuation except . ! ? (sentence ends, see
+# _SENTENCE_ENDS), common typographic and CJK punctuation, and the Unicode spaces
+# that bytes.split() would not split on.
+_TOKEN_SEPARATORS = (
+    "\"#$%&'()*+,-/:;<=>@[\\]^_`{|}~"
+    "\u00a0\u2000\u2001\u2002\u2003\u2009\u200b\u3000"
+    "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00b7\u2022\u2192\u2190"
+    "\u3001\u3008\u3009\u300a\u300b\u300c\u300d\u300e\u300f\u3010\u3011"
+    "\uff08\uff09\uff0c\uff1a\uff1b"
+)
+_TOKEN_TABLE = str.maketrans(
+    {
+        **{c: " " for c in _TOKEN_SEPARATORS},
+        **{c: "\n" for c in "\u3002\uff01\uff1f\u2028\u2029\r"},  # 。！？ and line separators
+    }
+)
+# A . ! or ? followed by whitespace ends a sentence (str.replace is 10x faster
+# than a regex here).
+_SENTENCE_ENDS = (". ", ".\n", ".\t", "! ", "!\n", "? ", "?\n")
+# Scripts written without spaces between words: one token per character.
+_CJK_RE = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+
+
+def _segments(lowered: str) -> list[list[bytes]]:
+    """Token lists (as UTF-8 bytes) of a lowercased body, one list per line or sentence.
+
+    A segment that is only a number (an ordered-list marker such as "1." on its
+    own) is dropped, so renumbering a list changes nothing.
+    """
+    text = lowered.translate(_TOKEN_TABLE) + "\n"
+    for end in _SENTENCE_ENDS:
+        if end in text:
+            text = text.replace(end, "\n")
+    if not text.isascii():
+        text = _CJK_RE.sub(r" \1 ", text)
+    lines = text.encode("utf-8", "surrogatepass").split(b"\n")
+    return [w for w in map(bytes.split, lines) if w and (len(w) > 1 or not w[0].isdigit())]
+
+
+def _shingle_strings(segments: list[list[bytes]]) -> set[bytes]:
+    out: set[bytes] = set()
+    join = b" ".join
+    for w in segments:
+        if len(w) >= SHINGLE_K:
+            out.update(map(join, zip(w, w[1:], w[2:])))  # SHINGLE_K == 3
+        else:
+            out.add(join(w))  # a short segment ("why", "how to apply") is one shingle
+    return out
+
+
+_TO_BYTES = methodcaller("to_bytes", 8, "big")
+_BIT_TABLES = tuple(bytes((b >> k) & 1 for b in range(256)) for k in (7, 6, 5, 4, 3, 2, 1, 0))
+_SIMHASH_FEATURES = 64   # a bigger set builds its SimHash from a consistent sample of about this many shingles
+
+
+def _simhash(shingles: frozenset[int]) -> int:
+    """64-bit SimHash: bit i is set when more than half of the features have it set.
+
+    The features are the shingles, each spread to 64 bits by a multiplicative
+    hash. A big set uses only its shingles below a cut (about
+    _SIMHASH_FEATURES of them). That is a consistent sample, so near-duplicates
+    keep sampling mostly the same shingles. The cost is 64 C-level passes over
+    about _SIMHASH_FEATURES bytes each.
+    """
+    n = len(shingles)
+    if not n:
+        return 0
+    if n > _SIMHASH_FEATURES:
+        cut = (_SIMHASH_FEATURES << _HASH_BITS) // n
+        features = [(x * _GOLDEN) & _MASK64 for x in shingles if x < cut]
+    else:
+        features = [(x * _GOLDEN) & _MASK64 for x in shingles]
+    if not features:
+        return 0
+    data = b"".join(map(_TO_BYTES, features))
+    half = len(features) / 2
+    out = 0
+    for j in range(8):  # byte column j of the features' n x 8 byte matrix, then each of its bits
+        column = data[j::8]
+        for table in _BIT_TABLES:
+            out = (out << 1) | (column.translate(table).count(1) > half)
+    return out
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    exact: bytes               # blake2b-128 of normalise(body); b"" when blank
+    simhash: int               # 64-bit SimHash of (a consistent sample of) the shingles
+    shingles: frozenset[int]   # 30-bit hashes of per-line/sentence word 3-shingles (<= MAX_SHINGLES)
+    words: int                 # tokens in the body
+
+
+_EMPTY = frozenset()
+
+
+def fingerprint(body: str) -> Fingerprint:
+    """Fingerprint one memory body (frontmatter already removed). Pure and picklable."""
+    lowered = body.lower()
+    key = _digest(" ".join(lowered.translate(_NORM_TABLE).split()))
+    if not key:
+        return Fingerprint(b"", 0, _EMPTY, 0)
+    segments = _segments(lowered)
+    # A shingle's hash is the top 30 bits of its crc32: uniform, stable across
+    # processes, computed in C, and a CPython single-digit int (fast to sort
+    # and hash). Raw crc32 found near-threshold pairs as often as a mixed
+    # 64-bit hash did (tried on 1,500 generated pairs at each of five sizes).
+    crcs = list(map(zlib.crc32, _shingle_strings(segments)))
+    shingles = frozenset(map(rshift, crcs, repeat(32 - _HASH_BITS, len(crcs))))
+    if len(shingles) > MAX_SHINGLES:  # keep a consistent sample: the smallest hashes
+        shingles = frozenset(sorted(shingles)[:MAX_SHINGLES])
+    return Fingerprint(key, _simhash(shingles), shingles, sum(map(len, segments)))
+
+
+# --- exact duplicates ------------------------------------------------------
+
+
+def exact_groups(items: Iterable[tuple[str, Fingerprint]]) -> list[list[str]]:
+    """Groups (sorted, two or more ids) of bodies whose non-empty exact keys are equal."""
+    by_key: dict[bytes, list[str]] = {}
+    for ident, fp in items:
+        if fp.exact:
+            group = by_key.get(fp.exact)
+            if group is None:
+                by_key[fp.exact] = [ident]
+            else:
+                group.append(ident)
+    return sorted(sorted(g) for g in by_key.values() if len(g) > 1)
+
+
+# --- near duplicates -------------------------------------------------------
+
+
+def jaccard(a: frozenset[int], b: frozenset[int]) -> float:
+    """Jaccard similarity of two shingle sets.
+
+    If either set was cut to MAX_SHINGLES (a bottom-k sample), both are first
+    restricted to the hash range that both samples cover, so the estimate
+    stays unbiased.
+    """
+    if len(a) >= MAX_SHINGLES or len(b) >= MAX_SHINGLES:
+        cut = min(max(a), max(b))
+        a = frozenset(x for x in a if x <= cut)
+        b = frozenset(x for x in b if x <= cut)
+    if not a or not b:
+        return 0.0
+    inter = len(a & b)
+    return inter / (len(a) + len(b) - inter)
+
+
+def _rows_for(threshold: float) -> int:
+    """Hashes per band key for a threshold.
+
+    A pair with Jaccard J shares a key when the sorted union, where we look,
+    has a run of ``rows`` hashes that both sets hold. Over the ~_BANDS looks
+    a body gets, the expected number of such runs is about
+    ``2 * _BANDS * (1 - J) * J**rows / (1 + J)``. Take the most rows for which
+    that is still >= 6.9 at J = threshold (a miss rate of about e**-6.9, or
+    0.1 %). Each extra row cuts the chance candidates among unrelated bodies
+    by a factor of J.
+    """
+    t = min(max(threshold, 0.05), 0.8)  # above 0.8 runs are long and the estimate too pessimistic
+    looks = 2 * _BANDS * (1 - t) / (1 + t)
+    rows = 2
+    while rows < _MAX_ROWS and looks * t ** (rows + 1) >= 6.9:
+        rows += 1
+    return rows
+
+
+def _windows(s: list[int], rows: int, starts: Iterable[int] | None = None) -> list[int]:
+    """A key for the ``rows`` consecutive values of sorted ``s`` (circularly)
+    at each start index (default: every index).
+
+    The key is Python's hash of the tuple. Keys live only inside one
+    near_pairs call, so they need not be stable across processes. (XOR would
+    be cheaper, but neighbours in sorted order share their high bits, and an
+    even number of them cancel those bits out.)
+    """
+    ring = s + s[: rows - 1]
+    if starts is None:
+        columns = [ring[r:] for r in range(rows)]
+    else:
+        get = ring.__getitem__
+        columns = [list(map(get, starts))]
+        columns += [list(map(get, map(add, starts, repeat(r, len(columns[0]))))) for r in range(1, rows)]
+    return list(map(hash, zip(*columns)))
+
+
+def _band_keys(shingles: frozenset[int], rows: int) -> list[int]:
+    """About _BANDS band keys for one shingle set (see the module docstring).
+
+    The number of extra orders only falls as a set grows, so any two bodies
+    share all the orders of the larger one.
+    """
+    s = sorted(shingles)
+    n = len(s)
+    if n <= rows:
+        return [hash(tuple(s))]
+    if n > _BANDS:
+        # One window per non-empty bin (the top bits of a hash), starting at
+        # the bin's smallest hash: bins change where the shifted values do.
+        bins = list(map(rshift, s, repeat(_BIN_SHIFT, n)))
+        return _windows(s, rows, list(compress(range(n), map(ne, bins, chain((-1,), bins)))))
+    keys = _windows(s, rows)
+    for a in _ORDERS[: round(_BANDS / n) - 1]:
+        keys += _windows(sorted([(x * a) & _HASH_MASK for x in s]), rows)
+    return keys
+
+
+def _is_cluster(bucket: list[int], fps: list[Fingerprint], threshold: float) -> bool:
+    """Whether at least half of a spread sample of neighbouring pairs in a big bucket pass the threshold."""
+    last = len(bucket) - 1
+    hits = 0
+    for k in range(_CLUSTER_SAMPLE):
+        x = k * last // _CLUSTER_SAMPLE
+        if jaccard(fps[bucket[x]].shingles, fps[bucket[x + 1]].shingles) >= threshold:
+            hits += 1
+    return 2 * hits >= _CLUSTER_SAMPLE
+
+
+def near_pairs(
+    items: Sequence[tuple[str, Fingerprint]],
+    threshold: float = DEFAULT_THRESHOLD,
+    *,
+    min_words: int = 20,
+    stats: dict | None = None,
+) -> list[tuple[str, str, float]]:
+    """Pairs of bodies whose shingle Jaccard similarity is >= threshold, exact duplicates excluded.
+
+    Returns ``(id_a, id_b, similarity)`` with ``id_a < id_b``, sorted. Bodies
+    with fewer than ``min_words`` words are skipped (too short to judge).
+    Exact duplicates are indexed once, and a near pair found for one is
+    reported for every member of its group.
+
+    If ``stats`` is a dict, it receives these counters:
+
+    * ``eligible``: bodies with enough words;
+    * ``indexed``: distinct exact keys among them;
+    * ``rows``: hashes per band key;
+    * ``keys``: band keys indexed;
+    * ``max_bucket``: the most bodies that share one key;
+    * ``skipped_buckets``: oversized buckets judged boilerplate and not expanded;
+    * ``candidates``: distinct pairs that share a key, i.e. the Jaccard
+      computations done;
+    * ``pairs``: pairs returned.
+    """
+    if not 0.0 < threshold <= 1.0:
+        raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+    groups: dict[bytes, list[str]] = {}
+    fps: list[Fingerprint] = []
+    for ident, fp in items:
+        if fp.words >= min_words and fp.shingles:
+            members = groups.get(fp.exact)
+            if members is None:
+                groups[fp.exact] = [ident]
+                fps.append(fp)
+            else:
+                members.append(ident)
+    n = len(fps)
+    rows = _rows_for(threshold)
+
+    # Bucket the bodies by band key. ``first`` maps each key to the first body
+    # that had it (filled by C-level setdefault calls); only keys seen in two
+    # or more bodies get a list in ``shared``.
+    first: dict[int, int] = {}
+    shared: dict[int, list[int]] = {}
+    setdefault = first.setdefault
+    n_keys = 0
+    for idx, fp in enumerate(fps):
+        keys = _band_keys(fp.shingles, rows)
+        n_keys += len(keys)
+        owners = list(map(setdefault, keys, repeat(idx, len(keys))))
+        if owners.count(idx) == len(owners):
+            continue
+        for key, owner in zip(keys, owners):
+            if owner != idx:
+                bucket = shared.get(key)
+                if bucket is None:
+                    shared[key] = [owner, idx]
+                elif bucket[-1] != idx:
+                    bucket.append(idx)
+
+    # Distinct candidate pairs, encoded as i * n + j with i < j (buckets are
+    # filled in index order, so they are sorted).
+    candidates: set[int] = set()
+    max_bucket = skipped = 0
+    for bucket in shared.values():
+        size = len(bucket)
+        if size > max_bucket:
+            max_bucket = size
+        if size == 2:
+            candidates.add(bucket[0] * n + bucket[1])
+            continue
+        if size > _BUCKET_CAP and not _is_cluster(bucket, fps, threshold):
+            skipped += 1
+            continue
+        for x in range(size - 1):
+            base = bucket[x] * n
+            candidates.update([base + j for j in bucket[x + 1 :]])
+
+    ids = [groups[fp.exact] for fp in fps]
+    out: list[tuple[str, str, float]] = []
+    for code in candidates:
+        i, j = divmod(code, n)
+        sim = jaccard(fps[i].shingles, fps[j].shingles)
+        if sim >= threshold:
+            for a in ids[i]:
+                for b in ids[j]:
+                    out.append((a, b, sim) if a < b else (b, a, sim))
+    out.sort()
+
+    if stats is not None:
+        stats.update(
+            eligible=sum(map(len, groups.values())),
+            indexed=n,
+            rows=rows,
+            keys=n_keys,
+            max_bucket=max_bucket,
+            skipped_buckets=skipped,
+            candidates=len(candidates),
+            pairs=len(out),
+        )
+    return out

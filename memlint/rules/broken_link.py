@@ -1,0 +1,62 @@
+"""A link whose target does not exist.
+
+Why: a link to nothing misleads the agent: it was told the answer is in a
+file that is not there, and it either gives up or guesses. Renames leave
+these behind. Markdown links resolve relative to the linking file (targets
+percent-decoded, ``#anchor`` dropped); ``[[wikilinks]]`` resolve by path,
+frontmatter ``name``/``title``/``aliases``, filename, then the filename with
+case, ``-``, ``_`` and spaces ignored. Links to other files of the same
+repository are checked for existence too. URLs are not checked.
+
+Where the store setting ``wikilinks`` is ``dangling-ok`` (claude-code,
+moc), a ``[[name]]`` to nothing in a memory body is a note to write later,
+not an error; in an index it is still a broken route, and a path
+(``[[../x.md]]``, ``[[dir/x]]``) that leads nowhere is broken anywhere.
+``wikilinks: strict`` reports every one; ``off`` (openclaw) reads ``[[x]]``
+as text.
+
+The finding suggests the closest existing file ("did you mean") when one is
+close: the same file name in another folder, the same name in another case
+or spelling, or a near miss.
+
+Fires: ``- [Pricing](project_pricng.md)`` in MEMORY.md when only
+``project_pricing.md`` exists (did you mean project_pricing.md?).
+
+Fix: point the link at the file's current name, or remove the entry.
+"""
+from memlint.finding import Problem
+from memlint.graph import BROKEN
+
+CODE = "MEM202"
+NAME = "broken-link"
+SEVERITY = "error"
+SCOPE = "store"
+TAGS = ("links", "graph")
+OPTIONS: dict = {}
+
+
+def check(store, options):
+    graph = store.graph
+    docs = store.docs
+    for edge in graph.edges:
+        if edge.status != BROKEN:
+            continue
+        doc = docs[edge.source]
+        link = edge.link
+        wiki = link.kind in ("wiki", "embed")
+        path_like = not wiki or "/" in link.target or link.target.endswith(".md")
+        if wiki and not path_like:
+            message = f"[[{link.target}]] matches no file, name or title in the store"
+        else:
+            shown = f"[[{link.target}]]" if wiki else f"`{link.target}`"
+            message = f"link target {shown} does not exist"
+        # A near-miss name is offered only where the target was meant to be
+        # in the store; elsewhere only the same file name found in the store.
+        if wiki:
+            inside = graph.wiki_in_store(doc, link.target)
+        else:
+            inside = edge.target is not None and graph.repo_to_store(edge.target) is not None
+        suggestion = graph.suggest(doc, link.target, wiki=wiki, fuzzy=inside)
+        if suggestion:
+            message += f"; did you mean [[{suggestion}]]?" if wiki else f"; did you mean {suggestion}?"
+        yield Problem(doc.path, link.line, link.column, message)

@@ -1,0 +1,141 @@
+"""A memory no index reaches: the agent never reads it.
+
+Why: an agent reads the root index at session start and walks index links
+(root -> topic -> memory). A file that no index links to, or that sits
+deeper than the store's ``index-depth`` (default 3), is never loaded: what
+it says is lost. Links from one memory to another do not route the agent
+(unless the store setting ``body-links-reach`` is true). Daily logs, files
+the store setting ``exempt`` names (``NOW.md``), and the ``exempt`` option's
+archives and templates are never orphans. A topic index nothing reaches is
+reported once, on the topic: the memories it lists are lost with it.
+
+The finding names the index the file most likely belongs in when one is
+obvious: the index where most files of its folder, or of its filename prefix
+(``project_``, ``feedback-``), are filed, and the entry it would sit beside.
+
+Severity: error; warning under the ``openclaw`` preset, whose agents also
+find memory files by search.
+
+Options: ``exempt`` (store-relative globs, matched ignoring case; default:
+archive folders, templates and ``daily-YYYY-MM-DD*.md`` logs).
+
+Fires: ``project_x.md`` exists, but no line of ``MEMORY.md`` (or of a topic
+``MEMORY.md`` links to) links to it.
+
+Fix: add a one-line entry for it to the index the message names, or move
+it to an archive folder if it is no longer needed.
+"""
+from collections import deque
+
+from memlint.config import glob_match
+from memlint.finding import Problem
+from memlint.graph import INDEX_ROLES, OK, IndexFinder
+from memlint.rules._common import plural
+
+CODE = "MEM201"
+NAME = "orphan"
+SEVERITY = "error"
+SCOPE = "store"
+TAGS = ("links", "graph")
+DEFAULT_EXEMPT = [
+    "**/archive/**",
+    "**/archives/**",
+    "**/archived/**",
+    "**/daily-[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*.md",  # a daily log by another name
+    "**/*template*.md",
+]
+OPTIONS = {"exempt": ((list,), DEFAULT_EXEMPT)}
+
+
+def check(store, options):
+    root = store.root
+    if root is None or root.parsed is None:
+        return
+    graph = store.graph
+    docs = store.docs
+    exempt = [pattern.casefold() for pattern in options["exempt"]]
+    unreached_indexes = {rel for rel, doc in docs.items() if doc.role == "index" and rel not in graph.depth}
+    candidates = {
+        rel
+        for rel, doc in docs.items()
+        if doc.role in ("memory", "index") and rel not in graph.depth and not glob_match(rel.casefold(), exempt)
+    }
+    # A file listed by an unreached index is that index's loss: report the
+    # index once (or the first of a cycle of them), not every file under it.
+    covered: dict[str, int] = {}  # reported index -> files lost with it
+
+    def flood(start: str) -> set[str]:
+        seen = {start}
+        queue = deque([start])
+        while queue:
+            rel = queue.popleft()
+            if rel not in unreached_indexes:
+                continue
+            for edge in graph.out.get(rel, ()):
+                if edge.status == OK and edge.target not in seen and edge.target not in graph.depth:
+                    seen.add(edge.target)
+                    queue.append(edge.target)
+        return seen
+
+    listed_by_unreached = {
+        rel
+        for rel in candidates
+        if any(e.source in unreached_indexes and e.source != rel for e in graph.inbound.get(rel, ()))
+    }
+    reported = sorted(candidates - listed_by_unreached)
+    visited: set[str] = set()
+    for rel in sorted(unreached_indexes - candidates):  # exempt indexes cover their files silently
+        visited |= flood(rel)
+    for rel in reported:
+        lost = flood(rel)
+        visited |= lost
+        covered[rel] = len(lost & candidates) - 1
+    # Indexes that only list each other: report the first of each cycle.
+    for rel in sorted(candidates, key=lambda r: (docs[r].role != "index", r)):
+        if rel not in visited:
+            lost = flood(rel)
+            visited |= lost
+            covered[rel] = len(lost & candidates) - 1
+            reported.append(rel)
+
+    finder = None
+    for rel in sorted(reported):
+        doc = docs[rel]
+        why = _why(graph, rel)
+        if doc.role == "index":
+            lost = covered.get(rel, 0)
+            tail = f"; {plural(lost, 'file')} reached only through it {'is' if lost == 1 else 'are'} lost with it" if lost else ""
+            message = f"topic index not reachable from {root.rel} ({why}){tail}; link it from {root.rel}"
+        else:
+            if finder is None:
+                finder = IndexFinder(graph)
+            message = f"not reachable from {root.rel} ({why}){_hint(finder, rel)}"
+        yield Problem(doc.path, 1, 1, message)
+
+
+def _why(graph, rel: str) -> str:
+    docs = graph.store.docs
+    max_depth = graph.store.settings["index-depth"]
+    inbound = graph.inbound.get(rel, ())
+    indexes = sorted({e.source for e in inbound if docs[e.source].role in INDEX_ROLES and e.source != rel})
+    deep = [r for r in indexes if r in graph.depth]
+    if indexes and not deep:
+        shown = ", ".join(indexes[:2]) + (f" and {len(indexes) - 2} more" if len(indexes) > 2 else "")
+        return f"listed only in {shown}, which the root does not reach either"
+    if deep:
+        return f"listed only in {deep[0]}, which is {graph.depth[deep[0]]} links from the root; index-depth is {max_depth}"
+    from_memories = sorted({e.source for e in inbound if e.source != rel and docs[e.source].role not in INDEX_ROLES})
+    if from_memories:
+        shown = ", ".join(from_memories[:2]) + (f" and {len(from_memories) - 2} more" if len(from_memories) > 2 else "")
+        return f"linked only from {shown}, which the agent does not route by"
+    return "no index links to it"
+
+
+def _hint(finder: IndexFinder, rel: str) -> str:
+    best = finder.best(rel)
+    if best is None:
+        return "; add an entry for it to the index where it belongs"
+    index, near = best
+    if near is None:
+        return f"; add an entry for it to {index}"
+    return f"; add an entry for it to {index}, beside {near[0]} (line {near[1]})"

@@ -1,0 +1,338 @@
+"""MEM201-MEM205: orphans, broken links, links out of the repository, filed twice, routes to retired."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+def mem(name: str, **extra) -> str:
+    fields = "".join(f"{k}: {v}\n" for k, v in extra.items())
+    return f"---\nname: {name}\ndescription: memory {name}\ntype: project\n{fields}---\nBody of {name}.\n"
+
+
+def run(cli, folder, *args, today="2026-06-01"):
+    result = cli("check", "--format", "json", "--today", today, *args, folder)
+    assert result.exit_code in (0, 1), result.output + result.stderr
+    return result.json()
+
+
+def only(found, code):
+    return [(f["path"], f["line"], f["column"]) for f in found if f["code"] == code]
+
+
+def message(found, code):
+    [f] = [f for f in found if f["code"] == code]
+    return f["message"]
+
+
+# ---------------------------------------------------------------- MEM201 orphan
+
+
+def test_orphan_fires_on_unlisted_memory_and_names_its_index(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# Index\n- [A](project_alpha.md) — a\n- [B](project_beta.md) — b\n- [U](user_me.md) — me\n",
+            "project_alpha.md": mem("alpha"),
+            "project_beta.md": mem("beta"),
+            "project_gamma.md": mem("gamma"),
+            "user_me.md": mem("me"),
+        }
+    )
+    found = run(cli, store)
+    assert only(found, "MEM201") == [("project_gamma.md", 1, 1)]
+    assert message(found, "MEM201") == (
+        "not reachable from MEMORY.md (no index links to it); "
+        "add an entry for it to MEMORY.md, beside project_beta.md (line 3)"
+    )
+    assert [f["severity"] for f in found if f["code"] == "MEM201"] == ["error"]
+
+
+def test_orphan_hint_picks_the_topic_holding_its_folder(make_store, cli):
+    topic = "# Tools\n" + "".join(f"- [[tools/t{i}]]\n" for i in range(1, 4))
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [[MOC-tools]]\n- [[MOC-projects]]\n",
+            "MOC-tools.md": topic,
+            "MOC-projects.md": "# Projects\n- [[projects/p1]]\n",
+            **{f"tools/t{i}.md": "# t\n" for i in range(1, 5)},
+            "projects/p1.md": "# p\n",
+        }
+    )
+    found = run(cli, store)
+    assert only(found, "MEM201") == [("tools/t4.md", 1, 1)]
+    assert message(found, "MEM201").endswith("add an entry for it to MOC-tools.md, beside tools/t3.md (line 4)")
+
+
+def test_orphan_hint_follows_a_declared_topic(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [[MOC-tools]]\n- [[MOC-projects]]\n",
+            "MOC-tools.md": "# Tools\n- [[rg]]\n",
+            "MOC-projects.md": "# Projects\n- [[p1]]\n",
+            "rg.md": "# rg\n",
+            "p1.md": "# p\n",
+            "jq.md": "---\ntopics: [tools]\n---\n# jq\n",
+        }
+    )
+    found = run(cli, store)
+    assert only(found, "MEM201") == [("jq.md", 1, 1)]
+    assert message(found, "MEM201").endswith("; add an entry for it to MOC-tools.md")
+
+
+def test_orphan_quiet_on_logs_exempt_archives_templates_and_second_level_indexes(make_store, cli):
+    hub = "# Hub\n" + "".join(f"- [P{i}](p{i}.md) — p\n" for i in range(1, 6))
+    store = make_store(
+        {
+            "MEMORY.md": "# Index\n- [Hub](hub.md) — projects\n",
+            "hub.md": hub,
+            **{f"p{i}.md": mem(f"p{i}") for i in range(1, 6)},
+            "memory/2026-03-01.md": "# log\n",
+            "NOW.md": "# now\n",
+            "archive/old.md": mem("old"),
+            "memory-template.md": mem("template"),
+            "entities/TEMPLATE.md": "# Entity\n",
+            "Archive/2025.md": mem("old-2025"),
+            "agents/daily-2026-03-26.md": "# day\n",
+        }
+    )
+    assert only(run(cli, store), "MEM201") == []
+
+
+def test_orphan_reports_an_unlinked_topic_once_not_every_memory_under_it(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [[MOC-a]]\n",
+            "MOC-a.md": "# A\n- [[a1]]\n",
+            "MOC-b.md": "# B\n- [[b1]]\n- [[b2]]\n- [[MOC-c]]\n",
+            "MOC-c.md": "# C\n- [[c1]]\n- [[MOC-b]]\n",  # b and c only list each other
+            "a1.md": "# a1\n",
+            "b1.md": "# b1\n",
+            "b2.md": "# b2\n",
+            "c1.md": "# c1\n",
+        }
+    )
+    found = run(cli, store)
+    assert only(found, "MEM201") == [("MOC-b.md", 1, 1)]
+    assert message(found, "MEM201") == (
+        "topic index not reachable from MEMORY.md (listed only in MOC-c.md, which the root does not reach either); "
+        "4 files reached only through it are lost with it; link it from MEMORY.md"
+    )
+
+
+def test_orphan_beyond_index_depth_and_behind_body_links(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [[MOC-a]]\n",
+            "MOC-a.md": "# A\n- [[a1]]\n- [[MOC-deep]]\n",
+            "MOC-deep.md": "# Deep\n- [[d1]]\n",
+            "a1.md": "# a1\nSee [[b1]].\n",
+            "b1.md": "# b1\n",
+            "d1.md": "# d1\n",
+            ".memlint.yaml": "index-depth: 2\n",
+        }
+    )
+    found = {f["path"]: f["message"] for f in run(cli, store) if f["code"] == "MEM201"}
+    assert sorted(found) == ["b1.md", "d1.md"]
+    assert "linked only from a1.md, which the agent does not route by" in found["b1.md"]
+    assert "listed only in MOC-deep.md, which is 2 links from the root; index-depth is 2" in found["d1.md"]
+
+
+def test_orphan_is_a_warning_under_openclaw(make_store, cli):
+    store = make_store({"MEMORY.md": "# M\n", "memory/2026-03-01.md": "# log\n", "memory/notes.md": "# notes\n"})
+    found = run(cli, store, "--preset", "openclaw")
+    assert [(f["path"], f["line"], f["severity"]) for f in found if f["code"] == "MEM201"] == [("memory/notes.md", 1, "warning")]
+
+
+def test_orphan_suppressed_by_disable_file_in_the_orphan(make_store, cli):
+    store = make_store({"MEMORY.md": "# M\n", "a.md": "<!-- memlint-disable-file orphan -->\n" + mem("a")})
+    assert only(run(cli, store), "MEM201") == []
+
+
+# ---------------------------------------------------------------- MEM202 broken-link
+
+
+def test_broken_link_fires_on_its_line_and_column_with_did_you_mean(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# Index\n- [Pricing](project_pricng.md) — prices\n- [Ok](project_pricing.md) — ok\n",
+            "project_pricing.md": mem("pricing") + "\nSee ![chart](charts/q1.png) and [[Project Pricing]].\n",
+        }
+    )
+    found = run(cli, store)
+    assert only(found, "MEM202") == [("MEMORY.md", 2, 3), ("project_pricing.md", 8, 5)]
+    messages = [f["message"] for f in found if f["code"] == "MEM202"]
+    assert messages[0] == "link target `project_pricng.md` does not exist; did you mean project_pricing.md?"
+    assert messages[1] == "link target `charts/q1.png` does not exist"
+
+
+def test_broken_link_suggests_same_name_in_another_folder_and_case(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [A](Tools/RG.md)\n- [B](rg.md)\n- [T](tools/rg.md)\n",
+            "tools/rg.md": mem("rg"),
+        }
+    )
+    found = run(cli, store)
+    assert [f["message"].split("; ")[1] for f in found if f["code"] == "MEM202"] == [
+        "did you mean tools/rg.md?",
+        "did you mean tools/rg.md?",
+    ]
+
+
+@pytest.mark.parametrize("preset", ["claude-code", "moc"])
+def test_dangling_wikilink_ok_in_a_memory_body_broken_in_an_index_or_as_a_path(make_store, cli, preset):
+    files = {
+        "MEMORY.md": "# M\n- [[topics/work]]\n",
+        "topics/work.md": "# T\n- [[note]]\n- [[nope]]\n",
+        "note.md": "# n\nLater: [[to-write]]; see [[archive/gone.md]] and [[drafts/plan]].\n",
+    }
+    found = run(cli, make_store(files, sub=preset), "--preset", preset)
+    # [[to-write]] in a memory body is a note to write later; a topic entry or a path to nothing is broken
+    assert only(found, "MEM202") == [("note.md", 2, 26), ("note.md", 2, 50), ("topics/work.md", 3, 3)]
+
+
+def test_wikilinks_strict_reports_every_dangling_wikilink(make_store, cli):
+    files = {
+        "MEMORY.md": "# M\n- [[note]]\n",
+        "note.md": "# n\nLater: [[to-write]]\n",
+        ".memlint.yaml": "wikilinks: strict\n",
+    }
+    found = run(cli, make_store(files))
+    assert only(found, "MEM202") == [("note.md", 2, 8)]
+    assert message(found, "MEM202") == "[[to-write]] matches no file, name or title in the store"
+
+
+def test_broken_link_quiet_on_existing_repo_files_urls_and_anchors(tmp_path, make_store, cli):
+    repo = make_store(
+        {
+            "memory/MEMORY.md": "# M\n- [A](a.md#usage)\n",
+            "memory/a.md": mem("a") + "[src](../src/app.py) [web](https://example.com/x.md) [top](#top) [dir](../src/)\n",
+            "src/app.py": "print()\n",
+        },
+        sub="repo",
+    )
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    found = run(cli, repo / "memory")
+    assert [f for f in found if f["code"].startswith("MEM2")] == []
+
+
+def test_broken_link_off_for_wikilinks_in_openclaw(make_store, cli):
+    store = make_store({"MEMORY.md": "# M\n", "memory/2026-03-01.md": "[[reply_to_current]] [[someday]]\n"})
+    assert only(run(cli, store, "--preset", "openclaw"), "MEM202") == []
+
+
+# ---------------------------------------------------------------- MEM203 link-outside-repo
+
+
+def test_link_outside_repo_fires_and_never_reads(make_store, cli):
+    repo = make_store(
+        {
+            "MEMORY.md": "# M\n- [A](a.md)\n",
+            "a.md": mem("a")
+            + "[p](../../etc/passwd)\n[abs](/etc/passwd)\n[url](file:///etc/passwd)\n[win](C:\\Users\\me\\notes.md)\n"
+            + "[home](~/.ssh/id_rsa)\n[[../../../../secrets]]\n",
+        }
+    )
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    found = run(cli, repo, "--preset", "moc")
+    assert only(found, "MEM203") == [("a.md", line, 1) for line in range(7, 13)]
+    assert [f["message"] for f in found if f["code"] == "MEM203"][0] == (
+        "link `../../etc/passwd` points outside the repository (climbs out of the repository); memlint does not follow it"
+    )
+    assert only(found, "MEM202") == []
+
+
+def test_link_outside_repo_found_by_the_reference_parser_too(make_store, cli):
+    # A backslash escape sends the file to markdown-it-py, which by default drops file: links.
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md)\n", "a.md": mem("a") + "5 \\* 3\n[cad](file:///Users/sam/x.dxf)\n"})
+    assert only(run(cli, store), "MEM203") == [("a.md", 8, 1)]
+
+
+def test_link_outside_repo_quiet_inside_the_repository(make_store, cli):
+    repo = make_store(
+        {"memory/MEMORY.md": "# M\n- [Plan](../docs/plan.md)\n", "docs/plan.md": "# plan\n"}, sub="repo"
+    )
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    assert only(run(cli, repo / "memory"), "MEM203") == []
+
+
+# ---------------------------------------------------------------- MEM204 filed-twice
+
+
+def test_filed_twice_in_one_index_and_in_two_topics(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [[MOC-a]]\n- [[MOC-b]]\n",
+            "MOC-a.md": "# A\n- [[x]] — x\n- [[y]] — y\n- [[x]] — x again\n",
+            "MOC-b.md": "# B\n- [Y](y.md) — y here too\n",
+            "x.md": "# x\n",
+            "y.md": "# y\n",
+        }
+    )
+    found = run(cli, store)
+    assert only(found, "MEM204") == [("MOC-a.md", 4, 3), ("MOC-b.md", 2, 3)]
+    assert [f["message"] for f in found if f["code"] == "MEM204"] == [
+        "x.md is listed twice in this index (first on line 2)",
+        "y.md is filed in two topics: also in MOC-a.md (line 3)",
+    ]
+    assert {f["severity"] for f in found if f["code"] == "MEM204"} == {"warning"}
+
+
+def test_filed_twice_quiet_on_root_plus_topic_prose_and_backticks(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [[MOC-a]]\n- [[x]] — hot entry\n",
+            "MOC-a.md": "# A\nStart with [[x]].\n- [[x]] — x\n- [[y]] — see also [[x]]\n- notes in `x.md`\n",
+            "x.md": "# x\n",
+            "y.md": "# y\n",
+        }
+    )
+    assert only(run(cli, store, "--preset", "moc"), "MEM204") == []
+
+
+# ---------------------------------------------------------------- MEM205 routes-to-retired
+
+
+def test_routes_to_retired_by_status_superseded_by_and_expiry(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [Old](old.md)\n- [Ex](expired.md)\n- [Re](replaced.md)\n- [Ok](ok.md)\n",
+            "old.md": mem("old", status="superseded"),
+            "expired.md": mem("expired", expires="2026-05-31"),
+            "replaced.md": mem("replaced", superseded_by="ok"),
+            "ok.md": mem("ok", status="active", expires="2026-06-01"),
+        }
+    )
+    found = run(cli, store, today="2026-06-01")
+    assert only(found, "MEM205") == [("MEMORY.md", 2, 3), ("MEMORY.md", 3, 3), ("MEMORY.md", 4, 3)]
+    assert [f["message"] for f in found if f["code"] == "MEM205"] == [
+        "routes to old.md, which is retired: status: superseded (line 5)",
+        "routes to expired.md, which is retired: expired on 2026-05-31 (line 5)",
+        "routes to replaced.md, which is retired: superseded by ok.md (its `superseded_by: ok`)",
+    ]
+
+
+@pytest.mark.parametrize("status", ["outdated", "archived", "conflicted", "Deprecated"])
+def test_routes_to_retired_statuses_and_metadata_nesting(make_store, cli, status):
+    nested = f"---\nname: n\ndescription: d\nmetadata:\n  type: project\n  status: {status}\n---\nBody\n"
+    store = make_store({"MEMORY.md": "# M\n- [N](n.md)\n", "n.md": nested})
+    assert only(run(cli, store), "MEM205") == [("MEMORY.md", 2, 3)]
+
+
+def test_routes_to_retired_quiet_on_stale_mentions_and_unlisted(make_store, cli):
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [New](new.md) — replaces [old](old.md)\n- [S](stale.md)\n",
+            "new.md": mem("new", supersedes="old"),
+            "old.md": mem("old", status="superseded") + "Now in [new](new.md).\n",
+            "stale.md": mem("stale", status="stale"),
+            "retired.md": mem("retired", status="archived"),
+        }
+    )
+    found = run(cli, store)
+    assert only(found, "MEM205") == []
+    # a retired memory no index routes to is the goal, not an orphan ...
+    assert only(found, "MEM201") == []
+    # ... unless the store asks for orphan checks on retired memories too
+    (store / ".memlint.yaml").write_text("retired-exempt-rules: []\n")
+    assert only(run(cli, store), "MEM201") == [("retired.md", 1, 1)]

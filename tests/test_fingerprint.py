@@ -1,0 +1,357 @@
+"""Behaviour of memlint.fingerprint: exact keys, near-duplicate pairs, LSH recall and cost."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import pickle
+import random
+import subprocess
+import sys
+
+import pytest
+
+import memlint.fingerprint as fingerprint_module
+from memlint.fingerprint import (
+    DEFAULT_THRESHOLD,
+    MAX_SHINGLES,
+    Fingerprint,
+    exact_groups,
+    exact_key,
+    fingerprint,
+    jaccard,
+    near_pairs,
+    normalise,
+)
+
+BASE = """\
+# Deploys go through the staging pipeline
+
+Never push a release straight to production from a laptop.
+The staging pipeline runs the migration dry run and the smoke tests first.
+Last March a direct push skipped the schema check and took the billing API down for two hours.
+
+**Why:** the user was paged at night after that outage and asked for a hard rule.
+
+**How to apply:**
+- Open a pull request against the release branch and wait for the staging job to pass.
+- Check the migration report in the job summary before approving.
+- If the smoke tests are flaky, rerun them once and then ask the user before overriding.
+- Tag the release only after the canary has been healthy for fifteen minutes.
+- Write the deploy time and version into the changelog memory afterwards.
+"""
+
+# The same template (title, Why, How to apply, five bullets), different facts.
+SAME_TEMPLATE = """\
+# Screenshots belong in the assets folder
+
+Keep every screenshot for the docs site under one folder with a date prefix.
+The docs build fails on images larger than two megabytes, so compress them first.
+Old screenshots of the settings page confused readers after the redesign in May.
+
+**Why:** the user spent an afternoon hunting stale images that nobody had cleaned up.
+
+**How to apply:**
+- Save new images as PNG in docs/assets with the capture date in the file name.
+- Run the image optimiser script before committing anything larger than a megabyte.
+- Delete the previous version of a screenshot when the page it shows changes.
+- Reference images with relative links so the preview server can resolve them.
+- Mention replaced screenshots in the pull request description for the reviewer.
+"""
+
+
+def fps(**bodies: str) -> list[tuple[str, Fingerprint]]:
+    return [(name, fingerprint(body)) for name, body in bodies.items()]
+
+
+def pair_ids(pairs: list[tuple[str, str, float]]) -> set[tuple[str, str]]:
+    return {(a, b) for a, b, _ in pairs}
+
+
+# --- normalise / exact -------------------------------------------------------
+
+
+def test_normalise_drops_markdown_punctuation_and_keeps_link_text_and_target():
+    body = "# Title\n\n**Bold**  _it_ `code`\n> quoted\n- item | cell ~~old~~\n[the docs](https://ex.com/a-b)\n![alt](img.png)"
+    assert normalise(body) == "title bold it code quoted item cell old the docs https ex com a b alt img png"
+
+
+def test_exact_key_ignores_whitespace_case_and_markdown_punctuation():
+    plain = "Deploys go through staging.\nNever push from a laptop, see the runbook docs/deploy.md"
+    variants = [
+        plain,
+        "  deploys GO through   staging.\r\n\n\tnever push from a LAPTOP, see the runbook docs/deploy.md  \n",
+        "## Deploys go through **staging**.\n- Never push from a _laptop_, see the [runbook](docs/deploy.md)",
+        "> Deploys go through `staging`.\n* Never push from a ~~laptop~~, see the runbook docs/deploy.md",
+    ]
+    keys = {exact_key(v) for v in variants}
+    assert len(keys) == 1 and b"" not in keys
+    assert len(exact_key(plain)) == 16
+    assert exact_key(plain.replace("laptop", "desktop")) != exact_key(plain)
+    assert fingerprint(variants[2]).exact == exact_key(plain)
+
+
+def test_blank_bodies_have_empty_key_and_are_never_duplicates():
+    assert exact_key("") == exact_key("  \n\t") == exact_key("---\n***\n") == b""
+    items = fps(a="", b="   \n", c="# \n- ", d="real text", e="Real   TEXT")
+    assert exact_groups(items) == [["d", "e"]]
+    assert fingerprint("").words == 0 and fingerprint("").shingles == frozenset()
+
+
+def test_exact_groups_are_sorted_groups_of_two_or_more():
+    items = fps(z=BASE, b="other body", a=BASE.upper(), m=BASE + "\n\n", c="Other  body", solo=SAME_TEMPLATE)
+    assert exact_groups(items) == [["a", "m", "z"], ["b", "c"]]
+
+
+def test_fingerprint_is_picklable_and_stable_across_processes():
+    fp = fingerprint(BASE)
+    assert pickle.loads(pickle.dumps(fp)) == fp
+    assert 0 <= fp.simhash < 2**64 and fp.words > 100
+    # Cached by git blob id, so it must not depend on the interpreter's hash seed.
+    code = "import pickle,sys;from memlint.fingerprint import fingerprint;sys.stdout.buffer.write(pickle.dumps(fingerprint(sys.stdin.read())))"
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=BASE.encode(), capture_output=True, check=True, env=env,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    ).stdout
+    assert pickle.loads(out) == fp
+
+
+# --- near pairs ---------------------------------------------------------------
+
+ONE_SENTENCE_CHANGED = BASE.replace(
+    "- Check the migration report in the job summary before approving.",
+    "- Read the database diff yourself, line by line, before you press approve.",
+)
+
+
+def test_one_changed_sentence_is_a_near_duplicate_with_a_sensible_similarity():
+    pairs = near_pairs(fps(original=BASE, edited=ONE_SENTENCE_CHANGED))
+    assert [(a, b) for a, b, _ in pairs] == [("edited", "original")]
+    assert 0.7 <= pairs[0][2] < 1.0
+
+
+def test_reordered_lines_are_a_near_duplicate():
+    lines = BASE.splitlines()
+    bullets = [line for line in lines if line.startswith("- ")]
+    reordered = "\n".join([line for line in lines if not line.startswith("- ")] + bullets[::-1])
+    prose = "\n".join(lines[2:5])
+    moved_prose = BASE.replace(prose, "") + "\n" + "\n".join(reversed(lines[2:5]))
+    items = fps(a=BASE, b=reordered, c=moved_prose)
+    assert exact_key(reordered) != exact_key(BASE)
+    pairs = near_pairs(items)
+    assert pair_ids(pairs) == {("a", "b"), ("a", "c"), ("b", "c")}
+    assert all(sim >= 0.9 for _, _, sim in pairs)
+
+
+def test_reflowed_sentences_are_exact_and_reordered_ones_near():
+    first, second = (
+        "Never push a release straight to production from a laptop.",
+        "The staging pipeline runs the migration dry run and the smoke tests first.",
+    )
+    reflowed = BASE.replace(f"{first}\n{second}", f"{first} {second}")
+    swapped = BASE.replace(f"{first}\n{second}", f"{second} {first}")
+    assert reflowed != BASE and exact_key(reflowed) == exact_key(BASE)
+    pairs = near_pairs(fps(a=BASE, b=reflowed, c=swapped))
+    assert pair_ids(pairs) == {("a", "c"), ("b", "c")}
+    assert pairs[0][2] == 1.0  # a set of sentence shingles does not see the order
+
+
+def test_same_template_with_different_facts_is_not_a_near_duplicate():
+    items = fps(a=BASE, b=SAME_TEMPLATE)
+    assert near_pairs(items) == []
+    assert jaccard(items[0][1].shingles, items[1][1].shingles) < DEFAULT_THRESHOLD / 2
+
+
+def test_short_bodies_are_skipped():
+    short = "Use pnpm, not npm, in the web repository."
+    items = fps(a=short, b=short + " Always.")
+    assert items[0][1].words < 20
+    assert near_pairs(items) == []
+    assert pair_ids(near_pairs(items, min_words=5)) == {("a", "b")}
+
+
+def test_exact_duplicates_are_not_repeated_as_near_pairs():
+    items = fps(a=BASE, a_copy=BASE.replace("\n", "\n\n").lower(), edited=ONE_SENTENCE_CHANGED)
+    assert exact_groups(items) == [["a", "a_copy"]]
+    stats: dict = {}
+    pairs = near_pairs(items, stats=stats)
+    assert pair_ids(pairs) == {("a", "edited"), ("a_copy", "edited")}
+    assert pairs[0][2] == pairs[1][2]
+    assert stats["eligible"] == 3 and stats["indexed"] == 2
+
+
+def test_pairs_are_ordered_and_sorted():
+    items = fps(z=BASE, m=ONE_SENTENCE_CHANGED, a=BASE + "\nOne more line about the release notes.")
+    pairs = near_pairs(items)
+    assert pairs == sorted(pairs)
+    assert all(a < b for a, b, _ in pairs)
+    assert pair_ids(pairs) == {("a", "m"), ("a", "z"), ("m", "z")}
+
+
+def test_threshold_is_respected_and_validated():
+    items = fps(a=BASE, b=ONE_SENTENCE_CHANGED)
+    sim = near_pairs(items)[0][2]
+    assert near_pairs(items, threshold=sim) != []
+    assert near_pairs(items, threshold=min(1.0, sim + 0.01)) == []
+    with pytest.raises(ValueError):
+        near_pairs(items, threshold=0)
+    assert near_pairs([]) == []
+
+
+def test_cjk_text_is_tokenised_per_character():
+    body = "气象套利信号分析：置信度不低于百分之九十六，优势不低于百分之二，下注使用四分之一凯利公式。数据来自历史气象记录。"
+    edited = body.replace("四分之一", "八分之一")
+    items = fps(a=body, b=edited)
+    assert items[0][1].words >= 40
+    assert pair_ids(near_pairs(items)) == {("a", "b")}
+
+
+def test_huge_bodies_are_bounded_and_still_compared():
+    rng = random.Random(3)
+    words = [f"w{rng.randrange(10**6)}" for _ in range(6000)]
+    big = "\n".join(" ".join(words[i : i + 12]) + "." for i in range(0, len(words), 12))
+    fp = fingerprint(big)
+    assert len(fp.shingles) == MAX_SHINGLES
+    edited = big.replace(words[100], "changed", 1)
+    pairs = near_pairs(fps(a=big, b=edited))
+    assert pair_ids(pairs) == {("a", "b")} and pairs[0][2] > 0.9
+
+
+def test_simhash_of_near_duplicates_is_close():
+    def distance(x: str, y: str) -> int:
+        return bin(fingerprint(x).simhash ^ fingerprint(y).simhash).count("1")
+
+    assert distance(BASE, ONE_SENTENCE_CHANGED) < distance(BASE, SAME_TEMPLATE)
+    assert distance(BASE, ONE_SENTENCE_CHANGED) <= 12
+
+
+# --- LSH recall and cost ----------------------------------------------------------
+
+
+def _vocabulary(rng: random.Random, size: int = 5000) -> list[str]:
+    syllables = "ka ro mi tes lan der po qui ven sol ar ith mu bre cal dor fen gri hal jot ne ost pra ru sen tor ul vex wyn zo".split()
+    out: set[str] = set()
+    while len(out) < size:
+        out.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))))
+    return sorted(out)
+
+
+COMMON = "the a to of and in is for on with that this it be as use when not do by".split()
+
+
+def _sentence(rng: random.Random, vocab: list[str]) -> str:
+    words = [rng.choice(COMMON) if rng.random() < 0.3 else rng.choice(vocab) for _ in range(rng.randint(6, 16))]
+    return " ".join(words).capitalize() + "."
+
+
+def _memory(rng: random.Random, vocab: list[str]) -> str:
+    lines = ["# " + " ".join(rng.sample(vocab, 3)), "", " ".join(_sentence(rng, vocab) for _ in range(2)), ""]
+    lines += ["**Why:** " + _sentence(rng, vocab), "", "**How to apply:**"]
+    lines += ["- " + _sentence(rng, vocab) for _ in range(rng.randint(3, 12))]
+    return "\n".join(lines) + "\n"
+
+
+def _edit(rng: random.Random, vocab: list[str], body: str) -> str:
+    """A near-duplicate: 1-3 random edits (replace/insert/delete a line, change words, reorder)."""
+    lines = body.splitlines()
+    for _ in range(rng.randint(1, 3)):
+        bullets = [i for i, line in enumerate(lines) if line.startswith("- ")]
+        i = rng.choice(bullets)
+        kind = rng.randrange(5)
+        if kind == 0:
+            lines[i] = "- " + _sentence(rng, vocab)
+        elif kind == 1:
+            lines.insert(i, "- " + _sentence(rng, vocab))
+        elif kind == 2 and len(bullets) > 2:
+            del lines[i]
+        elif kind == 3:
+            words = lines[i].split()
+            words[rng.randrange(1, len(words))] = rng.choice(vocab)
+            lines[i] = " ".join(words)
+        else:
+            rng.shuffle(lines)
+    return "\n".join(lines)
+
+
+def test_lsh_finds_every_pair_above_the_threshold():
+    rng = random.Random(20240601)
+    vocab = _vocabulary(rng)
+    bodies = [_memory(rng, vocab) for _ in range(2700)]
+    planted = []
+    for _ in range(300):
+        src = rng.randrange(2700)
+        bodies.append(_edit(rng, vocab, bodies[src]))
+        planted.append((src, len(bodies) - 1))
+    items = [(f"m{i:04d}", fingerprint(b)) for i, b in enumerate(bodies)]
+    stats: dict = {}
+    found = pair_ids(near_pairs(items, stats=stats))
+
+    def similar(i: int, j: int) -> bool:
+        a, b = items[i][1], items[j][1]
+        return a.exact != b.exact and a.words >= 20 and b.words >= 20 and jaccard(a.shingles, b.shingles) >= DEFAULT_THRESHOLD
+
+    expected_planted = {(items[i][0], items[j][0]) for i, j in planted if similar(i, j)}
+    assert len(expected_planted) >= 250  # most edits stay above the threshold
+    assert expected_planted <= found
+    # Brute force over a subset: every pair above the threshold there was found.
+    subset = sorted(set(rng.sample(range(len(items)), 300)) | {k for p in planted[:100] for k in p})
+    brute = {
+        (items[i][0], items[j][0]) for i, j in itertools.combinations(subset, 2) if similar(i, j)
+    }
+    assert brute and brute <= found
+    # ...and the candidates were a sliver of the 4.5 million pairs.
+    assert stats["candidates"] < 5 * len(items)
+
+
+def test_same_template_bodies_do_not_explode_into_candidates(monkeypatch):
+    rng = random.Random(7)
+    vocab = _vocabulary(rng)
+    stock = [  # about a third of each body
+        "## Checklist",
+        "- Verify the change in staging before the rollout starts.",
+        "- Record the outcome in the weekly operations log.",
+        "## Notes",
+        "Do not copy secrets or tokens into memory files.",
+    ]
+    bodies = []
+    for _ in range(2000):
+        lines = ["## Context", _sentence(rng, vocab) + " " + _sentence(rng, vocab), "**Why:** " + _sentence(rng, vocab)]
+        lines += ["**How to apply:** " + _sentence(rng, vocab), "- " + _sentence(rng, vocab)] + stock
+        bodies.append("\n".join(lines))
+    items = [(f"t{i:04d}", fingerprint(b)) for i, b in enumerate(bodies)]
+    sims = [jaccard(a.shingles, b.shingles) for (_, a), (_, b) in itertools.combinations(items[:60], 2)]
+    assert 0.1 < sorted(sims)[len(sims) // 2] < DEFAULT_THRESHOLD  # they do share a lot of text
+    calls = 0
+
+    def counting_jaccard(a, b):
+        nonlocal calls
+        calls += 1
+        return jaccard(a, b)
+
+    monkeypatch.setattr(fingerprint_module, "jaccard", counting_jaccard)
+    stats: dict = {}
+    assert near_pairs(items, stats=stats) == []
+    all_pairs = len(items) * (len(items) - 1) // 2
+    assert stats["candidates"] < all_pairs // 100, stats
+    assert calls < all_pairs // 100  # every comparison made, boilerplate checks included
+    assert stats["skipped_buckets"] > 0
+
+
+def test_a_large_real_cluster_is_not_mistaken_for_boilerplate():
+    rng = random.Random(11)
+    vocab = _vocabulary(rng)
+    base = _memory(rng, vocab)
+    while base.count("\n- ") < 8:
+        base = _memory(rng, vocab)
+    copies = []
+    for k in range(120):  # 120 copies, each with one word changed
+        words = base.split(" ")
+        words[5 + k % (len(words) - 5)] = f"edit{k}"
+        copies.append(" ".join(words))
+    items = [(f"c{k:03d}", fingerprint(b)) for k, b in enumerate(copies)]
+    items += [(f"x{k:03d}", fingerprint(_memory(rng, vocab))) for k in range(200)]
+    stats: dict = {}
+    pairs = near_pairs(items, stats=stats)
+    assert stats["max_bucket"] > 64
+    assert pair_ids(pairs) == {(f"c{i:03d}", f"c{j:03d}") for i, j in itertools.combinations(range(120), 2)}

@@ -1,0 +1,255 @@
+"""The link graph: how links resolve, what the root reaches, and what is never touched."""
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from memlint import graph as graph_mod
+from memlint.config import load
+from memlint.graph import BROKEN, EXTERNAL, IN_REPO, OK, OUTSIDE
+from memlint.store import Store
+
+MEM = "---\nname: {name}\ndescription: d\ntype: project\n---\nBody.\n"
+
+
+def build(folder: Path, root: str = "MEMORY.md", preset: str | None = None) -> Store:
+    return Store(folder, root, load(None), preset=preset)
+
+
+def git_init(path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+
+
+def statuses(store: Store, source: str) -> list[tuple[str, str | None, str]]:
+    return [(e.link.target, e.target, e.status) for e in store.graph.out[source]]
+
+
+def test_wikilink_resolution_order(make_store):
+    folder = make_store(
+        {
+            "MEMORY.md": "# I\n",
+            "notes/alpha.md": "---\nname: Beta\naliases: [Al, Alpha Prime]\n---\n",
+            "beta.md": MEM.format(name="b"),
+            "Gamma Note.md": "# g\n",
+            "notes/beta.md": "# nested beta\n",
+            "topic.md": "[[notes/beta]] [[Beta]] [[beta]] [[Al]] [[gamma-note]] [[GAMMA_NOTE]] [[alpha prime]] [[nothing]]\n",
+        }
+    )
+    store = build(folder, preset="moc")
+    got = [(t, target) for t, target, _ in statuses(store, "topic.md")]
+    assert got == [
+        ("notes/beta", "notes/beta.md"),  # exact relative path
+        ("Beta", "notes/alpha.md"),  # frontmatter name before a filename
+        ("beta", "beta.md"),  # filename stem (names match exactly)
+        ("Al", "notes/alpha.md"),  # alias
+        ("gamma-note", "Gamma Note.md"),  # folded stem
+        ("GAMMA_NOTE", "Gamma Note.md"),
+        ("alpha prime", "notes/alpha.md"),  # folded alias
+        ("nothing", None),
+    ]
+
+
+def test_wikilink_path_is_relative_to_the_linking_file_first(make_store):
+    folder = make_store(
+        {
+            "MEMORY.md": "# I\n",
+            "a/x.md": "# a/x\n",
+            "x.md": "# x\n",
+            "a/topic.md": "[[x]] [[../x.md]] [[./x]]\n",
+        }
+    )
+    store = build(folder, preset="moc")
+    assert [target for _, target, _ in statuses(store, "a/topic.md")] == ["a/x.md", "x.md", "a/x.md"]
+
+
+def test_markdown_links_relative_decoded_anchor_stripped(make_store):
+    folder = make_store(
+        {
+            "MEMORY.md": "- [a](sub/My%20Note.md#part) [not a link](sub/My Note.md) [c](<sub/My Note.md>) [d](https://x.org/a.md) [e](#top)\n",
+            "sub/My Note.md": "- [up](../MEMORY.md?x=1) [img](pic.png) [gone](gone.md)\n",
+            "sub/pic.png": b"\x89PNG",
+        }
+    )
+    store = build(folder)
+    assert statuses(store, "MEMORY.md") == [
+        ("sub/My Note.md#part", "sub/My Note.md", OK),
+        ("sub/My Note.md", "sub/My Note.md", OK),  # CommonMark: a space needs <...>
+        ("https://x.org/a.md", None, EXTERNAL),
+    ]
+    assert statuses(store, "sub/My Note.md") == [
+        ("../MEMORY.md?x=1", "MEMORY.md", OK),
+        ("pic.png", "sub/pic.png", IN_REPO),  # exists, not markdown: checked, not followed
+        ("gone.md", "sub/gone.md", BROKEN),
+    ]
+
+
+def test_links_out_of_the_repository_are_judged_by_their_text(make_store):
+    folder = make_store(
+        {
+            "MEMORY.md": (
+                "[a](../../etc/passwd) [b](/etc/passwd) [c](file:///etc/passwd) "
+                "[d](C:\\Users\\me\\x.md) [e](~/.ssh/config) [[../../../../x]] <file:///etc/hosts>\n"
+            ),
+        }
+    )
+    git_init(folder)
+    store = build(folder, preset="moc")
+    got = [(e.link.target, e.status, e.note) for e in store.graph.out["MEMORY.md"]]
+    assert got == [
+        ("../../etc/passwd", OUTSIDE, "climbs out of the repository"),
+        ("/etc/passwd", OUTSIDE, "an absolute path"),
+        ("file:///etc/passwd", OUTSIDE, "a file: URL"),
+        ("C:\\Users\\me\\x.md", OUTSIDE, "a Windows path"),
+        ("~/.ssh/config", OUTSIDE, "a path in a home folder"),
+        ("../../../../x", OUTSIDE, "climbs out of the repository"),
+        ("file:///etc/hosts", OUTSIDE, "a file: URL"),
+    ]
+
+
+def test_nothing_outside_the_repository_is_ever_stat_ed(make_store, monkeypatch):
+    outside = make_store({"secret.md": "top secret\n"}, sub="elsewhere")
+    repo = make_store(
+        {
+            "memory/MEMORY.md": f"[a](../../elsewhere/secret.md) [b]({outside}/secret.md) [c](../notes/x.md) [d](link/secret.md)\n",
+            "notes/x.md": "# in the repo, outside the store\n",
+        },
+        sub="repo",
+    )
+    git_init(repo)
+    (repo / "memory" / "link").symlink_to(outside)
+    touched: list[str] = []
+    real_lstat, real_stat = os.lstat, os.stat
+
+    def spy(real):
+        def wrapper(path, *a, **kw):
+            touched.append(os.fspath(path))
+            return real(path, *a, **kw)
+
+        return wrapper
+
+    monkeypatch.setattr(os, "lstat", spy(real_lstat))
+    monkeypatch.setattr(os, "stat", spy(real_stat))
+    store = build(repo / "memory")
+    got = [(e.status, e.target) for e in store.graph.out["MEMORY.md"]]
+    monkeypatch.undo()
+    assert got == [
+        (OUTSIDE, "../../elsewhere/secret.md"),
+        (OUTSIDE, f"{outside}/secret.md"),
+        (IN_REPO, "notes/x.md"),
+        (OUTSIDE, "link/secret.md"),  # a symlink in the repository that leads out
+    ]
+    assert touched and not [p for p in touched if str(outside) in p]
+
+
+def test_reachability_through_second_level_indexes_and_depth(make_store):
+    hub = "# Projects\n" + "".join(f"- [P{i}](p{i}.md) — project {i}\n" for i in range(1, 6))
+    folder = make_store(
+        {
+            "MEMORY.md": "# I\n- [Projects](projects-hub.md) — every project\n- [Deep](topics/deep.md)\n",
+            "projects-hub.md": hub,  # a list of links: a second-level index by its body
+            **{f"p{i}.md": MEM.format(name=f"p{i}") for i in range(1, 6)},
+            "topics/deep.md": "- [[sub]]\n",  # a topic by the claude-code topics glob
+            "sub.md": "# Sub\n" + "".join(f"- [S{i}](s{i}.md)\n" for i in range(1, 6)),
+            **{f"s{i}.md": MEM.format(name=f"s{i}") for i in range(1, 6)},
+        }
+    )
+    store = build(folder)
+    graph = store.graph
+    assert store.docs["projects-hub.md"].role == "index"
+    assert graph.depth["p3.md"] == 2
+    assert graph.depth["sub.md"] == 2 and graph.depth["s1.md"] == 3  # root -> topic -> sub-topic -> memory
+    (folder / ".memlint.yaml").write_text("index-depth: 2\n")
+    shallow = Store(folder, "MEMORY.md", load(None, start=folder))
+    assert "s1.md" not in shallow.graph.depth and "p3.md" in shallow.graph.depth
+
+
+def test_memory_to_memory_links_reach_only_when_configured(make_store):
+    files = {
+        "MEMORY.md": "- [A](a.md)\n",
+        "a.md": MEM.format(name="a") + "See [b](b.md).\n",
+        "b.md": MEM.format(name="b"),
+    }
+    folder = make_store(files)
+    assert "b.md" not in build(folder).graph.depth
+    (folder / ".memlint.yaml").write_text("body-links-reach: true\n")
+    assert "b.md" in Store(folder, "MEMORY.md", load(None, start=folder)).graph.depth
+
+
+@pytest.mark.parametrize("store_dir", [".", "memory"])
+def test_openclaw_backtick_refs_resolve_from_the_workspace(make_store, store_dir):
+    prefix = "" if store_dir == "." else f"{store_dir}/"
+    folder = make_store(
+        {
+            f"{prefix}MEMORY.md": "- See `memory/2026-03-01.md` and `memory/notes/tools.md#jq`; not `ls -la`.\n",
+            f"{prefix}memory/2026-03-01.md": "# log\n",
+            f"{prefix}memory/notes/tools.md": "# tools\n",
+        }
+    )
+    store = build(folder / store_dir, preset="openclaw")
+    assert [(t, s) for _, t, s in statuses(store, "MEMORY.md")] == [
+        ("memory/2026-03-01.md", OK),
+        ("memory/notes/tools.md", OK),
+    ]
+    assert "memory/notes/tools.md" in store.graph.depth
+
+
+def test_openclaw_reply_tags_are_not_links(make_store):
+    folder = make_store({"MEMORY.md": "# M\n", "memory/2026-03-01.md": "[[reply_to_current]] hi [[reply_to:123]]\n"})
+    store = build(folder, preset="moc")
+    assert store.graph.out.get("memory/2026-03-01.md", []) == []
+
+
+def test_index_detection_ignores_lists_of_urls(make_store):
+    urls = "".join(f"- [Site {i}](https://example.com/{i}) — reference\n" for i in range(8))
+    files = "".join(f"- [F{i}](f{i}.md) — memory\n" for i in range(8))
+    folder = make_store({"MEMORY.md": "- [R](refs.md)\n- [T](topic.md)\n", "refs.md": urls, "topic.md": files})
+    store = build(folder)
+    assert store.docs["refs.md"].role == "memory"
+    assert store.docs["topic.md"].role == "index"
+
+
+def test_suggestions_use_names_not_a_scan():
+    docs = {f"area{i % 50}/note-{i:04d}.md": None for i in range(5000)}
+    docs["projects/project_pricing.md"] = None
+    suggester = graph_mod._Suggester(docs)
+    assert suggester.closest("project_pricng.md") == "projects/project_pricing.md"
+    assert suggester.closest("Project-Pricing.md") == "projects/project_pricing.md"
+    assert suggester.closest("other/project_pricing.md") == "projects/project_pricing.md"
+    assert suggester.closest("zzzz-unrelated.md") is None
+
+
+def _synthetic_store(base: Path, n: int) -> Path:
+    topics = 50
+    (base / "topics").mkdir(parents=True)
+    (base / "MEMORY.md").write_text("".join(f"- [T{t}](topics/t{t}.md)\n" for t in range(topics)))
+    for t in range(topics):
+        (base / "topics" / f"t{t}.md").write_text(
+            "".join(f"- [M{i}](../m/m{i}.md)\n" for i in range(t, n, topics) if i % 10)
+        )
+    (base / "m").mkdir()
+    for i in range(n):
+        (base / "m" / f"m{i}.md").write_text(
+            f"---\nname: m{i}\ndescription: d\ntype: project\n---\n[[m{(i * 7) % n}]] [x](m{i}-gone.md) [y](../../../out.md)\n"
+        )
+    return base
+
+
+def test_graph_of_5000_files_is_built_in_linear_time(tmp_path):
+    def graph_seconds(n: int) -> float:
+        store = build(_synthetic_store(tmp_path / f"s{n}", n))
+        start = time.perf_counter()
+        g = graph_mod.Graph(store)
+        broken = [e for e in g.edges if e.status == BROKEN]
+        for e in broken:
+            g.suggest(store.docs[e.source], e.link.target)
+        graph_mod.IndexFinder(g)
+        assert len(broken) == n and sum(1 for r in store.docs if r not in g.depth) == n // 10
+        return time.perf_counter() - start
+
+    small, large = graph_seconds(1000), graph_seconds(5000)
+    # 5x the files: about 5x the time when linear, 25x when quadratic.
+    assert large < 12 * small + 0.5, (small, large)

@@ -1,0 +1,114 @@
+"""`memlint graph`: mermaid, dot and json pictures of a store."""
+from __future__ import annotations
+
+import json
+import re
+
+MEM = "---\nname: {n}\ndescription: d\ntype: project\n---\nBody.\n"
+
+SMALL = {
+    "MEMORY.md": "# M\n- [[MOC-tools]]\n- [Gone](gone.md)\n",
+    "MOC-tools.md": "# Tools\n- [[tools/rg]]\n- [[tools/jq]]\n",
+    "tools/rg.md": "# rg\n",
+    "tools/jq.md": "# jq\n[up](../../../../etc/passwd)\n",
+    "tools/lost.md": "# lost\n",
+}
+
+
+def node_lines(text: str) -> list[str]:
+    return [l.strip() for l in text.splitlines() if re.match(r"\s+n\d+\[", l)]
+
+
+def test_mermaid_draws_root_topics_memories_orphans_and_broken(make_store, cli):
+    store = make_store(SMALL)
+    result = cli("graph", "--preset", "moc", store)
+    assert result.exit_code == 0, result.stderr
+    out = result.output
+    assert out.startswith("flowchart LR\n")
+    assert node_lines(out) == [
+        'n0["MEMORY.md"]:::root',
+        'n1["MOC-tools.md"]:::index',
+        'n2["tools/rg.md"]:::memory',
+        'n3["tools/jq.md"]:::memory',
+        'n5["missing: gone.md"]:::broken',
+        'n6["outside the repository: ../../../../etc/passwd"]:::outside',
+        'n4["tools/lost.md"]:::orphan',  # inside the orphans box
+    ]
+    assert '  subgraph orphans["orphans: no index reaches these"]\n    direction LR\n    n4["tools/lost.md"]:::orphan\n  end' in out
+    assert "  n0 --> n1\n  n1 --> n2\n  n1 --> n3\n" in out
+    assert "  n0 -.->|line 3| n5\n" in out and "  n3 -.->|line 2| n6\n" in out
+    assert "  classDef orphan " in out
+
+
+def test_dot_output(make_store, cli):
+    out = cli("graph", "--format", "dot", "--preset", "moc", make_store(SMALL)).output
+    assert out.startswith("digraph memlint {\n  rankdir=LR;")
+    assert '    s0n0 [label="MEMORY.md", style="filled,bold", fillcolor="#dbeafe"];' in out
+    assert '    s0n4 [label="tools/lost.md", style=filled, fillcolor="#fef3c7"];' in out
+    assert '    s0n0 -> s0n5 [label="line 3", style=dashed, color="#b91c1c"];' in out
+    assert out.rstrip().endswith("}")
+
+
+def test_json_lists_every_node_and_link(make_store, cli):
+    result = cli("graph", "--format", "json", "--preset", "moc", make_store(SMALL))
+    [store] = result.json()["stores"]
+    nodes = {n["rel"]: n for n in store["nodes"]}
+    assert nodes["tools/lost.md"]["orphan"] and not nodes["tools/lost.md"]["reachable"]
+    assert nodes["tools/rg.md"]["depth"] == 2 and nodes["MOC-tools.md"]["role"] == "index"
+    edges = {(e["source"], e["written"]): e for e in store["edges"]}
+    assert edges[("MEMORY.md", "gone.md")]["status"] == "broken" and edges[("MEMORY.md", "gone.md")]["line"] == 3
+    assert edges[("tools/jq.md", "../../../../etc/passwd")]["status"] == "outside"
+    assert store["root"] == "MEMORY.md" and store["index_depth"] == 3
+
+
+def test_a_500_file_store_stays_readable(make_store, cli):
+    kinds = ("project", "feedback", "reference", "user")
+    files = {f"{kinds[i % 4]}_note-{i:03d}.md": MEM.format(n=i) for i in range(500)}
+    root = "# Index\n" + "".join(f"- [{rel}]({rel}) — hook\n" for rel in sorted(files)[:480])
+    store = make_store({"MEMORY.md": root, **files})
+    out = cli("graph", store).output
+    nodes = node_lines(out)
+    assert len(nodes) <= 12
+    assert nodes[:5] == [
+        'n0["MEMORY.md"]:::root',
+        'n1["feedback* (125)"]:::group',
+        'n2["project* (125)"]:::group',
+        'n3["reference* (125)"]:::group',
+        'n4["user* (105)"]:::group',
+    ]
+    assert 'subgraph orphans["orphans: no index reaches these"]\n    direction LR\n    n5["user* (20)"]:::group' in out
+
+
+def test_a_500_file_map_of_content_stays_readable(make_store, cli):
+    files = {"MEMORY.md": "# M\n" + "".join(f"- [[MOC-t{t}]]\n" for t in range(10))}
+    for t in range(10):
+        files[f"MOC-t{t}.md"] = "# T\n" + "".join(f"- [[t{t}/m{i}]]\n" for i in range(50))
+        files.update({f"t{t}/m{i}.md": "# m\n" for i in range(50)})
+    out = cli("graph", "--max-per-topic", "5", make_store(files)).output
+    nodes = node_lines(out)
+    assert len(nodes) == 21  # root, 10 topics, one count per topic
+    assert '["t0/* (50)"]:::group' in " ".join(nodes)
+
+
+def test_several_stores_are_subgraphs(make_store, cli, tmp_path):
+    make_store({"MEMORY.md": "# a\n"}, sub="repo/a")
+    make_store({"MEMORY.md": "# b\n"}, sub="repo/b")
+    out = cli("graph", tmp_path / "repo").output
+    assert out.count("subgraph s") == 2 and "s0n0" in out and "s1n0" in out
+    data = json.loads(cli("graph", "--format", "json", tmp_path / "repo").output)
+    assert len(data["stores"]) == 2
+
+
+def test_graph_usage_errors(tmp_path, cli):
+    assert cli("graph", tmp_path / "nope").exit_code == 2
+    (tmp_path / ".memlint.yaml").write_text("bogus: 1\n")
+    (tmp_path / "MEMORY.md").write_text("# M\n")
+    result = cli("graph", tmp_path)
+    assert result.exit_code == 2 and "unknown key 'bogus'" in result.stderr
+
+
+def test_graph_writes_output_file(make_store, cli, tmp_path):
+    target = tmp_path / "store.mmd"
+    result = cli("graph", "-o", target, make_store(SMALL))
+    assert result.exit_code == 0 and result.output == ""
+    assert target.read_text().startswith("flowchart LR")
