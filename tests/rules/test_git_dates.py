@@ -367,3 +367,25 @@ def test_copied_store_keeps_its_dates_out_of_git(repo, tmp_path, findings):
     copy = tmp_path / "copy"
     shutil.copytree(repo.root / "memory", copy)
     assert findings(copy, "--preset", "moc", "--select", "MEM4", "--today", TODAY) == []
+
+
+def test_report_shows_no_git_dates_from_a_shallow_clone(repo, tmp_path, cli):
+    from tests.test_report import table
+
+    repo.write("memory/a.md", mem(body="undated\n"))
+    repo.commit("add", D1)
+    repo.write("memory/b.md", mem(body="undated too\n"))
+    repo.commit("add b", D4)
+
+    def dates_shown(root):
+        result = cli("report", "--today", TODAY, root / "memory")
+        assert result.exit_code == 0, result.stderr
+        return result.output, {r["File"]: (r["Created"], r["Verified"]) for r in table(result.output, "File")}
+
+    _, full = dates_shown(repo.root)
+    assert full["a.md"] == ("_2024-01-10_", "_2024-01-10_")
+    clone = GitRepo(tmp_path / "clone", init=False)
+    clone.run("clone", "-q", "--depth", "1", f"file://{repo.root}", ".")
+    text, shallow = dates_shown(clone.root)
+    assert "2024-04-15" not in shallow["a.md"][0]  # not the shallow commit's date
+    assert "shallow clone" in text
