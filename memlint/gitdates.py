@@ -213,6 +213,8 @@ class GitDates:
             _, out, _ = history_mod._run(g, ["diff", "--cached", "-M", *base, "--", *spec])
             for patch in _patches(history_mod._decode(out)):
                 judge(patch.path, self.store.today, STAGED, patch)
+        if history.head is None or done >= wanted.keys():
+            return found  # nothing committed yet, or the index settled every path
         oldest = min(wanted.values()) - timedelta(days=2)  # slack: --since reads the committer date
         fmt = "%H %cd" if self.date_kind == "committer" else "%H %ad"
         spec = [*paths, *old_names] if len(paths) <= _MAX_PATH_ARGS else self._store_spec()

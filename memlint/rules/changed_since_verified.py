@@ -51,7 +51,14 @@ def check(store, options):
         path = git.repo_path(doc)
         wanted[path] = verified.fromordinal(verified.toordinal() + tolerance)
         docs[path] = (doc, verified)
-    for path, (when, commit) in sorted(git.content_changes_after(wanted).items()):
+    from memlint.history import HistoryError
+
+    try:
+        changes = git.content_changes_after(wanted)
+    except HistoryError as exc:
+        store.notice(f"{CODE} {NAME} skipped: {exc}")
+        return
+    for path, (when, commit) in sorted(changes.items()):
         doc, verified = docs[path]
         by = "the commit being made" if commit == "staged" else f"commit {commit[:7]}"
         yield Problem(

@@ -389,3 +389,14 @@ def test_report_shows_no_git_dates_from_a_shallow_clone(repo, tmp_path, cli):
     text, shallow = dates_shown(clone.root)
     assert "2024-04-15" not in shallow["a.md"][0]  # not the shallow commit's date
     assert "shallow clone" in text
+
+
+def test_first_commit_being_made(tmp_path, findings):
+    """No HEAD yet: every staged file is created today, none changed after a verification."""
+    repo = GitRepo(tmp_path / "new")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("memory/MEMORY.md", INDEX)
+    repo.write("memory/a.md", mem("2024-01-01", "2024-01-01"))
+    repo.write("memory/2024-01-01.md", "- a daily log\n")
+    assert sorted(findings(repo.root / "memory", "--staged", "--today", TODAY, "--select", "MEM4")) == [
+        ("memory/a.md", 4, "MEM401")]
