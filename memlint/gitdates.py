@@ -172,8 +172,9 @@ class GitDates:
         what the memory says. The walk stops at the file's birth (a memory
         added after the date has not changed since). It does not follow
         renames: for a file moved to its name after the date, history's last
-        change stands (date lines or not). One ``git log -p`` for every path, bounded by
-        the oldest date; in a staged run the index counts as a commit made today.
+        change stands (date lines or not). One ``git log -p`` for every path,
+        bounded by the oldest date; in a staged run the index counts as a
+        commit made today.
         """
         history = self.history
         if not wanted or not self.usable:
