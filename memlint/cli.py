@@ -25,6 +25,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "eval": "memlint.commands.eval:eval_cmd",
     "report": "memlint.commands.report:report",
     "graph": "memlint.commands.graph:graph_cmd",
+    "backfill": "memlint.commands.backfill:backfill",
 }
 
 
@@ -175,7 +176,8 @@ def main():
 @click.option("--scope", type=click.Choice(["all", "file", "store"]), default="all", show_default=True, help="Only rules that judge one file at a time (file), or the whole store (store).")
 @click.option("--staged/--no-staged", default=None, help="Lint what the next commit holds: the files and content of the git index; untracked files are left out. Default: on when run by pre-commit (PRE_COMMIT=1).")
 @click.option("--summary", is_flag=True, help="After the findings, count memories by status, stale, expired, superseded, in conflict (stderr unless --format text).")
-def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, scope, staged, summary):
+@click.option("--since", metavar="REV", help="Judge the history from REV to HEAD too: append-only files rewritten since (MEM405).")
+def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, scope, staged, summary, since):
     """Lint the memory stores at PATHS (default: the current folder).
 
     Files given as PATHS lint their whole store but report only on those files.
@@ -186,6 +188,8 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
 
     today_date = parse_today(today)
     stores, only = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths))
+    for store in stores:
+        store.since = since
     scopes = ("file", "store") if scope == "all" else (scope,)
     selection = Selection(select=_split_keys(select), ignore=_split_keys(ignore), only_paths=only, scopes=scopes)
     for key in (*selection.select, *selection.ignore):

@@ -109,8 +109,8 @@ def build_store_report(
             role=doc.role,
             kind=_kind(doc),
             status=_status(doc, lifecycle, stale),
-            created=_date_cell(doc, CREATED_FIELDS, history, "created"),
-            verified=_date_cell(doc, VERIFIED_FIELDS, history, "changed"),
+            created=_date_cell(doc, CREATED_FIELDS, store.git_dates, "created"),
+            verified=_date_cell(doc, VERIFIED_FIELDS, store.git_dates, "changed"),
             reached=graph.reachable(doc.rel),
             loaded=doc.rel in walk.parents_loaded,
             retired=doc.role == "memory" and lifecycle.retired_because(doc.rel) is not None,
@@ -152,6 +152,8 @@ def build_store_report(
     notes = []
     if history is None:
         notes.append("no git history: dates come from frontmatter only")
+    elif history.shallow:
+        notes.append("shallow clone: git dates unknown, dates come from frontmatter only (fetch the full history: `fetch-depth: 0`)")
     folder = store._repo_path(store.dir)
     folder = "" if folder in (".", "") or store.dir == store.repo_root else folder
     return StoreReport(root, folder, store.repo_root.name, store.preset, store.today, rows, totals,
@@ -231,7 +233,7 @@ def _cell_value(value, empty: str = "–") -> str:
     return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
 
 
-def _date_cell(doc: "Doc", fields: Iterable[str], history, which: str) -> DateCell:
+def _date_cell(doc: "Doc", fields: Iterable[str], git, which: str) -> DateCell:
     for name in fields:
         value = doc.field(name)
         if value in (None, ""):
@@ -240,12 +242,12 @@ def _date_cell(doc: "Doc", fields: Iterable[str], history, which: str) -> DateCe
             return DateCell(parse_date(value).isoformat(), "frontmatter")
         except ValueError:
             return DateCell(_cell_value(value), "frontmatter-text")  # MEM004 says what is wrong
-    if history is None:
+    if not git.usable:  # no git, or a shallow clone whose dates would be wrong
         return DateCell(None, None)
-    dates = history.dates(doc.path)
-    if dates is None:
+    when = getattr(git.of(doc), which)
+    if when is None:
         return DateCell(None, "uncommitted")
-    return DateCell(getattr(dates, which).date().isoformat(), "git")
+    return DateCell(when.isoformat(), "git")
 
 
 # ---------------------------------------------------------------- mermaid

@@ -85,6 +85,7 @@ def lint_store(store: Store, selection: Selection | None = None) -> Result:
             result.findings.append(
                 Finding(problem.path, problem.line, problem.column, rule.CODE, rule.NAME, conf.severity, problem.message)
             )
+    result.notices.extend(n for n in store.notices if n not in result.notices)
     result.findings.sort()
     return result
 

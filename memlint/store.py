@@ -126,6 +126,9 @@ class Store:
         self.settings = config.settings(self.preset)
         self.repo_root = (repo_root or _find_git_root(self.dir) or self.dir).resolve()
         self.today = today or date.today()
+        self.since: str | None = None  # `check --since REV`: judge history from REV to HEAD (MEM405)
+        self.notices: list[str] = []  # one-line messages for the user (the linter prints them once)
+        self.history_problem: str | None = None  # why `history` is None
         self.docs: dict[str, Doc] = {}
         self._load()
 
@@ -211,18 +214,34 @@ class Store:
 
         root = history.find_repo_root(self.dir)
         if root is None:
+            import shutil
+
+            self.history_problem = "git is not installed" if shutil.which("git") is None else "not in a git repository"
             return None
         try:
             return history.load_history(
                 root, date_kind=self.settings.get("date-source", "author"), under=self._repo_path(self.dir)
             )
-        except history.HistoryError:
+        except history.HistoryError as exc:
+            self.history_problem = str(exc)
             return None
 
     @cached_property
     def fingerprints(self) -> dict:
         """Body fingerprint of every memory and daily log, by store-relative path."""
         return fingerprint_docs(self.by_role("memory", "log"))
+
+    @cached_property
+    def git_dates(self):
+        """Created and last-changed dates of each file, from git (``memlint.gitdates``)."""
+        from memlint.gitdates import GitDates
+
+        return GitDates(self)
+
+    def notice(self, message: str) -> None:
+        """Tell the user something once (not a finding): printed by the CLI on stderr."""
+        if message not in self.notices:
+            self.notices.append(message)
 
     @cached_property
     def lifecycle(self):

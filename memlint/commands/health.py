@@ -53,7 +53,7 @@ def _sessions_for(store, sessions_dir: Path | None):
 
 def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
     history = store.history
-    if history is not None:
+    if history is not None and not history.shallow:  # a shallow clone's dates are wrong
         dates = history.dates(doc.path)
         if dates is not None:
             return max(0, (today - dates.changed.date()).days), "git"
