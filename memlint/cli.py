@@ -100,28 +100,38 @@ def build_stores(paths, preset, config_file, today=None, staged=False):
     for p in paths:
         if not p.exists() and not p.is_symlink():
             raise UsageError(f"{p}: no such file or folder")
-    first = paths[0]
-    conf = config_mod.load(config_file, start=first if first.is_dir() else first.parent)
+    configs: dict = {}
+
+    def config_for(folder: Path):
+        """--config for everything, else the config each folder finds upwards (loaded once)."""
+        found = Path(config_file) if config_file else config_mod.find_config_file(folder)
+        if found not in configs:
+            configs[found] = config_mod.load(found)
+        return configs[found]
+
     stores: dict[tuple[Path, str], Store] = {}
+
+    def store_at(key):
+        if key not in stores:
+            stores[key] = Store(key[0], key[1], config_for(key[0]), preset=preset, today=today, staged=staged)
+        return stores[key]
+
     only: set[str] | None = None
     for p in paths:
         if p.is_dir():
-            found = discover(p, conf)
+            found = discover(p, config_for(p))
             if not found:
                 raise UsageError(
                     f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md); "
                     "name the root in .memlint.yaml (root: path/to/MEMORY.md)"
                 )
             for key in found:
-                if key not in stores:
-                    stores[key] = Store(key[0], key[1], conf, preset=preset, today=today, staged=staged)
+                store_at(key)
         else:
-            key = _store_of_file(p, conf)
+            key = _store_of_file(p, config_for(p.absolute().parent))
             if key is None:
                 continue  # a markdown file outside any store: nothing to judge
-            if key not in stores:
-                stores[key] = Store(key[0], key[1], conf, preset=preset, today=today, staged=staged)
-            store = stores[key]
+            store = store_at(key)
             only = only if only is not None else set()
             only.add(store._repo_path(p.resolve() if not p.is_symlink() else p.absolute()))
     if only is not None and any(p.is_dir() for p in paths):

@@ -120,6 +120,7 @@ class Store:
     ):
         self.dir = directory.resolve()
         self.staged = staged  # read the files git will commit (the index), not the working tree
+        self._indexed: frozenset[str] | None = None
         self.root_name = root_name
         self.config = config
         self.preset = preset or config.preset or detect_preset(self.dir, root_name)
@@ -237,6 +238,13 @@ class Store:
         from memlint.gitdates import GitDates
 
         return GitDates(self)
+
+    def indexed_paths(self) -> frozenset[str]:
+        """Every repo-relative path the git index holds (staged runs: what exists)."""
+        if self._indexed is None:
+            listing = _git(self.repo_root, "ls-files", "-z", "--full-name")
+            self._indexed = frozenset(os.fsdecode(p) for p in listing.split(b"\0") if p)
+        return self._indexed
 
     def notice(self, message: str) -> None:
         """Tell the user something once (not a finding): printed by the CLI on stderr."""

@@ -84,7 +84,8 @@ def test_retired_memory_skips_content_rules(make_store, findings):
 
 def test_retired_memory_keeps_structural_rules(make_store, findings):
     store = make_store({"MEMORY.md": "# Memory\n", "old.md": "---\nname: old\nstatus: archived\n---\nx\n"})
-    assert findings(store, "--today", TODAY) == [("old.md", 1, "MEM003")]  # description and type missing
+    # description and type missing: one finding each
+    assert findings(store, "--today", TODAY) == [("old.md", 1, "MEM003"), ("old.md", 1, "MEM003")]
 
 
 def test_retired_exemption_can_be_turned_off(make_store, findings):

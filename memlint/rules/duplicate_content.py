@@ -30,7 +30,6 @@ is the correction, give it ``supersedes: <old>`` and retire the old one.
 """
 from __future__ import annotations
 
-from memlint.config import ConfigError
 from memlint.finding import Problem
 from memlint.fingerprint import exact_groups
 from memlint.rules import _duplicates
@@ -45,8 +44,6 @@ OPTIONS = {"min-words": ((int,), 3), **_duplicates.OPTIONS}
 
 def check(store, options):
     min_words = options["min-words"]
-    if min_words < 0:
-        raise ConfigError(f"rules.{NAME}.min-words must be 0 or more, not {min_words!r}")
     docs = {doc.rel: doc for doc in _duplicates.compared(store, options, CODE)}
     fingerprints = store.fingerprints
     groups = exact_groups((rel, fingerprints[rel]) for rel in docs if fingerprints[rel].words >= min_words)

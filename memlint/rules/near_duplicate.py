@@ -32,7 +32,6 @@ retire the old one. If both are right and distinct, say so with
 """
 from __future__ import annotations
 
-from memlint.config import ConfigError
 from memlint.finding import Problem
 from memlint.fingerprint import DEFAULT_THRESHOLD, near_pairs
 from memlint.rules import _duplicates
@@ -47,14 +46,11 @@ OPTIONS = {
     "min-words": ((int,), 20),
     **_duplicates.OPTIONS,
 }
+BOUNDS = {"threshold": (0.01, 1.0)}  # checked when the config loads
 
 
 def check(store, options):
     threshold, min_words = options["threshold"], options["min-words"]
-    if not 0 < threshold <= 1:
-        raise ConfigError(f"rules.{NAME}.threshold must be above 0 and at most 1, not {threshold!r}")
-    if min_words < 0:
-        raise ConfigError(f"rules.{NAME}.min-words must be 0 or more, not {min_words!r}")
     docs = {doc.rel: doc for doc in _duplicates.compared(store, options, CODE)}
     fingerprints = store.fingerprints
     pairs = near_pairs([(rel, fingerprints[rel]) for rel in docs], threshold, min_words=min_words)
