@@ -14,6 +14,18 @@ from pathlib import Path
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     path = Path(path)
     try:
+        info = os.stat(path)  # follows a symlink: the file it names is what changes
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        # /dev/null, /dev/stdout, a FIFO: there is nothing to replace, and a
+        # rename over a device would destroy it. Write straight through.
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return
+    if path.is_symlink():
+        path = path.resolve()
+    try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
         umask = os.umask(0)

@@ -22,7 +22,10 @@ LAZY_COMMANDS: dict[str, str] = {
     "health": "memlint.commands.health:health",
     "triage": "memlint.commands.health:triage",
     "init": "memlint.commands.init:init",
+    "eval": "memlint.commands.eval:eval_cmd",
+    "report": "memlint.commands.report:report",
     "graph": "memlint.commands.graph:graph_cmd",
+    "backfill": "memlint.commands.backfill:backfill",
 }
 
 
@@ -97,28 +100,38 @@ def build_stores(paths, preset, config_file, today=None, staged=False):
     for p in paths:
         if not p.exists() and not p.is_symlink():
             raise UsageError(f"{p}: no such file or folder")
-    first = paths[0]
-    conf = config_mod.load(config_file, start=first if first.is_dir() else first.parent)
+    configs: dict = {}
+
+    def config_for(folder: Path):
+        """--config for everything, else the config each folder finds upwards (loaded once)."""
+        found = Path(config_file) if config_file else config_mod.find_config_file(folder)
+        if found not in configs:
+            configs[found] = config_mod.load(found)
+        return configs[found]
+
     stores: dict[tuple[Path, str], Store] = {}
+
+    def store_at(key):
+        if key not in stores:
+            stores[key] = Store(key[0], key[1], config_for(key[0]), preset=preset, today=today, staged=staged)
+        return stores[key]
+
     only: set[str] | None = None
     for p in paths:
         if p.is_dir():
-            found = discover(p, conf)
+            found = discover(p, config_for(p))
             if not found:
                 raise UsageError(
                     f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md); "
                     "name the root in .memlint.yaml (root: path/to/MEMORY.md)"
                 )
             for key in found:
-                if key not in stores:
-                    stores[key] = Store(key[0], key[1], conf, preset=preset, today=today, staged=staged)
+                store_at(key)
         else:
-            key = _store_of_file(p, conf)
+            key = _store_of_file(p, config_for(p.absolute().parent))
             if key is None:
                 continue  # a markdown file outside any store: nothing to judge
-            if key not in stores:
-                stores[key] = Store(key[0], key[1], conf, preset=preset, today=today, staged=staged)
-            store = stores[key]
+            store = store_at(key)
             only = only if only is not None else set()
             only.add(store._repo_path(p.resolve() if not p.is_symlink() else p.absolute()))
     if only is not None and any(p.is_dir() for p in paths):
@@ -173,7 +186,8 @@ def main():
 @click.option("--scope", type=click.Choice(["all", "file", "store"]), default="all", show_default=True, help="Only rules that judge one file at a time (file), or the whole store (store).")
 @click.option("--staged/--no-staged", default=None, help="Lint what the next commit holds: the files and content of the git index; untracked files are left out. Default: on when run by pre-commit (PRE_COMMIT=1).")
 @click.option("--summary", is_flag=True, help="After the findings, count memories by status, stale, expired, superseded, in conflict (stderr unless --format text).")
-def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, scope, staged, summary):
+@click.option("--since", metavar="REV", help="Judge the history from REV to HEAD too: append-only files rewritten since (MEM405).")
+def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, scope, staged, summary, since):
     """Lint the memory stores at PATHS (default: the current folder).
 
     Files given as PATHS lint their whole store but report only on those files.
@@ -184,6 +198,8 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
 
     today_date = parse_today(today)
     stores, only = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths))
+    for store in stores:
+        store.since = since
     scopes = ("file", "store") if scope == "all" else (scope,)
     selection = Selection(select=_split_keys(select), ignore=_split_keys(ignore), only_paths=only, scopes=scopes)
     for key in (*selection.select, *selection.ignore):

@@ -201,6 +201,8 @@ def validate(data, where: str = "config") -> None:
             ok = isinstance(value, bool)
         elif isinstance(default, int):
             ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        elif key == "schema":
+            ok = value is None or isinstance(value, str)
         else:
             ok = value is None or isinstance(value, (str, int)) and not isinstance(value, bool)
         if not ok:
@@ -249,6 +251,11 @@ def validate(data, where: str = "config") -> None:
                 raise ConfigError(
                     f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}"
                 )
+            elif isinstance(opt_value, (int, float)) and not isinstance(opt_value, bool):
+                low, high = getattr(rule, "BOUNDS", {}).get(opt, (0, None))
+                if opt_value < low or (high is not None and opt_value > high):
+                    span = f"from {low} to {high}" if high is not None else f"{low} or more"
+                    raise ConfigError(f"{where}: rules.{key}.{opt} must be {span}, not {opt_value!r}")
 
 
 def glob_match(path: str, patterns) -> bool:

@@ -1,8 +1,8 @@
 """Exact and near-duplicate memory bodies, found without comparing all pairs.
 
 ``fingerprint(body)`` runs once per body. It depends only on the text, so it
-can be cached by git blob id, and it holds only bytes, ints and a frozenset,
-so it pickles. Its fields:
+can be cached by git blob id, and it holds only bytes, ints, a frozenset and
+a tuple, so it pickles. Its fields:
 
 * ``exact``: blake2b-128 of :func:`normalise` (lowercase, punctuation
   removed, whitespace collapsed), or ``b""`` for a blank body.
@@ -17,12 +17,17 @@ so it pickles. Its fields:
   about 64 of them), for callers that want a one-integer summary.
   Candidate generation does not use it.
 * ``words``: the token count.
+* ``bands``: the body's band keys for near_pairs at ``_STORED_ROWS`` rows
+  (every threshold up to 0.5, the default included). Computing them is most
+  of near_pairs's cost, so they are made once with the rest and a cache
+  keeps them; they are plain integers, the same in every process and Python
+  version.
 
 ``near_pairs`` builds candidates with MinHash-style banding over the
 shingle hashes, then confirms each one with the exact Jaccard similarity of
 the two sets. The hashes are already uniformly random, so sorting a set
-orders it by a random permutation. A band key is a hash of ``rows``
-consecutive sorted hashes (a bottom-``rows`` sketch). Two sets share a key
+orders it by a random permutation. A band key is ``rows`` consecutive
+sorted hashes packed into one integer (a bottom-``rows`` sketch). Two sets share a key
 when the sorted union has a run of ``rows`` hashes that are in both sets,
 which happens with probability about ``J ** rows``. Each body gets about
 _BANDS such keys ("looks"):
@@ -52,7 +57,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
-from operator import add, methodcaller, ne, rshift
+from operator import add, lshift, methodcaller, ne, or_, rshift
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -102,6 +107,7 @@ _HASH_MASK = (1 << _HASH_BITS) - 1
 # Odd multipliers: x -> x * a mod 2**30 permutes the hashes into another order.
 _ORDERS = (0x2545F491, 0x1B873593, 0x0CC9E2D5, 0x27D4EB2F, 0x165667B1, 0x3C6EF35F, 0x08EBCA6B)
 _BIN_SHIFT = _HASH_BITS - (_BANDS.bit_length() - 1)  # top bits of a hash: its bin (_BANDS is a power of two)
+_STORED_ROWS = 2         # rows of the band keys a Fingerprint carries: _rows_for(t) for every t <= 0.5
 
 # --- normalisation ---------------------------------------------------------
 
@@ -220,6 +226,7 @@ class Fingerprint:
     simhash: int               # 64-bit SimHash of (a consistent sample of) the shingles
     shingles: frozenset[int]   # 30-bit hashes of per-line/sentence word 3-shingles (<= MAX_SHINGLES)
     words: int                 # tokens in the body
+    bands: tuple[int, ...] = ()  # band keys at _STORED_ROWS rows; () when not computed (near_pairs makes them)
 
 
 _EMPTY = frozenset()
@@ -240,7 +247,8 @@ def fingerprint(body: str) -> Fingerprint:
     shingles = frozenset(map(rshift, crcs, repeat(32 - _HASH_BITS, len(crcs))))
     if len(shingles) > MAX_SHINGLES:  # keep a consistent sample: the smallest hashes
         shingles = frozenset(sorted(shingles)[:MAX_SHINGLES])
-    return Fingerprint(key, _simhash(shingles), shingles, sum(map(len, segments)))
+    words = sum(map(len, segments))
+    return Fingerprint(key, _simhash(shingles), shingles, words, tuple(_band_keys(shingles, _STORED_ROWS)))
 
 
 # --- exact duplicates ------------------------------------------------------
@@ -302,10 +310,11 @@ def _windows(s: list[int], rows: int, starts: Iterable[int] | None = None) -> li
     """A key for the ``rows`` consecutive values of sorted ``s`` (circularly)
     at each start index (default: every index).
 
-    The key is Python's hash of the tuple. Keys live only inside one
-    near_pairs call, so they need not be stable across processes. (XOR would
-    be cheaper, but neighbours in sorted order share their high bits, and an
-    even number of them cancel those bits out.)
+    The key packs the values into one integer, ``_HASH_BITS`` bits each: as
+    cheap as hashing a tuple, free of collisions, and the same in every
+    process and Python version, so stored keys (Fingerprint.bands) and fresh
+    ones always agree. (XOR would be cheaper, but neighbours in sorted order
+    share their high bits, and an even number of them cancel those bits out.)
     """
     ring = s + s[: rows - 1]
     if starts is None:
@@ -314,7 +323,18 @@ def _windows(s: list[int], rows: int, starts: Iterable[int] | None = None) -> li
         get = ring.__getitem__
         columns = [list(map(get, starts))]
         columns += [list(map(get, map(add, starts, repeat(r, len(columns[0]))))) for r in range(1, rows)]
-    return list(map(hash, zip(*columns)))
+    keys = columns[0]
+    for r in range(1, rows):  # map() stops at the shortest column: one key per window
+        keys = map(or_, keys, map(lshift, columns[r], repeat(_HASH_BITS * r)))
+    return list(keys)
+
+
+def _pack(values: Sequence[int]) -> int:
+    """The key of a set of ``rows`` or fewer hashes: all of them, packed."""
+    key = 0
+    for r, value in enumerate(values):
+        key |= value << (_HASH_BITS * r)
+    return key
 
 
 def _band_keys(shingles: frozenset[int], rows: int) -> list[int]:
@@ -326,7 +346,7 @@ def _band_keys(shingles: frozenset[int], rows: int) -> list[int]:
     s = sorted(shingles)
     n = len(s)
     if n <= rows:
-        return [hash(tuple(s))]
+        return [_pack(s)]
     if n > _BANDS:
         # One window per non-empty bin (the top bits of a hash), starting at
         # the bin's smallest hash: bins change where the shifted values do.
@@ -398,7 +418,7 @@ def near_pairs(
     setdefault = first.setdefault
     n_keys = 0
     for idx, fp in enumerate(fps):
-        keys = _band_keys(fp.shingles, rows)
+        keys = fp.bands if rows == _STORED_ROWS and fp.bands else _band_keys(fp.shingles, rows)
         n_keys += len(keys)
         owners = list(map(setdefault, keys, repeat(idx, len(keys))))
         if owners.count(idx) == len(owners):

@@ -174,10 +174,26 @@ class RepoFiles:
         return self._kinds.get(done, "dir") if done else "dir"
 
 
+class IndexedFiles:
+    """``RepoFiles`` for a staged run: what exists is what the git index holds."""
+
+    def __init__(self, paths):
+        self._files = set(paths)
+        self._dirs = {"/".join(p.split("/")[:i]) for p in self._files for i in range(1, p.count("/") + 1)}
+
+    def kind(self, rel: str) -> str | None:
+        rel = posixpath.normpath(rel) if rel else ""
+        if rel in ("", "."):
+            return "dir"
+        if rel in self._files:
+            return "file"
+        return "dir" if rel in self._dirs else None
+
+
 class Graph:
     def __init__(self, store: "Store"):
         self.store = store
-        self.files = RepoFiles(store.repo_root)
+        self.files = IndexedFiles(store.indexed_paths()) if store.staged else RepoFiles(store.repo_root)
         prefix = store._repo_path(store.dir)
         self._store_prefix = "" if prefix in (".", "") else prefix
         self._names: dict[str, list[str]] = defaultdict(list)

@@ -278,16 +278,9 @@ class Lifecycle:
 
     # -- dates
     def git_changed(self, doc: "Doc") -> date | None:
-        """Date of the last commit that changed the file, or None (no git, not committed)."""
-        history = self.store.history
-        if history is None:
-            return None
-        try:
-            path = doc.abspath.relative_to(history.repo_root).as_posix()
-        except ValueError:
-            path = doc.path
-        found = history.dates(path)
-        return found.changed.date() if found else None
+        """Date of the last commit that changed the file, or None (no git, a
+        shallow clone, not committed; ``memlint.gitdates`` decides)."""
+        return self.store.git_dates.of(doc).changed
 
     def verified_on(self, doc: "Doc") -> tuple[date, str] | None:
         """When the memory was last checked, and where that date came from:

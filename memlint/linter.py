@@ -1,7 +1,9 @@
 """Run the rules over a store: stamp code, name and severity; apply suppressions."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Iterable
 
 from memlint import rules as rule_registry
@@ -85,19 +87,24 @@ def lint_store(store: Store, selection: Selection | None = None) -> Result:
             result.findings.append(
                 Finding(problem.path, problem.line, problem.column, rule.CODE, rule.NAME, conf.severity, problem.message)
             )
+    result.notices.extend(n for n in store.notices if n not in result.notices)
     result.findings.sort()
     return result
 
 
 def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> Result:
+    """Lint every store. Paths are repo-relative; when the stores live in
+    different repositories (or outside any), each path is prefixed with its
+    repository's folder, relative to the current one, so none collide."""
+    stores = list(stores)
+    several_roots = len({store.repo_root for store in stores}) > 1
     total = Result()
-    seen = set()
     for store in stores:
         one = lint_store(store, selection)
-        for finding in one.findings:
-            if finding not in seen:
-                seen.add(finding)
-                total.findings.append(finding)
+        if several_roots:
+            prefix = Path(os.path.relpath(store.repo_root)).as_posix()
+            one.findings = [replace(f, path=f"{prefix}/{f.path}") for f in one.findings]
+        total.findings.extend(one.findings)
         total.notices.extend(n for n in one.notices if n not in total.notices)
         total.exempted += one.exempted
     total.findings.sort()

@@ -118,7 +118,7 @@ def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:
     out: dict[str, int] = {}
     parent = None
     for offset, raw in enumerate(fm_lines):
-        m = _KEY_LINE.match(raw)
+        m = _KEY_LINE.match(raw.rstrip("\r"))
         if not m:
             continue
         indent, key = len(m.group(1)), m.group(2)
@@ -681,12 +681,13 @@ def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str
         return 1
     line = _ESCAPED.sub("__", probe_lines[row])
     cursor = cursors.get(row, 0)
-    pos = after = -1
+    pos = end = -1
     if kind == "autolink":
         for needle in ("<" + href, "<" + href.removeprefix("mailto:"), "<"):
             pos = line.find(needle, cursor)
             if pos >= 0:
                 break
+        end = line.find(">", pos) + 1 if pos >= 0 else -1
     else:
         for needle in ("](" + href, "](<" + href):
             close = line.find(needle, cursor)
@@ -700,15 +701,16 @@ def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str
                         if depth == 0:
                             break
                     i -= 1
-                pos, after = i, close + 2  # the next link starts after this one's "]("
+                pos, end = i, close + len(needle)
                 break
         if pos < 0:
             pos = line.find("[", cursor)
+            end = pos + 1
         if pos > 0 and line[pos - 1] == "!" and kind == "image":
             pos -= 1
     if pos < 0:
         return 1
-    cursors[row] = max(pos + 1, after)
+    cursors[row] = max(end, pos + 1)  # the next link on this line starts after this one
     return pos + 1
 
 

@@ -120,12 +120,16 @@ class Store:
     ):
         self.dir = directory.resolve()
         self.staged = staged  # read the files git will commit (the index), not the working tree
+        self._indexed: frozenset[str] | None = None
         self.root_name = root_name
         self.config = config
         self.preset = preset or config.preset or detect_preset(self.dir, root_name)
         self.settings = config.settings(self.preset)
         self.repo_root = (repo_root or _find_git_root(self.dir) or self.dir).resolve()
         self.today = today or date.today()
+        self.since: str | None = None  # `check --since REV`: judge history from REV to HEAD (MEM405)
+        self.notices: list[str] = []  # one-line messages for the user (the linter prints them once)
+        self.history_problem: str | None = None  # why `history` is None
         self.docs: dict[str, Doc] = {}
         self._load()
 
@@ -211,13 +215,41 @@ class Store:
 
         root = history.find_repo_root(self.dir)
         if root is None:
+            import shutil
+
+            self.history_problem = "git is not installed" if shutil.which("git") is None else "not in a git repository"
             return None
         try:
             return history.load_history(
                 root, date_kind=self.settings.get("date-source", "author"), under=self._repo_path(self.dir)
             )
-        except history.HistoryError:
+        except history.HistoryError as exc:
+            self.history_problem = str(exc)
             return None
+
+    @cached_property
+    def fingerprints(self) -> dict:
+        """Body fingerprint of every memory and daily log, by store-relative path."""
+        return fingerprint_docs(self.by_role("memory", "log"))
+
+    @cached_property
+    def git_dates(self):
+        """Created and last-changed dates of each file, from git (``memlint.gitdates``)."""
+        from memlint.gitdates import GitDates
+
+        return GitDates(self)
+
+    def indexed_paths(self) -> frozenset[str]:
+        """Every repo-relative path the git index holds (staged runs: what exists)."""
+        if self._indexed is None:
+            listing = _git(self.repo_root, "ls-files", "-z", "--full-name")
+            self._indexed = frozenset(os.fsdecode(p) for p in listing.split(b"\0") if p)
+        return self._indexed
+
+    def notice(self, message: str) -> None:
+        """Tell the user something once (not a finding): printed by the CLI on stderr."""
+        if message not in self.notices:
+            self.notices.append(message)
 
     @cached_property
     def lifecycle(self):
@@ -225,6 +257,15 @@ class Store:
         from memlint.lifecycle import Lifecycle
 
         return Lifecycle(self)
+
+
+def fingerprint_docs(docs) -> dict:
+    """{store-relative path: fingerprint of its body (frontmatter removed)} for
+    the docs that parsed. Each fingerprint depends only on the body, so this is
+    the one place a cache keyed by git blob id can wrap."""
+    from memlint.fingerprint import fingerprint
+
+    return {doc.rel: fingerprint(doc.parsed.body) for doc in docs if doc.parsed is not None}
 
 
 def _find_git_root(start: Path) -> Path | None:
@@ -373,4 +414,4 @@ def load_stores(path: Path, config: Config, *, preset: str | None = None, today:
     return [Store(folder, name, config, preset=preset, today=today) for folder, name in discover(path, config)]
 
 
-__all__ = ["Doc", "Store", "discover", "load_stores", "ROOT_NAMES"]
+__all__ = ["Doc", "Store", "discover", "fingerprint_docs", "load_stores", "ROOT_NAMES"]

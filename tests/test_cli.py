@@ -110,3 +110,21 @@ def test_every_rule_is_documented_and_codes_are_unique():
         doc = rule.__doc__ or ""
         assert "Fires" in doc and "Fix" in doc and "Why" in doc, rule.CODE
         assert rule.SEVERITY in ("error", "warning") and rule.SCOPE in ("file", "store")
+
+
+def test_two_stores_outside_git_keep_their_findings_apart(tmp_path, cli):
+    for name in ("d1", "d2"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "MEMORY.md").write_text("# Index\n- [a](a.md)\n")
+    result = cli("check", "--format", "json", "d1", "d2", cwd=tmp_path)
+    assert sorted((f["path"], f["code"]) for f in result.json()) == [("d1/MEMORY.md", "MEM202"), ("d2/MEMORY.md", "MEM202")]
+
+
+def test_each_store_uses_its_own_config(tmp_path, cli):
+    for name in ("r1", "r2"):
+        (tmp_path / name / ".git").mkdir(parents=True)
+        (tmp_path / name / "MEMORY.md").write_text("# Index\n- [a](a.md)\n")
+    (tmp_path / "r1" / ".memlint.yaml").write_text("rules:\n  broken-link: off\n")
+    for order in (("r1", "r2"), ("r2", "r1")):
+        result = cli("check", "--format", "json", *order, cwd=tmp_path)
+        assert [(f["path"], f["code"]) for f in result.json()] == [("r2/MEMORY.md", "MEM202")], order

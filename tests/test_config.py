@@ -57,6 +57,9 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         ("wikilinks: maybe\n", "'wikilinks' must be one of"),
         ("- a\n", "must be a mapping"),
         ("rules: [\n", "invalid YAML"),
+        ("rules:\n  MEM102: {max-length: -5}\n", "max-length must be 0 or more"),
+        ("rules:\n  MEM101: {max-lines: -1}\n", "max-lines must be 0 or more"),
+        ("schema: 5\n", "'schema' has the wrong type"),
     ],
 )
 def test_bad_config_exits_2_with_message(make_store, cli, text, needle):

@@ -355,3 +355,19 @@ def test_a_large_real_cluster_is_not_mistaken_for_boilerplate():
     pairs = near_pairs(items, stats=stats)
     assert stats["max_bucket"] > 64
     assert pair_ids(pairs) == {(f"c{i:03d}", f"c{j:03d}") for i, j in itertools.combinations(range(120), 2)}
+
+
+def test_stored_band_keys_meet_keys_computed_on_the_spot():
+    # A Fingerprint without bands (made by hand, or read from an older cache)
+    # is indexed with keys computed on the spot; they must meet stored ones.
+    import dataclasses
+
+    bodies = [BASE, ONE_SENTENCE_CHANGED, SAME_TEMPLATE, SAME_TEMPLATE.replace("two megabytes", "one megabyte")]
+    stored = [(f"b{i}", fingerprint(body)) for i, body in enumerate(bodies)]
+    assert all(fp.bands for _, fp in stored)
+    bare = [(ident, dataclasses.replace(fp, bands=())) for ident, fp in stored]
+    mixed = [stored[0], bare[1], bare[2], stored[3]]
+    expected = near_pairs(stored)
+    assert pair_ids(expected) == {("b0", "b1"), ("b2", "b3")}
+    assert near_pairs(bare) == expected and near_pairs(mixed) == expected
+    assert near_pairs(mixed, 0.7) == near_pairs(stored, 0.7)  # rows 3: stored keys unused

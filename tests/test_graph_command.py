@@ -34,7 +34,7 @@ def test_mermaid_draws_root_topics_memories_orphans_and_broken(make_store, cli):
         'n6["outside the repository: ../../../../etc/passwd"]:::outside',
         'n4["tools/lost.md"]:::orphan',  # inside the orphans box
     ]
-    assert '  subgraph orphans["orphans: no index reaches these"]\n    n4["tools/lost.md"]:::orphan\n  end' in out
+    assert '  subgraph orphans["orphans: no index reaches these"]\n    direction LR\n    n4["tools/lost.md"]:::orphan\n  end' in out
     assert "  n0 --> n1\n  n1 --> n2\n  n1 --> n3\n" in out
     assert "  n0 -.->|line 3| n5\n" in out and "  n3 -.->|line 2| n6\n" in out
     assert "  classDef orphan " in out
@@ -76,7 +76,7 @@ def test_a_500_file_store_stays_readable(make_store, cli):
         'n3["reference* (125)"]:::group',
         'n4["user* (105)"]:::group',
     ]
-    assert 'subgraph orphans["orphans: no index reaches these"]\n    n5["user* (20)"]:::group' in out
+    assert 'subgraph orphans["orphans: no index reaches these"]\n    direction LR\n    n5["user* (20)"]:::group' in out
 
 
 def test_a_500_file_map_of_content_stays_readable(make_store, cli):

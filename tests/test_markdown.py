@@ -18,6 +18,11 @@ def test_frontmatter_lines_and_body_start():
     assert p.body_line == 6 and p.links[0].line == 6
 
 
+def test_crlf_frontmatter_key_lines():
+    p = parse("---\r\nname: a\r\nmetadata:\r\n  type: user\r\n---\r\nBody\r\n")
+    assert p.key_lines == {"name": 2, "metadata": 3, "metadata.type": 4}
+
+
 def test_no_frontmatter():
     p = parse("# Title\n\nText\n")
     assert p.frontmatter is None and p.frontmatter_lines is None and p.body_line == 1
@@ -58,6 +63,7 @@ def test_alias_bomb_is_refused_quickly():
         ("[ref][r]\n\n[r]: target.md", [("target.md", 1, 1, "link")]),
         ("\\[not](a.md) [yes](y.md)", [("y.md", 1, 14, "link")]),
         ("    [indented code](no.md)\n\n[yes](y.md)", [("y.md", 3, 1, "link")]),
+        ("[a](a.md) <b> \\* [a](a.md)", [("a.md", 1, 1, "link"), ("a.md", 1, 18, "link")]),
     ],
 )
 def test_links(text, expected):

@@ -58,7 +58,7 @@ def test_staged_reads_the_index_not_the_working_tree(repo, cli):
 
 
 def test_pre_commit_environment_turns_staged_on(repo, cli):
-    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD})
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b")})
     git(repo, "add", ".")
     write_files(repo, {"memory/untracked.md": NOFM})
     assert codes(cli, repo, env={"PRE_COMMIT": "1"}) == []
@@ -78,7 +78,8 @@ def test_staged_file_deleted_on_disk_is_still_judged(repo, cli):
     (repo / "b.md").unlink()  # the deletion is not staged: the commit still holds b.md
     assert codes(cli, "--staged", repo) == [("b.md", 1, "MEM001")]
     git(repo, "rm", "-q", "--cached", "a.md")  # staged deletion, still on disk
-    assert codes(cli, "--staged", repo) == [("b.md", 1, "MEM001")]
+    # the commit will not hold a.md: the index's link to it breaks
+    assert codes(cli, "--staged", repo) == [("MEMORY.md", 2, "MEM202"), ("b.md", 1, "MEM001")]
 
 
 def test_staged_skips_the_folders_a_walk_skips_and_odd_names_work(repo, cli):
@@ -126,3 +127,11 @@ def test_scope_picks_file_or_store_rules(make_store, cli):
     assert codes(cli, store) == [("MEMORY.md", 3, "MEM101"), ("b.md", 1, "MEM001")]
     assert codes(cli, "--scope", "file", store) == [("b.md", 1, "MEM001")]
     assert codes(cli, "--scope", "store", store) == [("MEMORY.md", 3, "MEM101")]
+
+
+def test_staged_link_to_an_untracked_file_is_broken(repo, cli):
+    write_files(repo, {"MEMORY.md": "# Index\n- [A](a.md) — first\n", "a.md": GOOD})
+    git(repo, "add", "MEMORY.md")  # a.md stays untracked: the commit will not hold it
+    assert codes(cli, "--staged", repo) == [("MEMORY.md", 2, "MEM202")]
+    git(repo, "add", "a.md")
+    assert codes(cli, "--staged", repo) == []

@@ -34,15 +34,24 @@ class View:
 
 
 def orphan_rels(store) -> list[str]:
-    """The files MEM201 reports (an unreached topic once, not each file under it)."""
+    """The files MEM201 reports (an unreached topic once, not each file under it),
+    less retired memories when the store exempts them as `check` does."""
+    from memlint import rules
+    from memlint.lifecycle import is_retired_memory
     from memlint.rules import orphan
 
     options = store.config.rule_config(orphan, store.preset).options
     by_path = {doc.path: rel for rel, doc in store.docs.items()}
-    return [by_path[p.path] for p in orphan.check(store, options) if p.path in by_path]
+    exempt = tuple(store.settings.get("retired-exempt-rules") or ())
+    skip_retired = bool(exempt) and rules.matches(orphan, exempt)
+    return [by_path[p.path] for p in orphan.check(store, options)
+            if p.path in by_path and not (skip_retired and is_retired_memory(store.docs[by_path[p.path]], store.settings))]
 
 
-def build_view(store, max_per_topic: int = DEFAULT_MAX_PER_TOPIC) -> View:
+def build_view(store, max_per_topic: int = DEFAULT_MAX_PER_TOPIC, *, expand_orphan_topics: bool = True) -> View:
+    """``expand_orphan_topics=False`` draws an index no one reaches as one
+    node in the orphans box, without what it lists (``memlint report``'s
+    root -> topics picture)."""
     graph = store.graph
     docs = store.docs
     root = store.root
@@ -122,7 +131,7 @@ def build_view(store, max_per_topic: int = DEFAULT_MAX_PER_TOPIC) -> View:
     lost_topics = [rel for rel in orphans if docs[rel].role in INDEX_ROLES]
     view.orphans = [file_node(rel) for rel in lost_topics]
     view.orphans += collapse("orphans", [rel for rel in orphans if docs[rel].role not in INDEX_ROLES])
-    for rel in lost_topics:
+    for rel in lost_topics if expand_orphan_topics else ():
         walk(rel)
     # Broken and out-of-repository targets, from every node drawn (a file, or
     # the count standing for it). When there are many, each node gets one
@@ -181,6 +190,10 @@ def render_mermaid(views: list[View]) -> str:
             lines.append(f'{indent}{prefix}{nid}["{_mermaid_text(label)}"]:::{cls.replace("-", "_")}')
         if view.orphans:
             lines.append(f'{indent}subgraph {prefix}orphans["orphans: no index reaches these"]')
+            # Mermaid lays a subgraph out top to bottom by default, which in a
+            # left-to-right chart puts unlinked orphans side by side in one
+            # row as wide as the page; LR stacks them.
+            lines.append(f"{indent}  direction LR")
             for nid in view.orphans:
                 label, cls = view.nodes[nid]
                 lines.append(f'{indent}  {prefix}{nid}["{_mermaid_text(label)}"]:::{"group" if cls == "group" else "orphan"}')

@@ -53,7 +53,7 @@ def _sessions_for(store, sessions_dir: Path | None):
 
 def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
     history = store.history
-    if history is not None:
+    if history is not None and not history.shallow:  # a shallow clone's dates are wrong
         dates = history.dates(doc.path)
         if dates is not None:
             return max(0, (today - dates.changed.date()).days), "git"
@@ -109,6 +109,15 @@ def build_usage(store, sessions_dir: Path | None, today: date, window_days: int)
         u.hotness = round(eng.hotness(u.hits, max_hits, u.days_since_changed), 3)
         u.hot_class = eng.hot_class(u.hotness)
     return uses, index, len(all_sessions)
+
+
+def triage_use(doc, use: FileUse, today: date):
+    """The triage of one file from its usage (``build_usage`` over the triage window)."""
+    from memlint import engagement as eng
+
+    last_days = (today - date.fromisoformat(use.last_session)).days if use.last_session else None
+    head = "\n".join(doc.parsed.text.split("\n")[:50])
+    return eng.triage(last_days, use.sessions, head, use.days_since_changed, use.lines)
 
 
 def _health_options(func):
@@ -181,10 +190,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         scored = []
         by_path = {d.path: d for d in store.docs.values()}
         for u in uses:
-            doc = by_path[u.path]
-            last_days = (today_date - date.fromisoformat(u.last_session)).days if u.last_session else None
-            head = "\n".join(doc.parsed.text.split("\n")[:50])
-            t = eng.triage(last_days, u.sessions, head, u.days_since_changed, u.lines)
+            t = triage_use(by_path[u.path], u, today_date)
             scored.append({"path": u.path, "recommendation": t.recommendation, "score": round(t.score, 3),
                            "recency": t.recency, "recurrence": round(t.recurrence, 3),
                            "actionability": round(t.actionability, 3), "staleness": round(t.staleness, 3),

@@ -1,5 +1,10 @@
 """Benchmark: memlint.history.load_history vs `git log --name-status -M -z` alone.
 
+Also times the dates as the rules get them (``Store.git_dates.of`` for every
+file, history load included, file parsing not), and MEM404's worst case:
+every file a candidate (verified a year before HEAD, then changed), one
+``git log -p`` over the year.
+
 Not a test (no timed assertions). Run from the repository root:
 
     python3 -m tests.perf.bench_history [--sizes 1000x1000,10000x5000] [--repeats 5]
@@ -257,10 +262,54 @@ def main(argv: list[str] | None = None) -> None:
         for _ in range(2):  # the first round warms caches; interleaving spreads machine noise
             floor_t = timings(floor, args.repeats)
             load_t = timings(lambda: load_history(repo), args.repeats)
-        for label, (med, low, cpu) in (("git log --name-status -M -z alone", floor_t), ("load_history", load_t)):
+        store, docs = _store(repo)
+        def all_dates():
+            git = _fresh(store)  # history loaded again, once for all files
+            return [git.of(d) for d in docs]
+
+        dated = sum(1 for d in all_dates() if d.created is not None)
+        dates_t = timings(all_dates, args.repeats)
+        since = _year_before_head(repo)
+        git = _fresh(store)
+        wanted = {git.repo_path(d): since for d in docs}
+        changes_t = timings(lambda: _fresh(store).content_changes_after(wanted), max(1, args.repeats // 2))
+        print(f"  store: {len(docs)} files parsed, {dated} dated; MEM404 worst case: {len(wanted)} candidates "
+              f"since {since}, {len(git.content_changes_after(wanted))} changed")
+        rows = (("git log --name-status -M -z alone", floor_t), ("load_history", load_t),
+                ("dates as the rules get them", dates_t), ("MEM404 worst case (log -p)", changes_t))
+        for label, (med, low, cpu) in rows:
             print(f"  {label:34s}: median {med:.3f} s  min {low:.3f} s  cpu {cpu:.3f} s")
         print(f"  ratio: median {load_t[0] / floor_t[0]:.2f}x  min {load_t[1] / floor_t[1]:.2f}x  "
               f"cpu {load_t[2] / floor_t[2]:.2f}x")
+        print(f"  ratio, dates as the rules get them: median {dates_t[0] / floor_t[0]:.2f}x  "
+              f"min {dates_t[1] / floor_t[1]:.2f}x  cpu {dates_t[2] / floor_t[2]:.2f}x")
+
+
+def _store(repo: Path):
+    """A Store over the synthetic `store/` folder (parsed once, outside the timings)."""
+    from memlint.config import Config
+    from memlint.store import Store
+
+    # The cached repository has no working tree: read the files from the index
+    # (= HEAD), then date them as a plain `check` would.
+    store = Store(repo / "store", "MEMORY.md", Config(None, None, {}), preset="generic", staged=True)
+    store.staged = False
+    return store, list(store.docs.values())
+
+
+def _fresh(store):
+    """store.git_dates with nothing cached: history is loaded again."""
+    for name in ("history", "git_dates"):
+        store.__dict__.pop(name, None)
+    return store.git_dates
+
+
+def _year_before_head(repo: Path):
+    from datetime import date, timedelta
+
+    ts = int(subprocess.run(["git", "log", "-1", "--format=%at"], cwd=repo, stdout=subprocess.PIPE,
+                            check=True).stdout)
+    return date.fromtimestamp(ts) - timedelta(days=365)
 
 if __name__ == "__main__":
     main()

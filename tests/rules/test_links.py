@@ -308,7 +308,7 @@ def test_routes_to_retired_by_status_superseded_by_and_expiry(make_store, cli):
     assert [f["message"] for f in found if f["code"] == "MEM205"] == [
         "routes to old.md, which is retired: status: superseded (line 5)",
         "routes to expired.md, which is retired: expired on 2026-05-31 (line 5)",
-        "routes to replaced.md, which is retired: superseded_by: ok (line 5)",
+        "routes to replaced.md, which is retired: superseded by ok.md (its `superseded_by: ok`)",
     ]
 
 

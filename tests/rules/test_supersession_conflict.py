@@ -152,7 +152,8 @@ def nine(*, fixed: bool, routed_old: tuple[int, ...] = ()) -> dict[str, str]:
 
 def test_mem504_eight_old_one_new_names_all_nine_newest_first(make_store, cli):
     store = make_store(nine(fixed=False))
-    result = cli("check", "--format", "json", "--today", TODAY, store)
+    # MEM5 only: the eight old memories are also exact copies of one another (MEM301).
+    result = cli("check", "--format", "json", "--select", "MEM5", "--today", TODAY, store)
     assert result.exit_code == 1
     [finding] = result.json()
     assert (finding["code"], finding["path"], finding["line"]) == ("MEM504", "new.md", 5)

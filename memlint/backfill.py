@@ -1,0 +1,233 @@
+"""Add missing date fields to one file's frontmatter, changing nothing else.
+
+Pure: bytes in, bytes out. The edit is made on the text: each new key is one
+line inserted before the closing fence (``created: 2024-03-05``, in the
+file's own newline style, after a BOM if there is one), and an empty value
+(``created:``, ``created: ~``, ``created: ""``) is filled in on its own line.
+Every other byte stays, and the body after the closing fence is checked to be
+byte-identical. ruamel.yaml (round-trip) validates the result; only where a
+plain insert would not give the same fields (say, a frontmatter indented as a
+whole) does it rewrite the frontmatter, keeping key order, comments and
+quoting. Invalid YAML is never touched.
+
+``memlint.commands.backfill`` is the command around it; only that command
+imports this module, so ruamel.yaml never loads on the ``check`` path.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from memlint import markdown
+
+BOM = b"\xef\xbb\xbf"
+_EMPTY_VALUES = r"(?:~|null|Null|NULL|''|\"\")?"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    data: bytes  # the new content; the input itself when nothing changed
+    added: tuple[str, ...] = ()  # fields written, in the order given
+    unknown: tuple[str, ...] = ()  # fields missing whose date is unknown (not committed yet)
+    skipped: str | None = None  # why the file was left alone
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added)
+
+
+@dataclass
+class _Plan:
+    fill: dict[str, str] = field(default_factory=dict)  # empty flat key -> value
+    insert: dict[str, str] = field(default_factory=dict)  # absent key -> value
+
+
+def _missing(value) -> bool:
+    return value is None or value == ""
+
+
+def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool) -> Outcome:
+    """Write the fields of ``dates`` that the frontmatter lacks (absent or empty,
+    flat or under ``metadata:``). A None date is unknown: that field is left
+    out and listed in ``unknown``. ``create_block``: a file with no
+    frontmatter gets a minimal block; otherwise it is left alone."""
+    bom = data.startswith(BOM)
+    try:
+        text = data[len(BOM):].decode("utf-8") if bom else data.decode("utf-8")
+    except UnicodeDecodeError:
+        return Outcome(data, skipped="not valid UTF-8")
+    lines = text.split("\n")
+    fences = markdown._find_frontmatter(lines)
+    if fences is None:
+        if not create_block:
+            return Outcome(data, skipped="no frontmatter, and this store does not require one: left alone")
+        wanted = {k: v for k, v in dates.items() if v is not None}
+        unknown = tuple(k for k, v in dates.items() if v is None)
+        if not wanted:
+            return Outcome(data, unknown=unknown)
+        nl = "\r\n" if lines[0].endswith("\r") else "\n"
+        block = "".join(f"{line}{nl}" for line in ["---", *(f"{k}: {v.isoformat()}" for k, v in wanted.items()), "---"])
+        new_text = block + text
+        _check(new_text, text)
+        return Outcome(_encode(new_text, bom), tuple(wanted), unknown)
+    start, end = fences
+    if start > 0:
+        return Outcome(data, skipped="frontmatter after other text (MEM005): move it to line 1 first")
+    if end == -1:
+        return Outcome(data, skipped="frontmatter is never closed (MEM002): not touched")
+    parsed = markdown.parse(text)
+    if parsed.frontmatter_error is not None:
+        err = parsed.frontmatter_error
+        return Outcome(data, skipped=f"invalid frontmatter (MEM002, line {err.line}): {err.message}; not touched")
+    fm = parsed.frontmatter or {}
+    meta = fm.get("metadata") if isinstance(fm.get("metadata"), dict) else {}
+
+    plan = _Plan()
+    unknown = []
+    for name, when in dates.items():
+        if not _missing(fm.get(name)) or not _missing(meta.get(name)):
+            continue  # already dated (an unparseable date is MEM004's, not ours to overwrite)
+        if when is None:
+            unknown.append(name)
+        elif name in fm:
+            plan.fill[name] = when.isoformat()
+        elif name in meta:
+            return Outcome(data, skipped=f"`metadata.{name}` is empty: fill it by hand")
+        else:
+            plan.insert[name] = when.isoformat()
+    if not plan.fill and not plan.insert:
+        return Outcome(data, unknown=tuple(unknown))
+
+    original_fm = "\n".join(line.rstrip("\r") for line in lines[start + 1:end])
+    try:
+        _ruamel_load(original_fm)
+    except Exception as exc:  # ruamel's errors share no base class worth naming
+        return Outcome(data, skipped=f"ruamel.yaml cannot read this frontmatter ({_first_line(exc)}): not touched")
+    crlf = lines[end].endswith("\r")
+    new_fm_lines = _edit_lines(lines[start + 1:end], plan, "\r" if crlf else "")
+    added = {**plan.fill, **plan.insert}
+    new_text = None
+    if new_fm_lines is not None:
+        candidate = "\n".join([*lines[:start + 1], *new_fm_lines, *lines[end:]])
+        if _same_fields(candidate, original_fm, added):
+            new_text = candidate
+    if new_text is None:  # a plain insert would not read back the same: round-trip instead
+        dumped = _ruamel_round_trip(original_fm, plan)
+        if dumped is not None:
+            fm_lines = dumped.split("\n")
+            if crlf:
+                fm_lines = [line + "\r" for line in fm_lines]
+            candidate = "\n".join([*lines[:start + 1], *fm_lines, *lines[end:]])
+            if _same_fields(candidate, original_fm, added):
+                new_text = candidate
+    if new_text is None:
+        return Outcome(data, unknown=tuple(unknown),
+                       skipped="could not add the dates without changing other fields: add them by hand")
+    _check(new_text, text)
+    order = [name for name in dates if name in added]
+    return Outcome(_encode(new_text, bom), tuple(order), tuple(unknown))
+
+
+def _encode(text: str, bom: bool) -> bytes:
+    return (BOM if bom else b"") + text.encode("utf-8")
+
+
+def _edit_lines(fm_lines: list[str], plan: _Plan, cr: str) -> list[str] | None:
+    """The frontmatter lines with empty keys filled and new keys appended; None
+    if an empty key is written in a form this does not recognise."""
+    out = list(fm_lines)
+    for name, value in plan.fill.items():
+        pattern = re.compile(rf"^{re.escape(name)}[ \t]*:[ \t]*{_EMPTY_VALUES}[ \t]*(#.*?)?(\r?)$")
+        for i, line in enumerate(out):
+            m = pattern.match(line)
+            if m:
+                comment = f" {m.group(1)}" if m.group(1) else ""
+                out[i] = f"{name}: {value}{comment}{m.group(2)}"
+                break
+        else:
+            return None
+    out.extend(f"{name}: {value}{cr}" for name, value in plan.insert.items())
+    return out
+
+
+def _same_fields(new_text: str, old_fm_text: str, added: dict[str, str]) -> bool:
+    """Does the new frontmatter read back as the old fields plus the added ones,
+    in the same order, and nothing else, both as ``check`` reads YAML and as
+    ruamel.yaml does? (Read with its final newline, as YAML means it: a
+    ``|+`` block scalar at the end keeps its trailing blank lines.)"""
+    parsed = markdown.parse(new_text)
+    if parsed.frontmatter_error is not None or parsed.frontmatter is None:
+        return False
+    start, end = parsed.frontmatter_lines
+    new_fm_text = "\n".join(line.rstrip("\r") for line in new_text.split("\n")[start:end - 1])
+    old, _ = markdown.load_yaml(old_fm_text + "\n", 1)
+    new, error = markdown.load_yaml(new_fm_text + "\n", 1)
+    old = old or {}
+    if error is not None or not isinstance(new, dict):
+        return False
+    if new != {**old, **added} or list(new) != [*old, *(k for k in added if k not in old)]:
+        return False
+    try:
+        loaded = _ruamel_load(new_fm_text + "\n")
+    except Exception:
+        return False
+    return hasattr(loaded, "keys") and list(loaded.keys()) == list(new)
+
+
+def _check(new_text: str, old_text: str) -> None:
+    """The promise, verified: the body after the closing fence is byte-identical."""
+    if _body(new_text) != _body(old_text):
+        raise AssertionError("memlint backfill would change the body: nothing written (please report this)")
+
+
+def _body(text: str) -> str:
+    lines = text.split("\n")
+    fences = markdown._find_frontmatter(lines)
+    if fences is None or fences[1] == -1:
+        return text
+    end = fences[1]
+    return "\n".join(lines[end + 1:]) if end + 1 < len(lines) else ""
+
+
+def _yaml():
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 1 << 16  # never fold a long line
+    return yaml
+
+
+def _ruamel_load(fm_text: str):
+    return _yaml().load(fm_text) if fm_text.strip() else {}
+
+
+def _ruamel_round_trip(fm_text: str, plan: _Plan) -> str | None:
+    import io
+
+    yaml = _yaml()
+    try:
+        data = yaml.load(fm_text) if fm_text.strip() else None
+        if data is None:
+            from ruamel.yaml.comments import CommentedMap
+
+            data = CommentedMap()
+        if not hasattr(data, "insert"):
+            return None
+        for name, value in {**plan.fill, **plan.insert}.items():
+            data[name] = date.fromisoformat(value)
+        out = io.StringIO()
+        yaml.dump(data, out)
+    except Exception:
+        return None
+    text = out.getvalue()
+    return text[:-1] if text.endswith("\n") else text
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+__all__ = ["Outcome", "add_dates"]

@@ -1,0 +1,124 @@
+"""`memlint backfill`: write git's dates into memories' frontmatter.
+
+``created`` is the commit that first added the file (following renames),
+``last_verified`` its last change; each only where the frontmatter lacks it.
+The fields are the store setting ``wants-dates`` (moc: both; three-layer:
+``last_verified``), or both when the store wants none, or ``--fields``.
+
+Exit codes follow pre-commit's fixers: 1 when it changed a file (so the
+commit stops and the change can be looked at and staged), 0 when nothing
+needed changing (``--dry-run`` changes nothing: 0), 2 on a usage error (no
+git, a shallow clone, bad config).
+"""
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+
+import click
+
+from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, parse_today, resolve_staged
+
+SOURCES = ("created", "last_verified")  # the fields git can date: first add, last change
+
+
+def _fields_for(store, requested: tuple[str, ...] | None) -> tuple[str, ...]:
+    if requested:
+        return requested
+    wanted = store.settings.get("wants-dates") or ()
+    if not wanted:
+        return SOURCES
+    return tuple(name for name in SOURCES if name in wanted)
+
+
+def _parse_fields(value: str | None) -> tuple[str, ...] | None:
+    if not value:
+        return None
+    names = tuple(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))
+    bad = [n for n in names if n not in SOURCES]
+    if bad:
+        raise click.BadParameter(f"{bad[0]!r}: backfill writes {' and '.join(SOURCES)} only", param_hint="--fields")
+    return names
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@common_store_options
+@click.option("--dry-run", is_flag=True, help="Print what would change as a unified diff; write nothing.")
+@click.option("--fields", help="Comma-separated fields to write: created, last_verified (default: the store's wants-dates, else both).")
+@click.option("--staged/--no-staged", default=None, help="Date the commit being made: a file added in the index is created today, one it edits changed today. Default: on under pre-commit (PRE_COMMIT=1).")
+@click.option("--today", help="The date 'today' means for files being committed (YYYY-MM-DD; default today).")
+def backfill(paths, preset, config_file, dry_run, fields, staged, today):
+    """Write git's created and last-change dates into memories that lack them.
+
+    PATHS are stores or memory files (default: the current folder); files
+    given alone are the only ones changed. Only the missing keys are added,
+    as new lines before the closing ---; every other byte of the file stays.
+    """
+    from memlint.backfill import add_dates
+    from memlint.gitdates import GitDates
+
+    requested = _parse_fields(fields)
+    stores, only = build_stores(paths, preset, config_file, parse_today(today))
+    staged = resolve_staged(staged, paths)
+    changed = 0
+    for store in stores:
+        git = GitDates(store, staged=staged)
+        if git.history is None:
+            raise UsageError(f"{store.dir}: {store.history_problem or 'no git history'}: backfill takes its dates from git")
+        if git.shallow:
+            raise UsageError(f"{store.dir}: shallow clone: git's dates would be wrong; fetch the full history first "
+                             "(`git fetch --unshallow`; in GitHub Actions `fetch-depth: 0`)")
+        names = _fields_for(store, requested)
+        create_block = store.settings.get("frontmatter") == "required"
+        for doc in sorted(store.memories, key=lambda d: d.path):
+            if only is not None and doc.path not in only:
+                continue
+            if not names:
+                break
+            if doc.abspath.is_symlink():
+                _skip(doc.path, "symbolic link: not rewritten")
+                continue
+            if doc.problem:
+                _skip(doc.path, doc.problem)
+                continue
+            try:
+                data = doc.abspath.read_bytes()
+            except OSError as exc:
+                _skip(doc.path, f"cannot read: {exc.strerror or exc}")
+                continue
+            dates = git.of(doc)
+            known = {"created": dates.created, "last_verified": dates.changed}
+            outcome = add_dates(data, {name: known[name] for name in names}, create_block=create_block)
+            if outcome.skipped:
+                _skip(doc.path, outcome.skipped)
+            if outcome.unknown:
+                _skip(doc.path, f"not committed yet, so git has no date for {', '.join(outcome.unknown)}; "
+                                "commit it first (under pre-commit, a file being added is dated today)")
+            if not outcome.changed:
+                continue
+            changed += 1
+            if dry_run:
+                click.echo(_diff(doc.path, data, outcome.data), nl=False)
+                continue
+            from memlint.atomic import write_bytes_atomic
+
+            write_bytes_atomic(doc.abspath, outcome.data)
+            shown = ", ".join(f"{name}: {known[name].isoformat()}" for name in outcome.added)
+            click.echo(f"{doc.path}: added {shown}")
+    sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
+
+
+def _skip(path: str, why: str) -> None:
+    click.echo(f"memlint: {path}: {why}", err=True)
+
+
+def _diff(path: str, old: bytes, new: bytes) -> str:
+    lines = difflib.unified_diff(
+        old.decode("utf-8-sig").splitlines(keepends=True),
+        new.decode("utf-8-sig").splitlines(keepends=True),
+        fromfile=f"a/{path}", tofile=f"b/{path}",
+    )
+    out = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    return out

@@ -1,0 +1,151 @@
+"""`memlint eval GOLDEN.yaml [PATH]`: does every known question still reach its memory?
+
+Run it before and after a tidy-up: ``--save`` keeps a run, ``--baseline``
+compares with one and exits 1 when a question that passed now fails.
+``--init`` proposes a golden set for a person to edit.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options
+
+
+@click.command("eval")
+@click.argument("args", nargs=-1, type=click.Path(path_type=Path), metavar="GOLDEN.yaml [PATH]")
+@common_store_options
+@click.option("--k", "k", type=click.IntRange(1, 100), default=3, show_default=True,
+              help="How many lines of each index the router follows.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write this run (JSON) to FILE, for a later --baseline.")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+              help="A run saved with --save: exit 1 if a question that passed there fails now.")
+@click.option("--init", "init", is_flag=True, help="Propose a golden set for the store at PATH (one question per memory) instead.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="With --init: write the proposal to FILE.")
+@click.option("--force", is_flag=True, help="With --init --output: replace an existing file.")
+def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, force):
+    """Walk each golden question root -> topic -> memory: reachable, loaded, routed@k.
+
+    GOLDEN.yaml is a list of items `{q: question, expect: path/to/memory.md}`
+    (repository- or store-relative). Exit 0 when done, 1 when --baseline
+    finds a question that passed there and fails now, 2 on a bad golden set.
+    """
+    from memlint import evaluate as ev
+
+    if init:
+        if save or baseline:
+            raise UsageError("--init proposes a golden set; --save and --baseline go with a golden set")
+        if len(args) > 1:
+            raise UsageError("eval --init takes one PATH (the store)")
+        _init(args, preset, config_file, output, force)
+        return
+    if output is not None or force:
+        raise UsageError("--output and --force go with --init; to keep a run use --save FILE")
+    if not args:
+        raise UsageError("eval needs a golden set: memlint eval GOLDEN.yaml [PATH] (or memlint eval --init to propose one)")
+    if len(args) > 2:
+        raise UsageError("eval takes GOLDEN.yaml and at most one PATH")
+    golden, paths = args[0], args[1:]
+    try:
+        questions = ev.load_golden(golden)
+        base = ev.load_baseline(baseline) if baseline is not None else None
+    except ev.GoldenError as exc:
+        raise UsageError(str(exc)) from None
+    stores, _ = build_stores(paths, preset, config_file)
+    outcomes = ev.evaluate(stores, questions, k)
+    record = ev.run_record(outcomes, k, str(golden))
+    if save is not None:
+        from memlint.atomic import write_text_atomic
+
+        write_text_atomic(save, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+    if fmt == "json":
+        click.echo(json.dumps(record, indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_text(outcomes, record["totals"]), nl=False)
+    if base is None:
+        sys.exit(EXIT_CLEAN)
+    if base.k != k:
+        click.echo(f"memlint: the baseline routed with --k {base.k}, this run with --k {k}: routing is not compared like for like", err=True)
+    worse = ev.regressions(base, outcomes)
+    better = ev.fixed(base, outcomes)
+    unknown = sum(1 for o in outcomes if (o.q, o.expect) not in base.passed)
+    stream = sys.stderr if fmt == "json" else sys.stdout
+    if better:
+        click.echo(f"{len(better)} now pass that failed in {baseline}: " + "; ".join(_name(o) for o in better), file=stream)
+    if unknown:
+        click.echo(f"{unknown} not in {baseline} (new questions): not compared", file=stream)
+    if worse:
+        click.echo(f"REGRESSION: {len(worse)} passed in {baseline} and fail now:", file=stream)
+        for o in worse:
+            click.echo(f"  {golden}:{o.line}: {_name(o)}: {o.why}", file=stream)
+        sys.exit(EXIT_FINDINGS)
+    click.echo(f"no regression against {baseline}", file=stream)
+    sys.exit(EXIT_CLEAN)
+
+
+def _name(outcome) -> str:
+    return f"{outcome.q!r} -> {outcome.expect}"
+
+
+def _rank(hop, k) -> str:
+    if hop.rank is None:
+        return "not loaded"
+    if hop.score <= 0:
+        return "no shared word"
+    return f"#{hop.rank} of {hop.of}"
+
+
+def _walk(hops, k) -> str:
+    if not hops:
+        return "(the root itself)"
+    return " -> ".join(f"{h.path}:{h.line} ({_rank(h, k)})" for h in hops) + f" -> {hops[-1].target}"
+
+
+def render_text(outcomes, totals) -> str:
+    lines = []
+    k = totals["k"]
+    for o in outcomes:
+        lines.append(f"{'PASS' if o.passed else 'FAIL'}  {o.q}  -> {o.found or o.expect}")
+        if o.routed and o.route != o.path:
+            lines.append(f"      routed: {_walk(o.route, k)}")
+            if o.reachable:
+                lines.append(f"      shortest: {_walk(o.path, k)}")
+        elif o.reachable:
+            lines.append(f"      {_walk(o.path, k)}")
+        if o.why:
+            lines.append(f"      {o.why}")
+    n = totals["questions"]
+
+    def pct(key):
+        share = totals[key]
+        return f"{share['count']}/{n} ({share['percent']:g}%)"
+
+    lines.append("")
+    lines.append(f"{n} questions, {totals['passed']['count']} pass: reachable {pct('reachable')}, "
+                 f"loaded {pct('loaded')}, routed@{k} {pct('routed')}")
+    return "\n".join(lines) + "\n"
+
+
+def _init(args, preset, config_file, output, force):
+    from memlint import evaluate as ev
+
+    stores, _ = build_stores(args, preset, config_file)
+    if len(stores) > 1:
+        names = ", ".join(str(s.dir) for s in stores)
+        raise UsageError(f"found {len(stores)} stores ({names}); name one: memlint eval --init PATH")
+    store = stores[0]
+    proposed = ev.propose_golden(store)
+    text = ev.golden_yaml(proposed, store.root.path if store.root else store.dir.name)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    if output.exists() and not force:
+        raise UsageError(f"{output} exists; use --force to replace it")
+    from memlint.atomic import write_text_atomic
+
+    write_text_atomic(output, text)
+    click.echo(f"memlint: wrote {output} ({len(proposed)} questions); edit the questions, then run memlint eval {output}", err=True)

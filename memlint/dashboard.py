@@ -1,0 +1,410 @@
+"""The health dashboard: one markdown page per run, the INDEX.md pattern.
+
+Totals on top, then one row per file an agent routes by or reads (the root,
+topic indexes, memories; daily logs only counted), worst first, then a
+Mermaid graph of root -> topics. Pure: the command gathers findings, usage
+and triage and hands them in; nothing here reads sessions or prints.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+from memlint.dates import parse_date
+from memlint.evaluate import Walk
+from memlint.graph import BROKEN
+from memlint.rules._common import plural
+from memlint.summary import summarize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memlint.finding import Finding
+    from memlint.store import Doc, Store
+
+ATTENTION = ("ARCHIVE", "PRUNE", "UPDATE")  # triage recommendations that need a person
+HEAT = ("HOT", "WARM", "COLD")
+CREATED_FIELDS = ("created", "date")
+VERIFIED_FIELDS = ("last_verified",)  # as memlint.lifecycle reads it
+MAX_CELL = 60  # characters of a frontmatter value shown in a cell
+# Mermaid: a topic listing more memories than this shows counts per prefix ("project* (27)").
+MAX_LEAVES = 6
+
+
+@dataclass(frozen=True)
+class DateCell:
+    value: str | None  # YYYY-MM-DD, or the frontmatter text when it is not a date
+    source: str | None  # "frontmatter" | "git" | "uncommitted" | None
+
+
+@dataclass
+class Row:
+    path: str  # repo-relative
+    rel: str  # store-relative: what the table shows
+    role: str  # root | index | memory
+    kind: str  # type and/or priority
+    status: str
+    created: DateCell
+    verified: DateCell
+    reached: bool
+    loaded: bool  # still reached when the root's lines past its load cap are dropped
+    retired: bool = False  # status retired, superseded or expired: no index should route to it
+    hot_class: str | None = None
+    hotness: float | None = None
+    triage: str | None = None
+    errors: int = 0
+    warnings: int = 0
+    codes: tuple[tuple[str, int, bool], ...] = ()  # (code, findings, at error severity)
+
+    @property
+    def findings(self) -> int:
+        return self.errors + self.warnings
+
+
+@dataclass
+class StoreReport:
+    root: str  # repo-relative path of the root index (or the store folder)
+    folder: str  # repo-relative store folder ("" at the repository root)
+    repository: str  # name of the repository folder
+    preset: str
+    today: date
+    rows: list[Row]
+    totals: dict
+    mermaid: str
+    window_days: int
+    notes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- building
+
+
+def build_store_report(
+    store: "Store",
+    findings: Sequence["Finding"],
+    heat: Mapping[str, tuple[str, float]],
+    triage: Mapping[str, str],
+    *,
+    sessions: int,
+    window_days: int,
+) -> StoreReport:
+    """``heat``: repo-relative path -> (HOT/WARM/COLD, hotness); ``triage``:
+    path -> recommendation; ``findings``: the store's findings after
+    suppression."""
+    by_path: dict[str, list] = {}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    history = store.history
+    graph = store.graph
+    lifecycle = store.lifecycle
+    stale = {rel for rel, *_ in lifecycle.stale()}
+    walk = Walk(store)
+    rows = []
+    for doc in store.by_role("root", "index", "memory"):
+        mine = by_path.get(doc.path, [])
+        hot = heat.get(doc.path)
+        rows.append(Row(
+            path=doc.path,
+            rel=doc.rel,
+            role=doc.role,
+            kind=_kind(doc),
+            status=_status(doc, lifecycle, stale),
+            created=_date_cell(doc, CREATED_FIELDS, store.git_dates, "created"),
+            verified=_date_cell(doc, VERIFIED_FIELDS, store.git_dates, "changed"),
+            reached=graph.reachable(doc.rel),
+            loaded=doc.rel in walk.parents_loaded,
+            retired=doc.role == "memory" and lifecycle.retired_because(doc.rel) is not None,
+            hot_class=hot[0] if hot else None,
+            hotness=hot[1] if hot else None,
+            triage=triage.get(doc.path),
+            errors=sum(1 for f in mine if f.severity == "error"),
+            warnings=sum(1 for f in mine if f.severity != "error"),
+            codes=tuple((code, n, any(f.code == code and f.severity == "error" for f in mine))
+                        for code, n in sorted(Counter(f.code for f in mine).items())),
+        ))
+    rows.sort(key=worst_first)
+    memories = [r for r in rows if r.role == "memory"]
+    broken = [e for e in graph.index_edges() if e.status == BROKEN]
+    codes = Counter(f.code for f in findings)
+    totals = {
+        "memories": len(memories),
+        "indexes": sum(1 for r in rows if r.role == "index"),
+        "logs": len(store.by_role("log")),
+        "reached": sum(1 for r in memories if r.reached),
+        "orphans": sum(1 for r in memories if not r.reached and not r.retired),
+        "past-cap": sum(1 for r in memories if r.reached and not r.loaded and not r.retired),
+        "broken-links": len(broken),
+        "errors": sum(1 for f in findings if f.severity == "error"),
+        "warnings": sum(1 for f in findings if f.severity != "error"),
+        "files-with-findings": len(by_path),
+        "codes": dict(sorted(codes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "heat": {c: sum(1 for r in memories if r.hot_class == c) for c in HEAT},
+        "triage": {t: sum(1 for r in memories if r.triage == t) for t in (*ATTENTION, "KEEP")},
+        "sessions": sessions,
+        "dates": {
+            "created": Counter(r.created.source or "unknown" for r in memories),
+            "verified": Counter(r.verified.source or "unknown" for r in memories),
+        },
+        "root": root_load(store),
+        "lifecycle": summarize(store),
+    }
+    root = store.root.path if store.root else store.dir.name
+    notes = []
+    if history is None:
+        notes.append("no git history: dates come from frontmatter only")
+    elif history.shallow:
+        notes.append("shallow clone: git dates unknown, dates come from frontmatter only (fetch the full history: `fetch-depth: 0`)")
+    folder = store._repo_path(store.dir)
+    folder = "" if folder in (".", "") or store.dir == store.repo_root else folder
+    return StoreReport(root, folder, store.repo_root.name, store.preset, store.today, rows, totals,
+                       mermaid_graph(store), window_days, notes)
+
+
+def worst_first(row: Row):
+    """Errors, then unreachable or past the root's cap (unless retired), then triage needing a person, then warnings,
+    then cold, then the longest unverified."""
+    triage_rank = 0 if row.triage in ATTENTION else 1
+    heat_rank = {"COLD": 0, "WARM": 1, "HOT": 2}.get(row.hot_class or "", 3)
+    # an unknown or unreadable date sorts as the oldest: nobody can say it was checked
+    verified = row.verified.value if row.verified.source in ("frontmatter", "git") else "0000"
+    return (-row.errors, row.loaded or row.retired, triage_rank, -row.warnings, heat_rank, verified, row.path)
+
+
+def root_load(store: "Store") -> dict | None:
+    """The root's size against the load cap its preset (and config) set."""
+    from memlint.rules import root_budget
+
+    root = store.root
+    if root is None or root.parsed is None:
+        return None
+    options = store.config.rule_config(root_budget, store.preset).options
+    caps = options["max-lines"], options["max-bytes"], options["max-chars"]
+    text = root.parsed.text
+    return {
+        "lines": root.parsed.line_count,
+        "bytes": len(text.encode("utf-8")),
+        "chars": len(text),
+        "max-lines": caps[0],
+        "max-bytes": caps[1],
+        "max-chars": caps[2],
+        "first-hidden-line": root_budget.first_hidden_line(text, *caps),
+    }
+
+
+# The three-layer priorities are bare emoji: say what each means, for readers
+# (and fonts) that do not show colour.
+PRIORITY_WORDS = {"🔴": "core", "🟡": "important", "🟢": "reference"}
+
+
+def _kind(doc: "Doc") -> str:
+    if doc.role != "memory":
+        return doc.role
+    parts = [_cell_value(doc.field(name), empty="") for name in ("type", "category")]
+    priority = _cell_value(doc.field("priority"), empty="")
+    if priority in PRIORITY_WORDS:
+        priority = f"{priority} {PRIORITY_WORDS[priority]}"
+    parts.append(priority)
+    return " · ".join(p for p in parts if p) or "–"
+
+
+def _status(doc: "Doc", lifecycle, stale: set[str]) -> str:
+    """The status as written, with what the lifecycle adds: stale, expired, superseded."""
+    from memlint.lifecycle import status_of
+
+    written = status_of(doc)
+    flags = [written] if written else []
+    if doc.role == "memory":
+        why = lifecycle.retired_because(doc.rel) or ""
+        if why.startswith("superseded") and written != "superseded":
+            flags.append("superseded")
+        elif why.startswith("expired"):
+            flags.append("expired")
+        if doc.rel in stale:
+            flags.append("stale" if written != "stale" else "")
+    return _cell_value(" · ".join(f for f in flags if f))
+
+
+def _cell_value(value, empty: str = "–") -> str:
+    if value is None or value == "" or value == []:
+        return empty
+    if isinstance(value, list):
+        value = ", ".join(str(v) for v in value)
+    text = " ".join(str(value).split())
+    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+
+
+def _date_cell(doc: "Doc", fields: Iterable[str], git, which: str) -> DateCell:
+    for name in fields:
+        value = doc.field(name)
+        if value in (None, ""):
+            continue
+        try:
+            return DateCell(parse_date(value).isoformat(), "frontmatter")
+        except ValueError:
+            return DateCell(_cell_value(value), "frontmatter-text")  # MEM004 says what is wrong
+    if not git.usable:  # no git, or a shallow clone whose dates would be wrong
+        return DateCell(None, None)
+    when = getattr(git.of(doc), which)
+    if when is None:
+        return DateCell(None, "uncommitted")
+    return DateCell(when.isoformat(), "git")
+
+
+# ---------------------------------------------------------------- mermaid
+
+
+def mermaid_graph(store: "Store") -> str:
+    """Root -> topics as a Mermaid flowchart, drawn by `memlint graph`'s builder.
+
+    A topic listing more than ``MAX_LEAVES`` memories shows them as counts per
+    folder or filename prefix; a topic no one reaches sits in the orphans box
+    as one node, without what it lists. Labels wrap at 480px, not Mermaid's
+    200, because file names are long.
+    """
+    from memlint.commands.graph import build_view, render_mermaid
+
+    view = build_view(store, MAX_LEAVES, expand_orphan_topics=False)
+    return '%%{init: {"flowchart": {"wrappingWidth": 480}}}%%\n' + render_mermaid([view]).rstrip("\n")
+
+
+# ---------------------------------------------------------------- markdown
+
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
+_LOOSE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
+def cell(text: str) -> str:
+    """Text safe inside a markdown table cell: one line, `|` and markup escaped."""
+    text = " ".join(str(text).split())  # newlines and runs of blanks: one space
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return _LOOSE_UNDERSCORE.sub(r"\\_", text)
+
+
+def _date_text(d: DateCell) -> str:
+    if d.value is None:
+        return "uncommitted" if d.source == "uncommitted" else "–"
+    if d.source == "git":
+        return f"_{d.value}_"
+    if d.source == "frontmatter-text":
+        return f"“{cell(d.value)}”"
+    return d.value
+
+
+def _reached_text(row: Row) -> str:
+    if row.loaded:
+        return "yes"
+    if row.retired:
+        return "yes (retired)" if row.reached else "no (retired)"
+    return "**past the cap**" if row.reached else "**no**"
+
+
+def _heat_text(row: Row) -> str:
+    if row.hot_class is None:
+        return "–"
+    return f"{row.hot_class}\u00a0{row.hotness:.2f}"  # no-break space: one line
+
+
+def _findings_text(row: Row) -> str:
+    if not row.findings:
+        return "–"
+    # Codes only, errors in bold, ×n for repeats: the narrowest cell that
+    # still says what and how bad (a wide cell squeezes the date columns).
+    return " ".join((f"**{code}**" if error else code) + (f"×{n}" if n > 1 else "") for code, n, error in row.codes)
+
+
+DATE_SOURCES = {"frontmatter": "frontmatter", "git": "git", "frontmatter-text": "frontmatter but not a date",
+                "uncommitted": "nowhere yet (uncommitted)", "unknown": "nowhere (no git)"}
+
+
+def _sources(counts: Mapping[str, int]) -> str:
+    shown = [f"{label} {counts[key]}" for key, label in DATE_SOURCES.items() if counts.get(key)]
+    return ", ".join(shown) or "–"
+
+
+def _cap_text(load: dict | None) -> str:
+    if load is None:
+        return "no root index"
+    caps = []
+    if load["max-lines"] is not None:
+        caps.append(f"{load['lines']:,} of {load['max-lines']:,} lines")
+    if load["max-bytes"] is not None:
+        caps.append(f"{load['bytes']:,} of {load['max-bytes']:,} bytes")
+    if load["max-chars"] is not None:
+        caps.append(f"{load['chars']:,} of {load['max-chars']:,} characters")
+    size = ", ".join(caps) if caps else f"{load['lines']:,} lines (no load cap)"
+    if load["first-hidden-line"]:
+        return f"{size}: **over the cap**, lines {load['first-hidden-line']:,}–{load['lines']:,} never load"
+    return f"{size}: loads whole"
+
+
+COLUMNS = (  # header, alignment, cell
+    ("File", "---", lambda row: cell(row.rel)),
+    ("Type / priority", "---", lambda row: cell(row.kind)),
+    ("Status", "---", lambda row: cell(row.status)),
+    ("Created", "---", lambda row: _date_text(row.created)),
+    ("Verified", "---", lambda row: _date_text(row.verified)),
+    ("Reached", ":---:", _reached_text),
+    ("Heat", "---", _heat_text),
+    ("Triage", "---", lambda row: row.triage or "–"),
+    ("Findings", "---", _findings_text),
+)
+OPTIONAL = ("Type / priority", "Status")  # left out when no row has a value
+
+
+def _table(rows: Sequence[Row]) -> list[str]:
+    cells = [[render(row) for _, _, render in COLUMNS] for row in rows]
+    keep = [i for i, (name, _, _) in enumerate(COLUMNS)
+            if name not in OPTIONAL or any(c[i] not in ("–", "root", "index") for c in cells)]
+    out = ["| " + " | ".join(COLUMNS[i][0] for i in keep) + " |", "|" + "|".join(COLUMNS[i][1] for i in keep) + "|"]
+    out += ["| " + " | ".join(c[i] for i in keep) + " |" for c in cells]
+    return out
+
+
+def render_markdown(reports: Sequence[StoreReport], version: str) -> str:
+    out: list[str] = []
+    for report in reports:
+        out += _render_store(report, version)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _render_store(r: StoreReport, version: str) -> list[str]:
+    t = r.totals
+    heat, triage = t["heat"], t["triage"]
+    attention = sum(triage[k] for k in ATTENTION)
+    where = f"store {cell(r.folder)}/ in {cell(r.repository)}" if r.folder else f"store in {cell(r.repository)}"
+    lines = [
+        f"# Memory health: {cell(r.root)}",
+        "",
+        f"{r.preset} {where}, {r.today.isoformat()}; memlint {version}. Files worst first"
+        + (f", paths relative to {cell(r.folder)}/" if r.folder else "")
+        + "; dates in _italics_ come from git (the frontmatter has none); "
+        "**bold** codes are errors.",
+        "",
+        "| Memories | Reached | Past the cap | Orphans | Broken links | Errors | Warnings | HOT / WARM / COLD | Needs attention |",
+        "|---:|---:|---:|---:|---:|---:|---:|:---:|---:|",
+        f"| {t['memories']} | {t['reached']} | {t['past-cap']} | {t['orphans']} | {t['broken-links']} | {t['errors']} | {t['warnings']} "
+        f"| {heat['HOT']} / {heat['WARM']} / {heat['COLD']} | {attention} |",
+        "",
+        f"- **Root** {cell(r.root)}: {_cap_text(t['root'])}"
+        + (f"; {plural(t['past-cap'], 'memory')} reached only through those lines" if t["past-cap"] else ""),
+        f"- **Files**: {plural(t['memories'], 'memory')}, {t['indexes']:,} topic index{'' if t['indexes'] == 1 else 'es'}, "
+        f"{plural(t['logs'], 'daily log')}",
+    ]
+    if t["codes"]:
+        shown = ", ".join(f"{code}×{n}" for code, n in list(t["codes"].items())[:8])
+        lines.append(f"- **Findings** on {t['files-with-findings']} files: {shown}")
+    lines.append(f"- **Heat**: {plural(t['sessions'], 'session')} in the last {r.window_days} days; "
+                 f"**triage**: " + ", ".join(f"{triage[k]} {k}" for k in (*ATTENTION, "KEEP")))
+    lc = t["lifecycle"]
+    if lc.retired or lc.stale or lc.expired_live or lc.superseded_live or lc.conflict_members:
+        window = f" (over {lc.stale_days} days unverified)" if lc.stale_days is not None else ""
+        lines.append(f"- **Lifecycle**: {lc.live} live, {lc.retired} retired; {lc.stale} stale{window}, "
+                     f"{lc.expired_live} expired and {lc.superseded_live} superseded but still live, "
+                     f"{plural(lc.conflict_members, 'memory')} in conflict")
+    lines.append(f"- **Dates**: created from {_sources(t['dates']['created'])}; "
+                 f"last verified from {_sources(t['dates']['verified'])}")
+    for note in r.notes:
+        lines.append(f"- {cell(note)}")
+    lines += [""] + _table(r.rows)
+    lines += ["", "## Root → topics", "", "```mermaid", r.mermaid, "```", ""]
+    return lines

@@ -1,0 +1,297 @@
+"""Git dates as the rules and ``memlint backfill`` see them.
+
+``memlint.history`` replays the log once; this module decides which of its
+dates can be trusted for a given store and run (``Store.git_dates``):
+
+- no git (not a repository, git missing, git failing): every date is
+  unknown, and the git rules register one notice on the store saying they
+  were skipped; the other rules run;
+- a shallow clone: every date is unknown (the oldest fetched commit "adds"
+  every file, so created and changed dates would be wrong); MEM403 says so,
+  once per store, with the fix;
+- a file not committed yet: unknown, except in a staged run (``check
+  --staged``, pre-commit): a file being added in this commit is created and
+  changed today, and a file whose content this commit changes is changed today.
+
+Dates are the commit's own calendar day (author date by default, store setting
+``date-source: committer`` for the committer date), in the time zone the
+commit recorded: the day its author saw.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memlint.history import History
+    from memlint.store import Doc, Store
+
+STAGED = "staged"  # the commit being made, in place of a sha
+_MAX_PATH_ARGS = 200  # beyond this, one pathspec for the store folder, filtered here
+
+
+@dataclass(frozen=True)
+class DocDates:
+    created: date | None  # None: unknown
+    changed: date | None
+    created_commit: str | None = None  # a sha, STAGED, or None
+    changed_commit: str | None = None
+
+
+UNKNOWN = DocDates(None, None)
+
+
+def git_rule_codes() -> str:
+    """"MEM401, MEM403, ..." : the rules tagged ``git``, for notices."""
+    from memlint.rules import all_rules
+
+    return ", ".join(r.CODE for r in all_rules() if "git" in getattr(r, "TAGS", ()))
+
+
+def _shown(folder) -> str:
+    """A folder as the user would type it: relative to here when below here."""
+    rel = os.path.relpath(folder)
+    return folder.as_posix() if rel.startswith("..") else rel
+
+
+class GitDates:
+    """Trusted git dates for the files of one store."""
+
+    def __init__(self, store: "Store", *, staged: bool | None = None):
+        self.store = store
+        self.staged = store.staged if staged is None else staged
+        self.date_kind = store.settings.get("date-source", "author")
+
+    # -- availability
+    @property
+    def history(self) -> "History | None":
+        return self.store.history
+
+    @property
+    def shallow(self) -> bool:
+        return self.history is not None and self.history.shallow
+
+    @property
+    def usable(self) -> bool:
+        """True when git dates can be trusted: a repository with full history."""
+        return self.history is not None and not self.history.shallow
+
+    def require(self) -> "History | None":
+        """The history for a git rule, or None; with no git at all, registers
+        the store's one notice that the git rules were skipped."""
+        history = self.history
+        if history is None:
+            self.store.notice(
+                f"{_shown(self.store.dir)}: {self.store.history_problem or 'no git history'}: "
+                f"the git rules ({git_rule_codes()}) were skipped; the other rules ran"
+            )
+        return history
+
+    # -- paths
+    @cached_property
+    def _prefix(self) -> str | None:
+        """The store folder relative to the top of the work tree, "" or "dir/"."""
+        history = self.history
+        if history is None:
+            return None
+        try:
+            rel = self.store.dir.relative_to(history.repo_root).as_posix()
+        except ValueError:
+            return None
+        return "" if rel == "." else rel + "/"
+
+    def repo_path(self, doc: "Doc") -> str:
+        """The doc's path relative to the top of the work tree (history's paths)."""
+        prefix = self._prefix
+        return doc.path if prefix is None else prefix + doc.rel
+
+    # -- dates
+    def of(self, doc: "Doc") -> DocDates:
+        """Created and last-changed dates of one file, or UNKNOWN parts."""
+        if not self.usable:
+            return UNKNOWN
+        history = self.history
+        path = self.repo_path(doc)
+        found = history.dates(path)
+        today = self.store.today
+        if self.staged and path in history.staged_new and path not in history.staged_renames:
+            return DocDates(today, today, STAGED, STAGED)
+        if found is None:
+            return UNKNOWN
+        created, changed = found.created.date(), found.changed.date()
+        if self.staged and path in self.staged_changed:
+            return DocDates(created, today, found.created_commit, STAGED)
+        return DocDates(created, changed, found.created_commit, found.changed_commit)
+
+    @cached_property
+    def staged_changed(self) -> frozenset[str]:
+        """Repo paths whose content the index changes against HEAD (edits, renames with edits)."""
+        history = self.history
+        if not self.staged or history is None:
+            return frozenset()
+        from memlint import history as history_mod
+
+        g = history_mod._git(history.repo_root)
+        _, out, _ = history_mod._run(g, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color",
+                                         "--", *self._store_spec()])
+        changed = set()
+        it = iter(history_mod._decode(out).split("\0"))
+        for tok in it:
+            if not tok:
+                continue
+            if tok[0] in "RC":
+                _, new = next(it), next(it)
+                if tok != "R100" and tok[0] == "R":
+                    changed.add(new)
+            else:
+                path = next(it)
+                if tok[0] in "MT":
+                    changed.add(path)
+        return frozenset(changed)
+
+    def _store_spec(self) -> list[str]:
+        try:
+            rel = self.store.dir.relative_to(self.history.repo_root).as_posix()
+        except ValueError:
+            return []
+        return [] if rel in ("", ".") else [rel]
+
+    # -- what changed after a date
+    def content_changes_after(self, wanted: dict[str, date]) -> dict[str, tuple[date, str]]:
+        """For each repo path, the newest change made after ``wanted[path]`` that
+        touched more than date fields, as (day, commit or STAGED); paths with
+        none are left out.
+
+        A commit that only adds or edits date lines (``created:``,
+        ``last_verified:``..., a frontmatter fence, blank lines) is how dates
+        get written, by hand or by ``memlint backfill``: it is not a change of
+        what the memory says. The walk stops at the file's birth (a memory
+        added after the date has not changed since). It does not follow
+        renames: for a file moved to its name after the date, history's last
+        change stands (date lines or not). One ``git log -p`` for every path,
+        bounded by the oldest date; in a staged run the index counts as a
+        commit made today.
+        """
+        history = self.history
+        if not wanted or not self.usable:
+            return {}
+        from memlint import history as history_mod
+
+        g = history_mod._git(history.repo_root)
+        neutral = _neutral_line(self.store.settings.get("date-fields") or ())
+        found: dict[str, tuple[date, str]] = {}
+        done: set[str] = set()
+
+        # A file renamed in the index has its committed history under its old name.
+        old_names = {history.staged_renames[p]: p for p in wanted if self.staged and p in history.staged_renames}
+
+        def judge(path: str, when: date, commit: str, patch: "_Patch") -> None:
+            path = old_names.get(path, path) if commit != STAGED else path
+            if path in done or path not in wanted:
+                return
+            if when <= wanted[path]:
+                return  # older than the date: a later commit of this path may still be newer
+            if patch.born:
+                done.add(path)
+                known = history.dates(path) if commit != STAGED else None
+                if known is not None and known.created_commit != commit and known.changed.date() > wanted[path]:
+                    # Moved in here after the date (the walk does not follow renames):
+                    # history's last change, made after the date, stands.
+                    found[path] = (known.changed.date(), known.changed_commit)
+            elif any(not neutral(line) for line in patch.lines):
+                found[path] = (when, commit)
+                done.add(path)
+
+        base = ["--no-color", "--no-ext-diff", "--no-textconv", "--text", "-U0",
+                "--src-prefix=a/", "--dst-prefix=b/"]
+        paths = sorted(wanted)
+        if self.staged:
+            spec = [*paths, *old_names] if len(paths) <= _MAX_PATH_ARGS else self._store_spec()
+            _, out, _ = history_mod._run(g, ["diff", "--cached", "-M", *base, "--", *spec])
+            for patch in _patches(history_mod._decode(out)):
+                judge(patch.path, self.store.today, STAGED, patch)
+        if history.head is None or done >= wanted.keys():
+            return found  # nothing committed yet, or the index settled every path
+        oldest = min(wanted.values()) - timedelta(days=2)  # slack: --since reads the committer date
+        fmt = "%H %cd" if self.date_kind == "committer" else "%H %ad"
+        spec = [*paths, *old_names] if len(paths) <= _MAX_PATH_ARGS else self._store_spec()
+        _, out, _ = history_mod._run(g, ["log", "--no-merges", "--no-renames", f"--since={oldest.isoformat()}",
+                                         f"--format=%x00{fmt}", "--date=raw", "-p", *base, "HEAD", "--", *spec])
+        text = history_mod._decode(out)
+        for chunk in text.split("\0")[1:]:
+            header, _, rest = chunk.partition("\n")
+            sha, ts, zone = header.split(" ")
+            when = _commit_day(int(ts), zone)
+            for patch in _patches(rest):
+                judge(patch.path, when, sha, patch)
+        return found
+
+
+def _commit_day(ts: int, zone: str) -> date:
+    sign = -1 if zone[0] == "-" else 1
+    tz = timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[3:5])))
+    return datetime.fromtimestamp(ts, tz).date()
+
+
+def _neutral_line(date_fields) -> "callable":
+    """A predicate: is this changed line only a date field, a fence or blank?"""
+    names = "|".join(re.escape(f) for f in date_fields) or "(?!)"
+    pattern = re.compile(rf"""^\s*(?:["']?(?:{names})["']?\s*:.*|---\s*|\.\.\.\s*|)$""")
+    return lambda line: bool(pattern.match(line))
+
+
+@dataclass
+class _Patch:
+    path: str
+    born: bool
+    lines: list[str]  # added and removed lines, without their +/- sign
+
+
+def _patches(diff: str):
+    """The file sections of a unified diff (-U0, a/ b/ prefixes)."""
+    from memlint.history import _unquote
+
+    patch: _Patch | None = None
+    in_hunk = False
+    for line in diff.split("\n"):
+        if line.startswith("diff --git "):
+            if patch is not None:
+                yield patch
+            patch = _Patch(_path_of_header(line[len("diff --git "):], _unquote), False, [])
+            in_hunk = False
+        elif patch is None:
+            continue
+        elif in_hunk:
+            if line[:1] in ("+", "-"):
+                patch.lines.append(line[1:])
+        elif line.startswith("@@"):
+            in_hunk = True
+        elif line.startswith(("new file mode", "deleted file mode")) or line == "--- /dev/null":
+            patch.born = True  # a deletion also ends this incarnation of the path
+        elif line.startswith("+++ b/") or line.startswith('+++ "b/'):
+            name = line[4:]
+            patch.path = (_unquote(name) if name.startswith('"') else name.rstrip("\t"))[2:]
+        elif line.startswith("rename to "):
+            name = line[len("rename to "):]
+            patch.path = _unquote(name) if name.startswith('"') else name
+    if patch is not None:
+        yield patch
+
+
+def _path_of_header(rest: str, unquote) -> str:
+    """The b/ path of ``a/P b/P`` (the same path twice when renames are off;
+    with renames, ``+++`` or ``rename to`` lines correct it)."""
+    if rest.startswith('"'):
+        end = 1
+        while end < len(rest) and rest[end] != '"':
+            end += 2 if rest[end] == "\\" else 1
+        return unquote(rest[: end + 1])[2:]
+    n = (len(rest) - 5) // 2
+    return rest[2 : 2 + n]
+
+
+__all__ = ["DocDates", "GitDates", "STAGED", "UNKNOWN", "git_rule_codes"]

@@ -1,0 +1,152 @@
+"""What the duplicate rules (MEM301-303) share: which files they compare,
+which of two files is the newer, and which pairs are expected.
+
+A pair is reported once, on the newer file, pointing at the older. Newer
+means created later by git (the commit that first added the file); a file
+git does not know yet (not committed) is the newest. Without git, or when
+the dates are equal, the later path is the newer.
+"""
+from __future__ import annotations
+
+import fnmatch
+import re
+from datetime import datetime
+
+from memlint import rules as rule_registry
+from memlint.lifecycle import retired_statuses, status_of
+
+# Generated reports: snapshots a job writes again and again, where near-identical
+# copies are the point. `report` must be followed by a number, or end the name,
+# so `feedback_always-report-visual-qa.md` stays a memory.
+REPORTS = ["**/reports/**", "**/*report[-_][0-9]*.md", "**/*[-_]report.md"]
+
+# Options every duplicate rule takes.
+OPTIONS = {
+    "include-logs": ((bool,), False),
+    "reports": ((list,), REPORTS),
+}
+
+
+def glob_matcher(patterns):
+    """A one-regex ``config.glob_match(path, patterns)``: one call per file, not one per pattern."""
+    alternatives, prefixes = [], []
+    for pattern in patterns:
+        alternatives.append(fnmatch.translate(pattern))
+        if pattern.startswith("**/"):
+            alternatives.append(fnmatch.translate(pattern[3:]))
+        if pattern.endswith("/**"):
+            prefixes.append(pattern[:-2])
+    if not alternatives:
+        return lambda path: False
+    match = re.compile("|".join(f"(?:{a})" for a in alternatives)).match
+    prefixes = tuple(prefixes)
+    return lambda path: match(path) is not None or (path + "/").startswith(prefixes)
+
+
+def compared(store, options, code: str) -> list:
+    """The docs a duplicate rule compares, in path order: memory files, plus
+    daily logs and generated reports when ``include-logs`` is set. Retired
+    memories are left out when the store's ``retired-exempt-rules`` name the
+    rule (by default, tag ``content``): no agent loads them."""
+    include_logs = options["include-logs"]
+    is_report = glob_matcher(options["reports"])
+    exempt = store.settings.get("retired-exempt-rules") or ()
+    skip_retired = bool(exempt) and rule_registry.matches(rule_registry.get(code), exempt)
+    retired = retired_statuses(store.settings)
+    out = []
+    for rel in sorted(store.docs):
+        doc = store.docs[rel]
+        if doc.parsed is None or doc.role not in ("memory", "log"):
+            continue
+        if not include_logs and (doc.role == "log" or is_report(rel)):
+            continue
+        if skip_retired and status_of(doc) in retired:
+            continue
+        out.append(doc)
+    return out
+
+
+class Ages:
+    """Orders docs oldest first by git creation date, then path."""
+
+    def __init__(self, store):
+        self.store = store
+        self._created: dict[str, datetime | None] = {}
+
+    def created(self, doc) -> datetime | None:
+        """When git first added the file; None without git or before its first commit."""
+        if doc.rel not in self._created:
+            history = self.store.history
+            found = None
+            if history is not None:
+                try:
+                    path = doc.abspath.relative_to(history.repo_root).as_posix()
+                except ValueError:
+                    path = doc.path
+                found = history.dates(path)
+            self._created[doc.rel] = found.created if found else None
+        return self._created[doc.rel]
+
+    def key(self, doc):
+        if self.store.history is None:
+            return (False, 0.0, doc.path)
+        created = self.created(doc)
+        # Not in git yet: written after everything committed.
+        return (created is None, created.timestamp() if created else 0.0, doc.path)
+
+    def oldest_first(self, docs) -> list:
+        return sorted(docs, key=self.key)
+
+    def why_newer(self, newer, older) -> str:
+        """How we know ``newer`` is the newer, for the message."""
+        if self.store.history is None:
+            return "later in path order; no git dates"
+        new, old = self.created(newer), self.created(older)
+        if new is None:
+            return "not committed yet" if old is not None else "neither is committed: later in path order"
+        if new == old:
+            return f"both added {_when(new)}: later in path order"
+        if new.date() == old.date():
+            return f"git added it {_when(new, True)}, the other {_when(old, True)}"
+        return f"git added it {_when(new)}, the other {_when(old)}"
+
+
+def _when(moment: datetime, with_time: bool = False) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M") if with_time else moment.date().isoformat()
+
+
+def supersedes(store, newer: str, older: str) -> bool:
+    """Whether ``newer`` supersedes ``older``, directly or through a chain
+    (``supersedes`` on one side or ``superseded_by`` on the other)."""
+    successors = store.lifecycle.newer  # old -> {newer memory: how we know}
+    seen, stack = {older}, [older]
+    while stack:
+        for nxt in successors.get(stack.pop(), ()):
+            if nxt == newer:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return False
+
+
+def related(store, a: str, b: str) -> bool:
+    """One of the two supersedes the other: a near-copy is expected there."""
+    newer = store.lifecycle.newer
+    if not newer:
+        return False
+    return supersedes(store, a, b) or supersedes(store, b, a)
+
+
+def group_findings(ages: Ages, members: list, *, skip=lambda newer, older: False):
+    """For a group of two or more docs that are copies of one another: each
+    member but the oldest, with the oldest older member it is not exempt from
+    (``skip``) and the rest of the group. Yields (newer, older, others)."""
+    ordered = ages.oldest_first(members)
+    for i in range(1, len(ordered)):
+        newer = ordered[i]
+        older = next((o for o in ordered[:i] if not skip(newer, o)), None)
+        if older is None:
+            continue
+        others = [d for d in ordered if d is not newer and d is not older and not skip(newer, d)]
+        yield newer, older, others

@@ -1,0 +1,79 @@
+"""A file the preset marks append-only (daily logs) had existing lines changed or deleted.
+
+Why: a daily log is the record of what happened and what was believed on
+that day; later memories, audits and the agent itself cite it. Rewriting it
+in place silently changes the past. Corrections belong at the end (or in a
+new day's log), where they are visible as corrections.
+
+When it looks: in a staged run (pre-commit, ``check --staged``) at the
+staged changes against HEAD; with ``check --since REV`` at everything
+between REV and HEAD (one ``git diff`` for all logs). A plain ``check``
+has no change to judge and stays quiet. Adding lines anywhere is fine; so is
+giving the last line its missing newline. Files are the store setting
+``append-only`` (default: the daily-log names ``YYYY-MM-DD.md`` and
+``YYYY-MM-DD-slug.md``).
+
+Options: none.
+
+Fires: a commit that edits line 3 of ``memory/2026-03-01.md``.
+
+Fix: restore the old lines (``git checkout HEAD -- FILE`` drops the staged
+edit) and append the correction at the end: ``- 15:40 correction: the
+deploy was at 14:00, not 13:00``.
+"""
+from memlint.config import ConfigError, glob_match
+from memlint.finding import Problem
+
+CODE = "MEM405"
+NAME = "append-only-rewritten"
+SEVERITY = "error"
+SCOPE = "store"
+TAGS = ("logs", "git")
+OPTIONS: dict = {}
+
+
+def _ranges(lines: list[int]) -> str:
+    out, start, prev = [], None, None
+    for n in sorted(set(lines)) + [None]:
+        if start is not None and n == prev + 1:
+            prev = n
+            continue
+        if start is not None:
+            out.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = n
+    return ", ".join(out)
+
+
+def check(store, options):
+    if store.since is None and not store.staged:
+        return
+    patterns = store.settings.get("append-only") or ()
+    logs = [doc for rel, doc in sorted(store.docs.items()) if glob_match(rel, patterns)]
+    if not logs:
+        return
+    git = store.git_dates
+    history = git.require()
+    if history is None:
+        return
+    from memlint.history import HistoryError, append_only_violations
+
+    by_path = {git.repo_path(doc): doc for doc in logs}
+    try:
+        found = append_only_violations(history.repo_root, list(by_path), store.since)
+    except HistoryError as exc:
+        if store.since is not None:
+            raise ConfigError(f"--since {store.since}: {exc}") from None
+        raise
+    against = f"`{store.since}`" if store.since is not None else "HEAD"
+    for path, lines in sorted(found.items()):
+        doc = by_path.get(path)
+        if doc is None:
+            continue
+        count = doc.parsed.line_count if doc.parsed else 1
+        line = max(1, min(lines[0], count))
+        what = "line" if len(lines) == 1 else "lines"
+        yield Problem(
+            doc.path, line, 1,
+            f"append-only file rewritten: {what} {_ranges(lines)} of its {against} version changed or deleted; "
+            "restore them and add the correction at the end",
+        )

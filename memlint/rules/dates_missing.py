@@ -1,0 +1,46 @@
+"""A memory lacks a date field the preset wants (``created``, ``last_verified``).
+
+Why: without ``last_verified`` nothing can say a memory has gone stale, and
+without ``created`` nothing can order two memories that disagree. Git knows
+both dates; ``memlint backfill`` writes them.
+
+Options: none. The fields are the store setting ``wants-dates``: moc
+``[created, last_verified]``, three-layer ``[last_verified]``; none for
+claude-code (Claude Code's memory files carry no dates; git's dates stand in
+for them), openclaw and generic. Applies to memory files that have
+frontmatter; a memory without any is MEM001's business where the preset
+requires frontmatter, and left alone where it is optional. An empty value
+counts as missing.
+
+Fires: under moc, a memory whose frontmatter has ``name`` and
+``description`` but no ``created`` or ``last_verified``.
+
+Fix: run ``memlint backfill`` (or the ``memlint-backfill`` pre-commit hook):
+``created`` from the commit that first added the file, ``last_verified``
+from its last change. Check what a backfilled ``last_verified`` claims.
+"""
+from memlint.finding import Problem
+
+CODE = "MEM402"
+NAME = "dates-missing"
+SEVERITY = "warning"
+SCOPE = "file"
+TAGS = ("dates", "frontmatter")
+OPTIONS: dict = {}
+
+BACKFILLED = ("created", "last_verified")  # fields `memlint backfill` can write
+
+
+def check(doc, store, options):
+    wanted = store.settings.get("wants-dates") or ()
+    if doc.role != "memory" or not wanted or doc.frontmatter is None:
+        return
+    missing = [name for name in wanted if doc.field(name) in (None, "")]
+    if not missing:
+        return
+    names = " or ".join(f"`{name}`" for name in missing)
+    it = "them" if len(missing) > 1 else "it"
+    fix = (f"run `memlint backfill` to take {it} from git" if all(name in BACKFILLED for name in missing)
+           else f"add {it}")
+    line = doc.parsed.frontmatter_lines[0] if doc.parsed.frontmatter_lines else 1
+    yield Problem(doc.path, line, 1, f"no {names}: the {store.preset} preset wants {it} on every memory; {fix}")

@@ -1,0 +1,75 @@
+"""Two memory files share a ``name`` or ``title``, so a ``[[name]]`` link is ambiguous.
+
+Why: a ``[[name]]`` link, and a ``supersedes: name``, resolve through the
+``name``/``title`` with case, ``-``, ``_`` and spaces ignored (as
+``memlint.graph`` resolves them). When two memories share one, the link silently picks
+one of them by path order, often the old one; and two memories with one
+name are usually one memory filed twice.
+
+The finding sits on the ``name`` (or ``title``) line of the newer file
+(created later by git; not yet committed counts as newest; without git, the
+later path) and names the older file and its line. Retired memories count:
+the link resolves to them just the same.
+
+Options: ``include-logs`` (false) and ``reports``: also compare daily logs
+and generated reports (see duplicate-content, MEM301), which often share a
+title such as "Daily briefing".
+
+Fires: ``feedback_testing.md`` with ``name: Testing rules`` and a later
+``feedback_tests.md`` with ``name: testing-rules``.
+
+Fix: rename one (``name: testing-rules-frontend``) and update the links
+that meant it, or merge the two memories if they are one.
+"""
+from __future__ import annotations
+
+from memlint.finding import Problem
+from memlint.graph import fold
+from memlint.rules import _duplicates
+
+CODE = "MEM303"
+NAME = "duplicate-name"
+SEVERITY = "warning"
+SCOPE = "store"
+TAGS = ("duplicates",)
+OPTIONS = dict(_duplicates.OPTIONS)
+NAME_FIELDS = ("name", "title")
+
+
+def _named(doc) -> dict[str, str]:
+    """folded name -> the field that carries it (``name`` first)."""
+    out: dict[str, str] = {}
+    for field in NAME_FIELDS:
+        value = doc.field(field)
+        key = fold(value.strip()) if isinstance(value, str) else ""
+        if key:
+            out.setdefault(key, field)
+    return out
+
+
+def check(store, options):
+    by_slug: dict[str, list] = {}
+    fields: dict[tuple[str, str], str] = {}
+    for doc in _duplicates.compared(store, options, CODE):
+        for key, field in _named(doc).items():
+            by_slug.setdefault(key, []).append(doc)
+            fields[key, doc.rel] = field
+    groups = {key: docs for key, docs in by_slug.items() if len(docs) > 1}
+    if not groups:
+        return
+    ages = _duplicates.Ages(store)
+    reported: set[tuple[str, str]] = set()
+    for key in sorted(groups):
+        for newer, older, others in _duplicates.group_findings(ages, groups[key]):
+            if (newer.rel, older.rel) in reported:
+                continue  # name and title both clash: one finding
+            reported.add((newer.rel, older.rel))
+            field, older_field = fields[key, newer.rel], fields[key, older.rel]
+            also = f" and {', '.join(d.path for d in others)}" if others else ""
+            yield Problem(
+                newer.path, newer.key_line(field), 1,
+                f"`{field}: {newer.field(field)}` is the same name as {older.path}:"
+                f"{older.key_line(older_field)} (`{older_field}: {older.field(older_field)}`){also} once case, "
+                f"'-', '_' and spaces are ignored, so `[[{newer.field(field)}]]` cannot tell them apart; "
+                f"this one is the newer ({ages.why_newer(newer, older)})",
+            )

@@ -1,0 +1,402 @@
+"""MEM401-MEM405: frontmatter dates against git, on real repositories with known dates."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.gitrepo import GitRepo
+
+D1 = "2024-01-10T09:00:00+00:00"
+D2 = "2024-02-20T10:30:00+00:00"
+D3 = "2024-03-30T12:00:00+00:00"
+D4 = "2024-04-15T08:15:00+00:00"
+TODAY = "2024-05-01"
+INDEX = "# Index\n- [A](a.md) — the first memory\n"
+BODY = "".join(f"line {i}: a fact worth keeping\n" for i in range(1, 11))
+
+
+def mem(created: str | None = None, last_verified: str | None = None, body: str = BODY, **extra: str) -> str:
+    """A memory whose `created` is on line 4 and `last_verified` on line 5 (when given)."""
+    lines = ["---", "name: a", "description: a memory"]
+    if created is not None:
+        lines.append(f"created: {created}")
+    if last_verified is not None:
+        lines.append(f"last_verified: {last_verified}")
+    lines += [f"{k}: {v}" for k, v in extra.items()]
+    return "\n".join(lines) + "\n---\n" + body
+
+
+@pytest.fixture
+def repo(tmp_path):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("memory/MEMORY.md", INDEX)
+    return repo
+
+
+@pytest.fixture
+def dates(findings):
+    """dates(repo, *args): (path, line, code) of the MEM4xx findings."""
+
+    def run(repo: GitRepo, *args: str, select: str = "MEM4"):
+        return sorted(findings(repo.root / "memory", "--today", TODAY, "--select", select, *args))
+
+    return run
+
+
+def message(cli, repo: GitRepo, code: str, *args: str) -> str:
+    result = cli("check", "--format", "json", "--today", TODAY, "--select", code, *args, repo.root / "memory")
+    [finding] = result.json()
+    return finding["message"]
+
+
+# ---------------------------------------------------------------- MEM401 created-mismatch
+
+
+def test_created_agrees_with_the_first_add_or_fires(repo, dates, cli):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem("2024-03-01", "2024-03-01"))
+    repo.commit("add", D1)
+    assert dates(repo) == [("memory/b.md", 4, "MEM401")]
+    assert message(cli, repo, "MEM401") == (
+        "`created: 2024-03-01` is 51 days after git first added this file on 2024-01-10 "
+        f"(commit {repo.head()[:7]}): set `created: 2024-01-10`")
+
+
+def test_created_tolerance_and_allow_earlier(repo, dates):
+    repo.write("memory/one-day.md", mem("2024-01-11", "2024-01-11"))
+    repo.write("memory/two-days.md", mem("2024-01-12", "2024-01-12"))
+    repo.write("memory/earlier.md", mem("2023-06-01", "2024-01-10"))
+    repo.commit("add", D1)
+    assert dates(repo) == [("memory/earlier.md", 4, "MEM401"), ("memory/two-days.md", 4, "MEM401")]
+    repo.write(".memlint.yaml", "preset: moc\nrules:\n  created-mismatch: {tolerance-days: 0, allow-earlier: true}\n")
+    assert dates(repo) == [("memory/one-day.md", 4, "MEM401"), ("memory/two-days.md", 4, "MEM401")]
+
+
+def test_created_is_the_day_in_the_commits_own_time_zone(repo, dates):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write(".memlint.yaml", "preset: moc\nrules:\n  MEM401: {tolerance-days: 0}\n")
+    repo.commit("late in New York: already the 11th in UTC", "2024-01-10T23:30:00-05:00")
+    assert dates(repo) == []
+
+
+def test_git_mv_and_rename_with_edits_keep_the_first_add(repo, dates, cli):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.mv("memory/a.md", "memory/moved/a.md")
+    repo.mv("memory/b.md", "memory/moved/b renamed.md")
+    repo.write("memory/moved/b renamed.md", mem("2024-01-10", "2024-01-10", BODY.replace("line 3:", "line three:")))
+    repo.commit("move", D3)
+    assert dates(repo, select="MEM401") == []
+    # dated by the move instead: git follows the rename back to January
+    repo.write("memory/moved/a.md", mem("2024-03-30", "2024-03-30"))
+    repo.commit("redate", D3)
+    assert dates(repo, select="MEM401") == [("memory/moved/a.md", 4, "MEM401")]
+    assert "on 2024-01-10" in message(cli, repo, "MEM401")
+
+
+def test_deleted_then_readded_is_born_again(repo, dates, cli):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.rm("memory/a.md")
+    repo.commit("delete", D2)
+    repo.write("memory/a.md", mem("2024-01-10", "2024-03-30"))
+    repo.commit("a new memory at the old path", D3)
+    assert dates(repo) == [("memory/a.md", 4, "MEM401")]
+    assert "git first added this file on 2024-03-30" in message(cli, repo, "MEM401")
+
+
+def test_a_file_added_on_a_merged_branch_keeps_the_branch_date(repo, dates):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.checkout("topic", new=True)
+    repo.write("memory/b.md", mem("2024-02-20", "2024-02-20"))
+    repo.commit("b on a branch", D2)
+    repo.checkout("main")
+    repo.write("memory/c.md", mem("2024-03-30", "2024-03-30"))
+    repo.commit("c on main", D3)
+    repo.merge("topic", date=D4)
+    assert dates(repo) == []
+
+
+def test_spaces_and_unicode_in_names(repo, dates):
+    repo.write("memory/café notes/my memory.md", mem("2023-01-01", "2024-01-10"))
+    repo.commit("add", D1)
+    assert dates(repo) == [("memory/café notes/my memory.md", 4, "MEM401")]
+
+
+def test_uncommitted_files_are_unknown_and_staged_new_files_are_created_today(repo, dates, cli):
+    repo.commit("the store", D1)
+    repo.write("memory/untracked.md", mem("2020-01-01", "2020-01-01"), add=False)
+    repo.write("memory/staged-old.md", mem("2020-01-01", "2020-01-01"))
+    repo.write("memory/staged-today.md", mem(TODAY, TODAY))
+    assert dates(repo) == []  # not committed: nothing to compare with
+    assert dates(repo, "--staged") == [("memory/staged-old.md", 4, "MEM401")]
+    assert "git first added this file on 2024-05-01 (the commit being made)" in message(
+        cli, repo, "MEM401", "--staged")
+
+
+def test_shallow_clone_reports_mem403_once_and_judges_no_dates(repo, dates, tmp_path, cli):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.write("memory/c.md", mem("2024-04-15", "2024-04-15"))
+    repo.commit("add c", D4)
+    assert dates(repo) == []  # full history: every date agrees
+
+    clone = GitRepo(tmp_path / "clone", init=False)
+    clone.run("clone", "-q", "--depth", "1", f"file://{repo.root}", ".")
+    # every file now looks added on 2024-04-15: a and b would be 96 days off
+    assert dates(clone) == [("memory/MEMORY.md", 1, "MEM403")]
+    msg = message(cli, clone, "MEM403")
+    assert "fetch-depth: 0" in msg and "git fetch --unshallow" in msg
+
+
+def test_shallow_clone_makes_git_dates_unknown_for_staleness_too(repo, findings, tmp_path):
+    repo.write("memory/a.md", mem(body="no dates in the frontmatter\n"))
+    repo.commit("add", "2023-01-10T09:00:00+00:00")
+    repo.write("memory/b.md", mem("2024-04-15", "2024-04-15"))
+    repo.commit("add b", D4)
+    full = findings(repo.root / "memory", "--today", TODAY, "--select", "MEM501")
+    assert full == [("memory/a.md", 1, "MEM501")]  # unchanged since 2023: over the 60-day window
+    clone = GitRepo(tmp_path / "clone", init=False)
+    clone.run("clone", "-q", "--depth", "1", f"file://{repo.root}", ".")
+    assert findings(clone.root / "memory", "--today", TODAY, "--select", "MEM501") == []
+
+
+def test_not_a_repository_one_notice_and_the_other_rules_run(repo, tmp_path, cli):
+    folder = tmp_path / "plain"
+    (folder / "memory").mkdir(parents=True)
+    (folder / ".memlint.yaml").write_text("preset: moc\n")
+    (folder / "memory" / "MEMORY.md").write_text(INDEX)
+    (folder / "memory" / "a.md").write_text(mem("2024-13-01", "2024-01-10"))  # MEM004: no month 13
+    (folder / "memory" / "b.md").write_text(mem("2020-01-01", "2024-01-10"))
+    result = cli("check", "--format", "json", "--today", TODAY, folder / "memory", "--select", "MEM004,MEM4")
+    assert [(f["path"], f["line"], f["code"]) for f in result.json()] == [("a.md", 4, "MEM004")]
+    notices = result.stderr.splitlines()
+    assert len(notices) == 1, notices
+    assert "not in a git repository" in notices[0]
+    assert "MEM401, MEM403, MEM404, MEM405" in notices[0] and "skipped" in notices[0]
+
+
+def test_no_notice_when_no_git_rule_runs(tmp_path, cli):
+    (tmp_path / "MEMORY.md").write_text(INDEX)
+    (tmp_path / "a.md").write_text(mem("2024-01-10", "2024-01-10"))
+    result = cli("check", "--preset", "moc", "--select", "MEM004", tmp_path)
+    assert result.exit_code == 0 and result.stderr == ""
+
+
+# ---------------------------------------------------------------- MEM402 dates-missing
+
+
+def test_dates_missing_per_preset(make_store, findings, cli):
+    store = make_store({
+        "MEMORY.md": INDEX,
+        "a.md": mem(),
+        "b.md": mem("2024-01-10"),
+        "c.md": mem("2024-01-10", "2024-01-10"),
+        "d.md": mem("2024-01-10", last_verified='""'),
+        "e.md": "---\nname: e\nmetadata:\n  created: 2024-01-10\n  last_verified: 2024-01-10\n---\nnested\n",
+        "f.md": "no frontmatter: optional in moc\n",
+        "2024-01-10.md": "- a daily log, not a memory\n",
+    })
+    assert sorted(findings(store, "--preset", "moc", "--select", "MEM402")) == [
+        ("a.md", 1, "MEM402"), ("b.md", 1, "MEM402"), ("d.md", 1, "MEM402")]
+    assert sorted(findings(store, "--preset", "three-layer", "--select", "MEM402")) == [
+        ("a.md", 1, "MEM402"), ("b.md", 1, "MEM402"), ("d.md", 1, "MEM402")]
+    assert findings(store, "--preset", "claude-code", "--select", "MEM402") == []  # Claude Code memories carry no dates
+    result = cli("check", "--format", "json", "--preset", "moc", "--select", "MEM402", store / "a.md")
+    assert [f["message"] for f in result.json()] == [
+        "no `created` or `last_verified`: the moc preset wants them on every memory; "
+        "run `memlint backfill` to take them from git"]
+
+
+def test_dates_missing_fields_come_from_the_wants_dates_setting(make_store, findings):
+    store = make_store({"MEMORY.md": INDEX, "a.md": mem("2024-01-10", "2024-01-10"),
+                        ".memlint.yaml": "preset: claude-code\nwants-dates: [created, expires]\n"})
+    assert findings(store, "--select", "MEM402") == [("a.md", 1, "MEM402")]
+
+
+# ---------------------------------------------------------------- MEM404 changed-since-verified
+
+
+def test_a_body_edit_after_last_verified_fires(repo, dates, cli):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", BODY + "a new claim\n"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10", BODY + "edited the next morning\n"))
+    repo.commit("edit a and b", "2024-01-11T08:00:00+00:00")
+    assert dates(repo) == []  # within the 1-day tolerance
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", BODY + "a newer claim\n"))
+    c = repo.commit("edit a", D3)
+    assert dates(repo) == [("memory/a.md", 5, "MEM404")]
+    assert message(cli, repo, "MEM404") == (
+        f"changed on 2024-03-30 (commit {c[:7]}), 80 days after `last_verified: 2024-01-10`: "
+        "what it says now was not verified; check it, then set `last_verified: 2024-05-01`")
+
+
+def test_commits_that_only_write_dates_are_not_changes(repo, dates):
+    repo.write("memory/a.md", mem(body=BODY))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    # months later: a backfill adds both dates to a, someone fixes b's `created`
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem("2024-01-09", "2024-01-10"))
+    repo.commit("backfill dates", D3)
+    assert dates(repo) == []
+
+
+def test_pure_rename_is_not_a_change_but_a_rename_with_edits_is(repo, dates):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.mv("memory/a.md", "memory/x/a.md")
+    repo.mv("memory/b.md", "memory/x/b.md")
+    repo.write("memory/x/b.md", mem("2024-01-10", "2024-01-10", BODY.replace("line 2:", "line two:")))
+    repo.commit("move", D3)
+    assert dates(repo) == [("memory/x/b.md", 5, "MEM404")]
+
+
+def test_a_memory_added_after_its_verification_date_is_quiet(repo, dates):
+    repo.write("memory/a.md", mem("2023-11-01", "2023-12-01"))
+    repo.write(".memlint.yaml", "preset: moc\nrules:\n  MEM401: {allow-earlier: true}\n")
+    repo.commit("import memories written before this repository", D3)
+    assert dates(repo) == []
+
+
+def test_an_edit_on_a_merged_branch_counts_with_its_own_date(repo, dates, cli):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.checkout("topic", new=True)
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", BODY + "from the branch\n"))
+    repo.commit("edit on a branch", D2)
+    repo.checkout("main")
+    repo.write("memory/MEMORY.md", INDEX + "\n")
+    repo.commit("main moves on", D3)
+    repo.merge("topic", date=D4)
+    assert dates(repo) == [("memory/a.md", 5, "MEM404")]
+    assert message(cli, repo, "MEM404").startswith("changed on 2024-02-20")
+
+
+def test_staged_edits_count_in_a_staged_run(repo, dates, cli):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", BODY + "staged claim\n"))
+    assert dates(repo) == []  # not committed: history does not have it
+    assert dates(repo, "--staged") == [("memory/a.md", 5, "MEM404")]
+    assert message(cli, repo, "MEM404", "--staged").startswith(
+        "changed on 2024-05-01 (the commit being made), 112 days after")
+    repo.write("memory/a.md", mem("2024-01-10", TODAY, BODY + "staged claim\n"))  # verified now
+    assert dates(repo, "--staged") == []
+
+
+# ---------------------------------------------------------------- MEM405 append-only-rewritten
+
+
+@pytest.fixture
+def logs(tmp_path):
+    repo = GitRepo(tmp_path / "logs")
+    repo.write(".memlint.yaml", "preset: openclaw\n")
+    repo.write("MEMORY.md", "# Memory\n")
+    repo.write("memory/2024-01-10.md", "- 09:00 deployed\n- 10:00 rolled back\n- 11:00 fixed\n")
+    repo.commit("day one", D1)
+    return repo
+
+
+def rewritten(findings, repo, *args):
+    return findings(repo.root, "--select", "MEM405", *args)
+
+
+def test_appending_to_a_daily_log_is_fine(logs, findings):
+    logs.write("memory/2024-01-10.md", logs.read("memory/2024-01-10.md") + "- 12:00 correction: it was 10:30\n")
+    assert rewritten(findings, logs, "--staged") == []
+
+
+def test_a_staged_edit_of_a_daily_log_fires(logs, findings, cli):
+    logs.write("memory/2024-01-10.md", "- 09:00 deployed\n- 10:00 nothing happened\n- 11:00 fixed\n")
+    assert rewritten(findings, logs) == []  # a plain check has no change to judge
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10.md", 2, "MEM405")]
+    result = cli("check", "--format", "json", "--select", "MEM405", "--staged", logs.root)
+    assert result.json()[0]["message"] == (
+        "append-only file rewritten: line 2 of its HEAD version changed or deleted; "
+        "restore them and add the correction at the end")
+    assert result.exit_code == 1  # an error by default
+
+
+def test_history_since_a_revision(logs, findings, cli):
+    start = logs.head()
+    logs.write("memory/2024-01-10.md", "- 09:00 deployed\n")  # lines 2-3 deleted
+    logs.commit("tidy", D2)
+    logs.write("memory/2024-02-20.md", "- new day\n")
+    logs.commit("day two", D2)
+    assert rewritten(findings, logs) == []
+    assert rewritten(findings, logs, "--since", start) == [("memory/2024-01-10.md", 1, "MEM405")]
+    assert rewritten(findings, logs, "--since", "HEAD~1") == []
+    result = cli("check", "--select", "MEM405", "--since", "no-such-rev", logs.root)
+    assert result.exit_code == 2 and "--since no-such-rev" in result.stderr
+
+
+def test_since_outside_git_gives_the_notice(tmp_path, cli):
+    (tmp_path / "MEMORY.md").write_text("# Memory\n")
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "2024-01-10.md").write_text("- a\n")
+    result = cli("check", "--preset", "openclaw", "--select", "MEM405", "--since", "HEAD~1", tmp_path)
+    assert result.exit_code == 0 and result.output == ""
+    assert "not in a git repository" in result.stderr
+
+
+# ---------------------------------------------------------------- the docs
+
+
+@pytest.mark.parametrize("code", ["MEM401", "MEM402", "MEM403", "MEM404", "MEM405"])
+def test_rule_docs_and_readme_rows(code, cli):
+    from tests.conftest import REPO
+
+    result = cli("rule", code)
+    assert result.exit_code == 0 and "Fix:" in result.output
+    assert f"| {code} |" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def test_copied_store_keeps_its_dates_out_of_git(repo, tmp_path, findings):
+    """A store copied out of its repository is judged without git, not with stale paths."""
+    repo.write("memory/a.md", mem("2020-01-01", "2024-01-10"))
+    repo.commit("add", D1)
+    copy = tmp_path / "copy"
+    shutil.copytree(repo.root / "memory", copy)
+    assert findings(copy, "--preset", "moc", "--select", "MEM4", "--today", TODAY) == []
+
+
+def test_report_shows_no_git_dates_from_a_shallow_clone(repo, tmp_path, cli):
+    from tests.test_report import table
+
+    repo.write("memory/a.md", mem(body="undated\n"))
+    repo.commit("add", D1)
+    repo.write("memory/b.md", mem(body="undated too\n"))
+    repo.commit("add b", D4)
+
+    def dates_shown(root):
+        result = cli("report", "--today", TODAY, root / "memory")
+        assert result.exit_code == 0, result.stderr
+        return result.output, {r["File"]: (r["Created"], r["Verified"]) for r in table(result.output, "File")}
+
+    _, full = dates_shown(repo.root)
+    assert full["a.md"] == ("_2024-01-10_", "_2024-01-10_")
+    clone = GitRepo(tmp_path / "clone", init=False)
+    clone.run("clone", "-q", "--depth", "1", f"file://{repo.root}", ".")
+    text, shallow = dates_shown(clone.root)
+    assert "2024-04-15" not in shallow["a.md"][0]  # not the shallow commit's date
+    assert "shallow clone" in text
+
+
+def test_first_commit_being_made(tmp_path, findings):
+    """No HEAD yet: every staged file is created today, none changed after a verification."""
+    repo = GitRepo(tmp_path / "new")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("memory/MEMORY.md", INDEX)
+    repo.write("memory/a.md", mem("2024-01-01", "2024-01-01"))
+    repo.write("memory/2024-01-01.md", "- a daily log\n")
+    assert sorted(findings(repo.root / "memory", "--staged", "--today", TODAY, "--select", "MEM4")) == [
+        ("memory/a.md", 4, "MEM401")]

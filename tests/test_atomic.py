@@ -1,0 +1,43 @@
+"""Atomic writes never replace what is not a regular file."""
+from __future__ import annotations
+
+import os
+import stat
+
+from memlint.atomic import write_text_atomic
+
+
+def test_replaces_a_file_and_keeps_its_mode(tmp_path):
+    target = tmp_path / "a.md"
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    write_text_atomic(target, "new")
+    assert target.read_text() == "new" and stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["a.md"]  # no temp file left
+
+
+def test_writes_through_a_device_instead_of_replacing_it():
+    write_text_atomic(os.devnull, "discarded")
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+def test_writes_through_a_fifo(tmp_path):
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+    reader.start()
+    write_text_atomic(fifo, "through")
+    reader.join(5)
+    assert got == ["through"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_writes_the_file_a_symlink_names(tmp_path):
+    real = tmp_path / "real.md"
+    real.write_text("old")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    write_text_atomic(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"

@@ -1,0 +1,280 @@
+"""`memlint backfill`: git dates into frontmatter, every other byte kept."""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from datetime import date
+
+import pytest
+
+from memlint.backfill import add_dates
+from tests.conftest import CORPORA, REPO
+from tests.gitrepo import GitRepo
+
+D1 = "2024-01-10T09:00:00+00:00"
+D2 = "2024-02-20T10:30:00+00:00"
+D3 = "2024-03-30T12:00:00+00:00"
+INDEX = "# Index\n- [A](a.md) — the first memory\n"
+JAN, FEB = date(2024, 1, 10), date(2024, 2, 20)
+BOTH = {"created": JAN, "last_verified": FEB}
+
+
+def body_after_frontmatter(data: bytes) -> bytes:
+    """Everything after the closing fence (the whole file when there is none)."""
+    from memlint.markdown import _find_frontmatter
+
+    text = data.decode("utf-8-sig")
+    lines = text.split("\n")
+    fences = _find_frontmatter(lines)
+    if fences is None or fences[1] == -1:
+        return text.encode()
+    return "\n".join(lines[fences[1] + 1:]).encode()
+
+
+# ---------------------------------------------------------------- the pure edit
+
+
+def test_new_keys_go_before_the_closing_fence_and_nothing_else_moves():
+    old = (b"---\nname: a   # trailing comment\ndescription: 'single quoted: yes'\n"
+           b"tags: [x, \"y\"]\n# a comment line\nmetadata:\n  type: user\n---\nBody [link](b.md)\n\n---\nnot frontmatter\n")
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.added == ("created", "last_verified") and out.skipped is None
+    assert out.data == old.replace(b"  type: user\n---\n", b"  type: user\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n---\n", 1)
+
+
+def test_only_missing_fields_are_written_and_a_second_run_changes_nothing():
+    old = b"---\nname: a\nlast_verified: 2023-12-01\n---\nBody\n"
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.added == ("created",)
+    assert out.data == b"---\nname: a\nlast_verified: 2023-12-01\ncreated: 2024-01-10\n---\nBody\n"
+    again = add_dates(out.data, BOTH, create_block=False)
+    assert not again.changed and again.data is out.data
+
+
+def test_dates_under_metadata_count_as_present():
+    old = b"---\nname: a\nmetadata:\n  created: 2023-01-01\n  last_verified: 2023-02-01\n---\nBody\n"
+    assert not add_dates(old, BOTH, create_block=False).changed
+
+
+@pytest.mark.parametrize("empty", ["created:", "created: ~", "created: null", 'created: ""', "created: ''",
+                                   "created:   # fill me"])
+def test_an_empty_value_is_filled_on_its_own_line(empty):
+    old = f"---\nname: a\n{empty}\nlast_verified: 2024-02-20\n---\nBody\n".encode()
+    out = add_dates(old, BOTH, create_block=False)
+    comment = " # fill me" if "#" in empty else ""
+    assert out.data == f"---\nname: a\ncreated: 2024-01-10{comment}\nlast_verified: 2024-02-20\n---\nBody\n".encode()
+
+
+def test_crlf_bom_and_no_final_newline_are_kept():
+    old = b"\xef\xbb\xbf---\r\nname: a\r\n---\r\nBody\r\nno newline at the end"
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.data == (b"\xef\xbb\xbf---\r\nname: a\r\ncreated: 2024-01-10\r\nlast_verified: 2024-02-20\r\n---\r\n"
+                        b"Body\r\nno newline at the end")
+
+
+def test_empty_frontmatter_and_a_dots_closing_fence():
+    assert add_dates(b"---\n---\nBody\n", BOTH, create_block=False).data == (
+        b"---\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n---\nBody\n")
+    assert add_dates(b"---\nname: a\n...\nBody\n", BOTH, create_block=False).data == (
+        b"---\nname: a\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n...\nBody\n")
+
+
+def test_a_block_scalar_at_the_end_keeps_its_value():
+    old = b"---\nname: a\nnote: |+\n  kept\n\n---\nBody\n"
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.data == old.replace(b"\n---\n", b"\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n---\n", 1)
+    import yaml
+
+    assert yaml.safe_load(out.data.split(b"---\n")[1])["note"] == "kept\n\n"
+
+
+def test_an_indented_frontmatter_is_rewritten_by_ruamel_keeping_its_fields():
+    old = b"---\n  name: a\n  description: 'quoted'   # why\n---\nBody\n"
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.changed and body_after_frontmatter(out.data) == b"Body\n"
+    from memlint.markdown import parse
+
+    assert parse(out.data.decode()).frontmatter == {
+        "name": "a", "description": "quoted", "created": "2024-01-10", "last_verified": "2024-02-20"}
+    assert b"'quoted'" in out.data and b"# why" in out.data  # quoting and comments survive the round trip
+
+
+@pytest.mark.parametrize("text, why", [
+    ("---\nname: [unclosed\n---\nBody\n", "invalid frontmatter"),
+    ("---\nname: a\nBody with no closing fence\n", "never closed"),
+    ("# Title\n\n---\nname: a\n---\nBody\n", "after other text"),
+    ("---\n- a list\n---\nBody\n", "invalid frontmatter"),
+    ("---\nname: a\nname: b\n---\nBody\n", "ruamel.yaml cannot read"),
+    ("---\nname: a\nmetadata:\n  created:\n---\nBody\n", "`metadata.created` is empty"),
+])
+def test_files_it_cannot_edit_safely_are_never_touched(text, why):
+    out = add_dates(text.encode(), BOTH, create_block=True)
+    assert not out.changed and out.data == text.encode() and why in out.skipped
+
+
+def test_no_frontmatter_gets_a_block_only_when_required():
+    old = b"# Deploy notes\r\nAlways smoke test.\r\n"
+    left = add_dates(old, BOTH, create_block=False)
+    assert not left.changed and "does not require" in left.skipped
+    made = add_dates(old, BOTH, create_block=True)
+    assert made.data == b"---\r\ncreated: 2024-01-10\r\nlast_verified: 2024-02-20\r\n---\r\n" + old
+
+
+def test_unknown_dates_are_left_out_and_listed():
+    out = add_dates(b"---\nname: a\n---\nBody\n", {"created": None, "last_verified": FEB}, create_block=False)
+    assert out.added == ("last_verified",) and out.unknown == ("created",)
+    assert add_dates(b"not utf-8 \xff\n", BOTH, create_block=True).skipped == "not valid UTF-8"
+
+
+# ---------------------------------------------------------------- the command
+
+
+@pytest.fixture
+def repo(tmp_path):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("memory/MEMORY.md", INDEX)
+    repo.write("memory/a.md", "---\nname: a\n---\nBody\n")
+    repo.write("memory/b c é.md", "---\nname: b\ncreated: 2023-05-05\n---\nBody\n")
+    repo.commit("add", D1)
+    repo.write("memory/a.md", "---\nname: a\n---\nBody, edited\n")
+    repo.commit("edit a", D2)
+    return repo
+
+
+def test_dry_run_prints_a_diff_and_writes_nothing(repo, cli):
+    before = repo.read("memory/a.md")
+    result = cli("backfill", "--dry-run", repo.root / "memory")
+    assert result.exit_code == 0
+    assert result.output == (
+        "--- a/memory/a.md\n+++ b/memory/a.md\n@@ -1,4 +1,6 @@\n ---\n name: a\n"
+        "+created: 2024-01-10\n+last_verified: 2024-02-20\n ---\n Body, edited\n"
+        "--- a/memory/b c é.md\n+++ b/memory/b c é.md\n@@ -1,5 +1,6 @@\n ---\n name: b\n created: 2023-05-05\n"
+        "+last_verified: 2024-01-10\n ---\n Body\n")
+    assert repo.read("memory/a.md") == before
+
+
+def test_writes_exit_1_then_a_second_run_changes_nothing(repo, cli):
+    os.chmod(repo.path("memory/a.md"), 0o600)
+    first = cli("backfill", repo.root / "memory")
+    assert first.exit_code == 1
+    assert first.output == ("memory/a.md: added created: 2024-01-10, last_verified: 2024-02-20\n"
+                            "memory/b c é.md: added last_verified: 2024-01-10\n")
+    assert repo.read("memory/a.md") == "---\nname: a\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n---\nBody, edited\n"
+    assert stat.S_IMODE(os.stat(repo.path("memory/a.md")).st_mode) == 0o600
+    assert not list(repo.path("memory").glob(".*memlint-tmp"))
+    second = cli("backfill", repo.root / "memory")
+    assert second.exit_code == 0 and second.output == ""
+    # and the store is now clean of MEM402; the backfill commit is not a change for MEM404
+    repo.add("memory")
+    repo.commit("backfill", D3)
+    result = cli("check", "--format", "json", "--select", "MEM402,MEM404", "--today", "2024-04-01", repo.root / "memory")
+    assert result.json() == []
+
+
+def test_only_the_files_named_are_changed_and_index_files_never(repo, cli):
+    result = cli("backfill", repo.root / "memory" / "a.md", repo.root / "memory" / "MEMORY.md")
+    assert result.exit_code == 1
+    assert result.output.splitlines() == ["memory/a.md: added created: 2024-01-10, last_verified: 2024-02-20"]
+    assert "last_verified" not in repo.read("memory/b c é.md")
+    assert repo.read("memory/MEMORY.md") == INDEX
+
+
+def test_fields_follow_the_preset_or_the_option(repo, cli):
+    repo.write(".memlint.yaml", "preset: three-layer\nroot: memory/MEMORY.md\n")
+    assert cli("backfill", repo.root / "memory" / "a.md").exit_code == 1
+    assert repo.read("memory/a.md") == "---\nname: a\nlast_verified: 2024-02-20\n---\nBody, edited\n"
+    assert cli("backfill", "--fields", "created", repo.root / "memory" / "a.md").exit_code == 1
+    assert "created: 2024-01-10" in repo.read("memory/a.md")
+    bad = cli("backfill", "--fields", "expires", repo.root / "memory")
+    assert bad.exit_code == 2 and "expires" in bad.stderr
+
+
+def test_uncommitted_invalid_and_symlinked_files_are_reported_and_left_alone(repo, cli):
+    repo.write("memory/new.md", "---\nname: new\n---\nBody\n", add=False)
+    repo.write("memory/bad.md", "---\nname: [oops\n---\nBody\n")
+    repo.commit("bad", D3)
+    os.symlink("a.md", repo.path("memory/link.md"))
+    repo.add("memory/link.md")
+    repo.commit("link", D3)
+    result = cli("backfill", "--fields", "created", repo.root / "memory")
+    assert result.exit_code == 1
+    assert repo.read("memory/new.md") == "---\nname: new\n---\nBody\n"
+    assert repo.read("memory/bad.md") == "---\nname: [oops\n---\nBody\n"
+    assert os.path.islink(repo.path("memory/link.md"))
+    err = result.stderr
+    assert "memory/new.md: not committed yet" in err
+    assert "memory/bad.md: invalid frontmatter (MEM002, line 3)" in err
+    assert "memory/link.md: symbolic link" in err
+
+
+def test_staged_new_file_is_created_today_under_staged(repo, cli):
+    repo.write("memory/new.md", "---\nname: new\n---\nBody\n")
+    assert cli("backfill", repo.root / "memory" / "new.md").exit_code == 0  # not committed: no date
+    result = cli("backfill", "--staged", "--today", "2024-06-01", repo.root / "memory" / "new.md")
+    assert result.exit_code == 1
+    assert repo.read("memory/new.md") == "---\nname: new\ncreated: 2024-06-01\nlast_verified: 2024-06-01\n---\nBody\n"
+
+
+def test_no_git_and_shallow_clones_are_usage_errors(repo, tmp_path, cli):
+    plain = tmp_path / "plain"
+    shutil.copytree(repo.root / "memory", plain)
+    result = cli("backfill", "--preset", "moc", plain)
+    assert result.exit_code == 2 and "not in a git repository" in result.stderr
+    clone = GitRepo(tmp_path / "clone", init=False)
+    clone.run("clone", "-q", "--depth", "1", f"file://{repo.root}", ".")
+    result = cli("backfill", clone.root / "memory")
+    assert result.exit_code == 2 and "shallow clone" in result.stderr and "fetch-depth: 0" in result.stderr
+    assert clone.read("memory/a.md") == "---\nname: a\n---\nBody, edited\n"
+
+
+def test_check_never_imports_ruamel():
+    code = ("import sys, runpy; sys.argv = ['memlint', 'check', '--preset', 'moc', 'testdata/moc'];\n"
+            "try: runpy.run_module('memlint', run_name='__main__')\n"
+            "except SystemExit: pass\n"
+            "assert not [m for m in sys.modules if m.startswith('ruamel')], 'ruamel imported'\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+
+
+# ---------------------------------------------------------------- every corpus file
+
+
+@pytest.mark.parametrize("preset", ["moc", "claude-code"])
+def test_corpora_bodies_stay_byte_identical_and_a_second_run_is_a_no_op(corpora, tmp_path, cli, preset):
+    """moc wants both dates (frontmatter optional); claude-code requires frontmatter,
+    so files without it get a minimal block."""
+    for name, (_, folder) in CORPORA.items():
+        copy = tmp_path / name
+        shutil.copytree(corpora[name], copy, symlinks=True)
+        files = sorted(p for p in copy.rglob("*.md") if ".git" not in p.parts and not p.is_symlink())
+        before = {p: p.read_bytes() for p in files}
+        first = cli("backfill", "--preset", preset, copy / folder)
+        assert first.exit_code in (0, 1), first.stderr
+        changed = [p for p in files if p.read_bytes() != before[p]]
+        assert (first.exit_code == 1) == bool(changed)
+        for p in files:
+            after = p.read_bytes()
+            if after == before[p]:
+                continue
+            assert body_after_frontmatter(after) == body_after_frontmatter(before[p]), p
+            old_lines, new_lines = before[p].split(b"\n"), after.split(b"\n")
+            if old_lines[0].rstrip(b"\r") in (b"---", b"\xef\xbb\xbf---"):
+                # frontmatter existed: the old lines are all still there, in order, plus one or two
+                it = iter(new_lines)
+                assert all(line in it for line in old_lines), p
+                assert len(new_lines) - len(old_lines) in (1, 2), p
+            else:  # a new block on top of the untouched file
+                assert preset == "claude-code" and after.endswith(before[p]), p
+        written = {p: p.read_bytes() for p in files}
+        second = cli("backfill", "--preset", preset, copy / folder)
+        assert second.exit_code == 0 and second.output == "", (name, second.output)
+        assert {p: p.read_bytes() for p in files} == written
+        if preset == "moc":
+            missing = cli("check", "--format", "json", "--preset", "moc", "--select", "MEM402", copy / folder)
+            skipped = {line.split(": ")[1] for line in first.stderr.splitlines() if line.startswith("memlint: ")}
+            assert {f["path"] for f in missing.json()} <= skipped, name

@@ -1,0 +1,425 @@
+"""`memlint eval`: golden questions walked root -> topic -> memory."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+import yaml
+
+from memlint.evaluate import GoldenError, Router, evaluate, load_golden, parse_golden, words
+from tests.conftest import TESTDATA
+
+MOC_GOLDEN = TESTDATA / "moc" / "golden.yaml"
+
+
+def entries(path) -> int:
+    """Index entry lines of a sample topic (other work may plant more in it)."""
+    return sum(1 for line in path.read_text().splitlines() if line.startswith("- [["))
+
+
+@pytest.fixture
+def moc(tmp_path):
+    """A copy of testdata/moc (the store is not in a git repo: paths are store-relative)."""
+    store = tmp_path / "moc"
+    shutil.copytree(TESTDATA / "moc", store)
+    return store
+
+
+def run_json(cli, *args):
+    result = cli("eval", "--format", "json", *args)
+    assert result.exit_code == 0, result.output + result.stderr
+    return result.json()
+
+
+def by_q(record):
+    return {item["q"]: item for item in record["questions"]}
+
+
+# ---------------------------------------------------------------- the golden set on a testdata store
+
+
+def test_moc_golden_set_all_pass_with_paths(cli, moc):
+    record = run_json(cli, moc / "golden.yaml", moc)
+    assert record["totals"] == {
+        "questions": 5, "k": 3,
+        "passed": {"count": 5, "percent": 100.0}, "reachable": {"count": 5, "percent": 100.0},
+        "loaded": {"count": 5, "percent": 100.0}, "routed": {"count": 5, "percent": 100.0},
+    }
+    ripgrep = by_q(record)["which search tool flags do we use?"]
+    assert [(h["path"], h["line"], h["target"]) for h in ripgrep["path"]] == [
+        ("MEMORY.md", 7, "MOC-tools.md"),
+        ("MOC-tools.md", 4, "tools/ripgrep.md"),
+    ]
+    assert [(h["path"], h["line"], h["rank"], h["of"]) for h in ripgrep["route"]] == [
+        ("MEMORY.md", 7, 1, 2),
+        ("MOC-tools.md", 4, 1, entries(moc / "MOC-tools.md")),
+    ]
+    project = by_q(record)["what is the status of client project 07?"]
+    assert [(h["path"], h["line"], h["rank"], h["of"]) for h in project["route"]] == [
+        ("MEMORY.md", 6, 1, 2),
+        ("MOC-projects.md", 9, 1, 27),
+    ]
+
+
+def test_text_output_names_each_hop_and_totals(cli, moc):
+    result = cli("eval", moc / "golden.yaml", moc)
+    assert result.exit_code == 0, result.stderr
+    lines = result.output.splitlines()
+    assert "PASS  which search tool flags do we use?  -> tools/ripgrep.md" in lines
+    tools = entries(moc / "MOC-tools.md")
+    assert f"      MEMORY.md:7 (#1 of 2) -> MOC-tools.md:4 (#1 of {tools}) -> tools/ripgrep.md" in lines
+    assert lines[-1] == "5 questions, 5 pass: reachable 5/5 (100%), loaded 5/5 (100%), routed@3 5/5 (100%)"
+
+
+def test_repository_relative_expect_in_the_real_testdata(cli):
+    """testdata/moc/golden.yaml names store-relative files; from the repository
+    the files print repository-relative."""
+    record = run_json(cli, MOC_GOLDEN, TESTDATA / "moc")
+    assert record["totals"]["passed"]["count"] == 5
+    assert by_q(record)["scope of client project 12"]["found"] == "testdata/moc/projects/project-12.md"
+
+
+# ---------------------------------------------------------------- a tidy-up that loses a memory
+
+
+def test_moving_a_memory_out_of_its_topic_flips_exactly_that_question(cli, moc, tmp_path):
+    golden = moc / "golden.yaml"
+    baseline = tmp_path / "before.json"
+    before = cli("eval", "--save", baseline, golden, moc)
+    assert before.exit_code == 0
+    assert json.loads(baseline.read_text())["totals"]["passed"]["count"] == 5
+
+    # The tidy-up: ripgrep moves to an archive folder, out of the tools topic.
+    topic = moc / "MOC-tools.md"
+    topic.write_text(topic.read_text().replace("- [[ripgrep]] — fast search flags we use\n", ""))
+    (moc / "archive").mkdir()
+    (moc / "tools" / "ripgrep.md").rename(moc / "archive" / "ripgrep.md")
+
+    record = run_json(cli, golden, moc)
+    failed = [q for q, item in by_q(record).items() if not item["passed"]]
+    assert failed == ["which search tool flags do we use?"]
+    assert by_q(record)[failed[0]]["why"] == "tools/ripgrep.md is not a file of the store"
+    assert record["totals"]["passed"] == {"count": 4, "percent": 80.0}
+
+    after = cli("eval", "--baseline", baseline, golden, moc)
+    assert after.exit_code == 1
+    lines = after.output.splitlines()
+    assert lines[-2:] == [
+        f"REGRESSION: 1 passed in {baseline} and fail now:",
+        f"  {golden}:6: 'which search tool flags do we use?' -> tools/ripgrep.md: tools/ripgrep.md is not a file of the store",
+    ]
+
+
+def test_baseline_names_the_question_that_regressed(cli, moc, tmp_path):
+    baseline = tmp_path / "before.json"
+    cli("eval", "--save", baseline, moc / "golden.yaml", moc)
+    topic = moc / "MOC-tools.md"
+    topic.write_text(topic.read_text().replace("- [[ripgrep]] — fast search flags we use\n", ""))
+
+    after = cli("eval", "--baseline", baseline, moc / "golden.yaml", moc)
+    assert after.exit_code == 1
+    lines = after.output.splitlines()
+    assert "REGRESSION: 1 passed in " + str(baseline) + " and fail now:" in lines
+    assert (f"  {moc / 'golden.yaml'}:6: 'which search tool flags do we use?' -> tools/ripgrep.md: "
+            "not reachable: nothing links to it") in lines
+    assert lines.count("FAIL  which search tool flags do we use?  -> tools/ripgrep.md") == 1
+    assert sum(line.startswith("FAIL") for line in lines) == 1
+
+    # put it back: no regression, exit 0
+    topic.write_text(topic.read_text() + "- [[ripgrep]] — fast search flags we use\n")
+    again = cli("eval", "--baseline", baseline, moc / "golden.yaml", moc)
+    assert again.exit_code == 0, again.output
+    assert again.output.splitlines()[-1] == f"no regression against {baseline}"
+
+
+def test_a_question_that_failed_before_is_not_a_regression(cli, moc, tmp_path):
+    topic = moc / "MOC-tools.md"
+    original = topic.read_text()
+    topic.write_text(original.replace("- [[ripgrep]] — fast search flags we use\n", ""))
+    baseline = tmp_path / "before.json"
+    cli("eval", "--save", baseline, moc / "golden.yaml", moc)
+    topic.write_text(original)
+    result = cli("eval", "--baseline", baseline, moc / "golden.yaml", moc)
+    assert result.exit_code == 0
+    assert "1 now pass that failed in" in result.output
+
+
+# ---------------------------------------------------------------- routing
+
+ROUTED_STORE = {
+    "MEMORY.md": (
+        "# Memory\n"
+        "- [Billing](topics/billing.md) — invoices, plans and what customers pay\n"
+        "- [Releases](topics/releases.md) — deploy steps, smoke tests, the pricing page\n"
+        "- [People](topics/people.md) — who owns what\n"
+    ),
+    "topics/billing.md": (
+        "# Billing\n"
+        "- [Pro plan](../pro-plan.md) — what the Pro plan costs per month\n"
+        "- [Invoices](../invoices.md) — how invoices are numbered\n"
+    ),
+    "topics/releases.md": (
+        "# Releases\n"
+        "- [Smoke test](../smoke.md) — run the smoke test before a deploy\n"
+        "- [Pricing page](../pricing-page.md) — how the pricing page is deployed\n"
+    ),
+    "topics/people.md": "# People\n- [Owners](../owners.md) — who owns billing and releases\n",
+    "pro-plan.md": "---\nname: pro-plan\ndescription: Pro plan price\n---\n49 EUR a month.\n",
+    "invoices.md": "---\nname: invoices\ndescription: Invoice numbers\n---\nINV-YYYY-NNNN.\n",
+    "smoke.md": "---\nname: smoke\ndescription: Smoke test\n---\nmake smoke\n",
+    "pricing-page.md": "---\nname: pricing-page\ndescription: Pricing page deploys\n---\nnetlify\n",
+    "owners.md": "---\nname: owners\ndescription: Owners\n---\nAda.\n",
+}
+GENERIC = ".memlint.yaml"
+
+
+def golden_file(tmp_path, *items):
+    path = tmp_path / "golden.yaml"
+    path.write_text(yaml.safe_dump([{"q": q, "expect": e} for q, e in items], sort_keys=False))
+    return path
+
+
+def test_a_better_match_elsewhere_fails_routing_but_not_reachability(cli, make_store, tmp_path):
+    store = make_store(ROUTED_STORE)
+    # "pricing" and "plan" point the router at Billing first; the answer is under Releases.
+    golden = golden_file(tmp_path, ("what plan does the pricing page show customers?", "pricing-page.md"),
+                         ("what does the Pro plan cost per month?", "pro-plan.md"))
+    at_k1 = by_q(run_json(cli, "--k", "1", golden, store))
+    miss = at_k1["what plan does the pricing page show customers?"]
+    assert (miss["reachable"], miss["loaded"], miss["routed"], miss["passed"]) == (True, True, False, False)
+    assert [(h["path"], h["line"]) for h in miss["path"]] == [("MEMORY.md", 3), ("topics/releases.md", 3)]
+    assert miss["path"][0]["rank"] == 2
+    assert miss["why"] == "not routed@1: at MEMORY.md, line 3 ranked 2 of 3"
+    assert at_k1["what does the Pro plan cost per month?"]["passed"] is True
+
+    # with the default k=3 the router follows the second-best topic too
+    at_k3 = by_q(run_json(cli, golden, store))
+    assert at_k3["what plan does the pricing page show customers?"]["passed"] is True
+    assert [(h["path"], h["line"], h["rank"]) for h in at_k3["what plan does the pricing page show customers?"]["route"]] == [
+        ("MEMORY.md", 3, 2), ("topics/releases.md", 3, 1)]
+
+
+def test_a_line_sharing_no_word_is_never_picked(cli, make_store, tmp_path):
+    store = make_store(ROUTED_STORE)
+    golden = golden_file(tmp_path, ("who is Ada?", "owners.md"))
+    item = run_json(cli, golden, store)["questions"][0]
+    assert (item["reachable"], item["routed"]) == (True, False)
+    assert item["why"] == "not routed@3: at MEMORY.md, line 4 shares no word with the question"
+
+
+def test_words_fold_plurals_and_drop_stop_words():
+    assert words("What does the Pro plan cost? Costs, flags and stories") == ["pro", "plan", "cost", "cost", "flag", "story"]
+    assert words("踩坑 AGI") == ["踩", "坑", "agi"]
+
+
+def test_router_ranks_rare_words_above_common_ones(make_store):
+    from memlint.config import load
+    from memlint.store import Store
+
+    store_dir = make_store({
+        "MEMORY.md": "".join(f"- [Client {i}](c{i}.md) — client project {i}\n" for i in range(1, 8)),
+        **{f"c{i}.md": f"---\nname: c{i}\ndescription: d\n---\nx\n" for i in range(1, 8)},
+    })
+    store = Store(store_dir, "MEMORY.md", load(None, start=store_dir), preset="generic")
+    router = Router(store, {}, lambda rel: rel == "MEMORY.md")
+    ranks = router.rank(words("client project 5"), "MEMORY.md")
+    assert [(rank, entry.line) for rank, _, entry in ranks][:2] == [(1, 5), (2, 1)]
+    # every other line ties on the common words and shares rank 2
+    assert {rank for rank, _, _ in ranks[1:]} == {2}
+
+
+# ---------------------------------------------------------------- loaded, depth, missing files
+
+
+def test_a_memory_past_the_root_load_cap_is_reachable_but_not_loaded(cli, make_store, tmp_path):
+    lines = ["# Memory"] + [f"- [Note {i}](n{i}.md) — note number {i}" for i in range(1, 9)]
+    files = {"MEMORY.md": "\n".join(lines) + "\n", GENERIC: "preset: claude-code\nrules:\n  root-budget: {max-lines: 5}\n"}
+    files.update({f"n{i}.md": f"---\nname: n{i}\ndescription: note {i}\ntype: project\n---\nx\n" for i in range(1, 9)})
+    store = make_store(files)
+    golden = golden_file(tmp_path, ("note number 2", "n2.md"), ("note number 7", "n7.md"))
+    items = by_q(run_json(cli, golden, store))
+    assert items["note number 2"]["passed"] is True
+    late = items["note number 7"]
+    assert (late["reachable"], late["loaded"], late["routed"]) == (True, False, False)
+    assert late["why"] == "not loaded: MEMORY.md:8 is past the root's load cap (line 6 on is dropped)"
+    assert late["path"][0]["rank"] is None
+
+
+def test_a_memory_also_reached_through_a_loaded_topic_is_loaded(cli, make_store, tmp_path):
+    """Reached through a hidden root line and through a loaded topic: loaded."""
+    lines = ["# Memory", "- [Topic](topic.md) — topic of the late items"] + [f"- [Filler {i}](f.md) — filler" for i in range(6)]
+    lines.append("- [Late](late.md) — late note")
+    topic = "# Topic\n" + "".join(f"- [x{i}](x.md) — x\n" for i in range(4)) + "- [Late note](late.md) — the late note\n"
+    store = make_store({
+        "MEMORY.md": "\n".join(lines) + "\n", GENERIC: "preset: generic\nrules:\n  root-budget: {max-lines: 5}\n",
+        "topic.md": topic, "late.md": "late\n", "f.md": "f\n", "x.md": "x\n",
+    })
+    golden = golden_file(tmp_path, ("the late note", "late.md"))
+    item = run_json(cli, golden, store)["questions"][0]
+    assert (item["reachable"], item["loaded"], item["routed"]) == (True, True, True)
+    assert [(h["path"], h["line"]) for h in item["path"]] == [("MEMORY.md", 2), ("topic.md", 6)]
+
+
+def test_index_depth_limits_reachability(cli, make_store, tmp_path):
+    store = make_store({
+        "MEMORY.md": "- [Area](area.md) — the area\n",
+        "area.md": "# Area\n" + "".join(f"- [t{i}](t.md) — sub topic\n" for i in range(5)),
+        "t.md": "# Sub topic\n" + "".join(f"- [leaf](leaf.md) — the leaf {i}\n" for i in range(5)),
+        "leaf.md": "leaf\n",
+        GENERIC: "preset: generic\nindex-depth: 2\n",
+    })
+    golden = golden_file(tmp_path, ("the leaf of the sub topic area", "leaf.md"))
+    item = run_json(cli, golden, store)["questions"][0]
+    assert item["reachable"] is False
+    assert item["why"] == "not reachable: linked only from t.md, which the walk from MEMORY.md does not read as an index within 2 levels"
+
+
+def test_an_expected_file_missing_from_the_store_fails(cli, make_store, tmp_path):
+    store = make_store(ROUTED_STORE)
+    golden = golden_file(tmp_path, ("gone", "nowhere.md"))
+    item = run_json(cli, golden, store)["questions"][0]
+    assert (item["passed"], item["found"], item["why"]) == (False, None, "nowhere.md is not a file of the store")
+
+
+# ---------------------------------------------------------------- golden set validation
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("- q: a\n  expect: a.md\n  note: x\n", "golden.yaml:3: unknown key 'note' (expected q and expect)"),
+        ("- q: a\n  expect: a.md\n- q: b\n", "golden.yaml:3: missing 'expect'"),
+        ("- expect: a.md\n", "golden.yaml:1: missing 'q'"),
+        ("q: a\nexpect: a.md\n", "golden.yaml:1: expected a list of {q: question, expect: path/to/memory.md}"),
+        ("- q: a\n  expect: [a.md]\n", "golden.yaml:2: expect must be a string"),
+        ("- q: 42\n  expect: a.md\n", "golden.yaml:1: q must be a string"),
+        ("- q: ''\n  expect: a.md\n", "golden.yaml:1: q is empty"),
+        ("- just a string\n", "golden.yaml:1: each item must be a mapping with keys q and expect"),
+        ("- q: a\n  q: b\n  expect: a.md\n", "golden.yaml:2: duplicate key 'q'"),
+        ("- q: a\n  expect: a.md\n\n- q: a\n  expect: a.md\n", "golden.yaml:4: the same question and file as line 1"),
+        ("", "golden.yaml:1: empty golden set; expected a list of {q: question, expect: path/to/memory.md}"),
+        ("[]\n", "golden.yaml:1: the golden set has no questions"),
+        ("- q: 'a\n  expect: a.md\n", "golden.yaml:3: not valid YAML: found unexpected end of stream"),
+    ],
+)
+def test_bad_golden_sets_exit_2_with_file_and_line(cli, make_store, tmp_path, text, message):
+    store = make_store(ROUTED_STORE)
+    golden = tmp_path / "golden.yaml"
+    golden.write_text(text)
+    result = cli("eval", "golden.yaml", store.name, cwd=tmp_path)
+    assert result.exit_code == 2
+    assert result.stderr == f"memlint: {message}\n"
+    assert result.output == ""
+
+
+def test_parse_golden_keeps_item_lines():
+    questions = parse_golden("# c\n- q: a\n  expect: a.md\n\n- expect: b.md\n  q: b\n", "g.yaml")
+    assert [(q.q, q.expect, q.line) for q in questions] == [("a", "a.md", 2), ("b", "b.md", 5)]
+
+
+def test_missing_golden_file_and_bad_baseline_exit_2(cli, make_store, tmp_path):
+    store = make_store(ROUTED_STORE)
+    missing = cli("eval", tmp_path / "nope.yaml", store)
+    assert missing.exit_code == 2 and "nope.yaml: cannot read" in missing.stderr
+    golden = golden_file(tmp_path, ("a", "owners.md"))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"questions": 3}')
+    result = cli("eval", "--baseline", bad, golden, store)
+    assert result.exit_code == 2
+    assert result.stderr == f"memlint: {bad}: not a saved eval run (write one with memlint eval --save FILE)\n"
+    with pytest.raises(GoldenError):
+        load_golden(tmp_path / "nope.yaml")
+
+
+def test_usage_errors(cli, make_store, tmp_path):
+    store = make_store(ROUTED_STORE)
+    assert cli("eval", store).exit_code == 2  # a folder is not a golden set
+    assert "needs a golden set" in cli("eval").stderr
+    golden = golden_file(tmp_path, ("a", "owners.md"))
+    assert "go with --init" in cli("eval", "--output", tmp_path / "x", golden, store).stderr
+
+
+def test_save_writes_the_run_atomically(cli, moc, tmp_path, monkeypatch):
+    import memlint.atomic as atomic
+
+    writes = []
+    real = atomic.write_bytes_atomic
+    monkeypatch.setattr(atomic, "write_bytes_atomic", lambda path, data: (writes.append(path), real(path, data)))
+    saved = tmp_path / "run.json"
+    saved.write_text("old")
+    result = cli("eval", "--save", saved, moc / "golden.yaml", moc)
+    assert result.exit_code == 0
+    assert writes == [saved]
+    data = json.loads(saved.read_text())
+    assert data["memlint-eval"] == 1 and data["k"] == 3 and len(data["questions"]) == 5
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".memlint-tmp")]
+
+
+# ---------------------------------------------------------------- --init
+
+
+def test_init_proposes_one_question_per_memory(cli, make_store, tmp_path):
+    store = make_store(ROUTED_STORE)
+    result = cli("eval", "--init", store)
+    assert result.exit_code == 0, result.stderr
+    assert result.output.startswith("# Golden set for MEMORY.md, proposed by `memlint eval --init`.\n")
+    questions = parse_golden(result.output, "proposal")
+    assert [(q.q, q.expect) for q in questions] == [
+        ("Invoice numbers", "invoices.md"),
+        ("Owners", "owners.md"),
+        ("Pricing page deploys", "pricing-page.md"),
+        ("Pro plan price", "pro-plan.md"),
+        ("Smoke test", "smoke.md"),
+    ]
+    # a proposal is a working golden set as it stands
+    proposal = tmp_path / "proposal.yaml"
+    proposal.write_text(result.output)
+    assert run_json(cli, proposal, store)["totals"]["reachable"]["count"] == 5
+
+
+def test_init_leaves_out_retired_memories(cli, make_store):
+    store = make_store({
+        "MEMORY.md": "- [New](new.md) — prices\n",
+        "new.md": "---\ndescription: current prices\nsupersedes: old\n---\nx\n",
+        "old.md": "---\ndescription: old prices\nstatus: superseded\n---\nx\n",
+    })
+    questions = parse_golden(cli("eval", "--init", "--preset", "generic", store).output, "p")
+    assert [(q.q, q.expect) for q in questions] == [("current prices", "new.md")]
+
+
+def test_init_falls_back_to_heading_and_file_name(cli, make_store):
+    store = make_store({
+        "MEMORY.md": "- [a](a.md)\n- [b](deploy_notes.md)\n",
+        "a.md": "# How we ship | fast\nbody\n",
+        "deploy_notes.md": "no heading\n",
+    })
+    questions = parse_golden(cli("eval", "--init", "--preset", "generic", store).output, "p")
+    assert [(q.q, q.expect) for q in questions] == [("How we ship | fast", "a.md"), ("deploy notes", "deploy_notes.md")]
+
+
+def test_init_output_never_overwrites_without_force(cli, make_store, tmp_path):
+    store = make_store(ROUTED_STORE)
+    target = tmp_path / "golden.yaml"
+    first = cli("eval", "--init", "--output", target, store)
+    assert first.exit_code == 0 and first.output == ""
+    assert "wrote" in first.stderr and "(5 questions)" in first.stderr
+    target.write_text("mine\n")
+    again = cli("eval", "--init", "--output", target, store)
+    assert again.exit_code == 2 and "exists; use --force" in again.stderr
+    assert target.read_text() == "mine\n"
+    forced = cli("eval", "--init", "--output", target, "--force", store)
+    assert forced.exit_code == 0
+    assert len(parse_golden(target.read_text(), "g")) == 5
+
+
+def test_init_in_a_repository_names_repository_relative_files(cli, tmp_path):
+    import subprocess
+
+    repo = tmp_path / "repo"
+    (repo / "memory").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "memory" / "MEMORY.md").write_text("- [Pricing](pricing.md) — competitor prices\n")
+    (repo / "memory" / "pricing.md").write_text("---\nname: pricing\ndescription: What does the Pro plan cost?\ntype: project\n---\n49\n")
+    questions = parse_golden(cli("eval", "--init", repo).output, "p")
+    assert [(q.q, q.expect) for q in questions] == [("What does the Pro plan cost?", "memory/pricing.md")]

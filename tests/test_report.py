@@ -1,0 +1,288 @@
+"""`memlint report`: the markdown health dashboard."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from markdown_it import MarkdownIt
+
+from memlint.dashboard import cell
+from memlint.rules import all_rules
+from tests.conftest import TESTDATA
+from tests.gitrepo import GitRepo
+
+TODAY = "2026-06-10"
+
+
+def planted(store: str) -> dict[str, list[str]]:
+    """file -> codes planted in testdata/<store>, from its README table."""
+    out: dict[str, list[str]] = {}
+    for line in (TESTDATA / store / "README.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and re.fullmatch(r"MEM\d{3}", cells[2]):
+            out.setdefault(cells[0], []).append(cells[2])
+    return out
+
+
+def table(markdown: str, first_header: str) -> list[dict[str, str]]:
+    """Rows of the markdown table whose first header is ``first_header``, as dicts."""
+    lines = markdown.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {first_header} |"))
+    split = lambda line: [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+    header = split(lines[start])
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(dict(zip(header, split(line))))
+    return rows
+
+
+@pytest.fixture
+def claude_repo(tmp_path):
+    """testdata/claude-code committed under memory/ on 2026-05-01; pricing changed on 2026-06-01.
+    Sessions: two recent ones about the smoke test, an old one about pricing."""
+    repo = GitRepo(tmp_path / "repo")
+    for path in sorted((TESTDATA / "claude-code").iterdir()):
+        repo.write(f"memory/{path.name}", path.read_text(encoding="utf-8"))
+    repo.commit("import", date="2026-05-01T10:00:00+00:00")
+    repo.write("memory/project_pricing.md", repo.read("memory/project_pricing.md") + "Checked again.\n")
+    repo.commit("pricing", date="2026-06-01T10:00:00+00:00")
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    (sessions / "2026-06-08.md").write_text("ran the smoke test before the deploy\n")
+    (sessions / "2026-06-09.md").write_text("smoke test failed; fixed the deploy script\n")
+    (sessions / "2026-04-01.md").write_text("talked about competitor pricing\n")
+    return repo.root, sessions
+
+
+def report(cli, *args):
+    result = cli("report", "--today", TODAY, *args)
+    assert result.exit_code == 0, result.output + result.stderr
+    return result
+
+
+def test_report_on_the_claude_code_testdata(cli, claude_repo):
+    repo, sessions = claude_repo
+    text = report(cli, "--sessions", sessions, repo).output
+    assert text.startswith("# Memory health: memory/MEMORY.md\n")
+    severity = {r.CODE: r.SEVERITY for r in all_rules()}
+    expected = planted("claude-code")
+    codes = [c for cs in expected.values() for c in cs]
+    errors = sum(severity[c] == "error" for c in codes)
+    warnings = len(codes) - errors
+
+    memories = len(list((TESTDATA / "claude-code").glob("*_*.md")))
+    orphans = codes.count("MEM201")
+    (totals,) = table(text, "Memories")
+    heat = [int(n) for n in totals.pop("HOT / WARM / COLD").split(" / ")]
+    assert totals == {"Memories": str(memories), "Reached": str(memories - orphans), "Past the cap": "0",
+                      "Orphans": str(orphans), "Broken links": "0", "Errors": str(errors),
+                      "Warnings": str(warnings), "Needs attention": "1"}
+    assert sum(heat) == memories
+    rows = {row["File"]: row for row in table(text, "File")}
+    hot = sorted(name for name, row in rows.items() if row["Heat"].startswith("HOT"))
+    # the sessions ran the smoke test and fixed the deploy script
+    assert heat[0] == len(hot) and hot == ["feedback_smoke-test.md", "feedback_smoke-tests.md", "feedback_staging-deploys.md"]
+    root = (TESTDATA / "claude-code" / "MEMORY.md").read_bytes()
+    root_lines = root.count(b"\n")
+    assert (f"- **Root** memory/MEMORY.md: {root_lines} of 200 lines, "
+            f"{len(root):,} of 25,000 bytes: loads whole") in text
+    assert (f"- **Dates**: created from git {memories - 1}, frontmatter but not a date 1; "
+            f"last verified from git {memories}") in text
+
+    rows = {row["File"]: row for row in table(text, "File")}
+    assert set(rows) == {"MEMORY.md", *(p.name for p in (TESTDATA / "claude-code").glob("*_*.md"))}
+    # every planted defect shows on its row; nothing else does
+    for name, row in rows.items():
+        mine = sorted(set(expected.get(name, [])))
+        # codes only, errors in bold, ×n for repeats
+        shown = " ".join((f"**{c}**" if severity[c] == "error" else c) + (f"×{expected[name].count(c)}" if expected[name].count(c) > 1 else "")
+                         for c in mine)
+        assert row["Findings"] == (shown or "–"), name
+    # no status field anywhere in this store: the column is left out
+    assert "Status" not in table(text, "File")[0]
+    assert rows["project_pricing.md"] == {
+        "File": "project_pricing.md", "Type / priority": "feedbak", "Created": "_2026-05-01_",
+        "Verified": "_2026-06-01_", "Reached": "yes", "Heat": "WARM\u00a00.34", "Triage": "KEEP",
+        "Findings": "**MEM003**",
+    }
+    assert rows["project_roadmap.md"]["Created"] == "“2026-13-01”"  # not a date: shown as written, MEM004 says why
+    assert rows["feedback_smoke-test.md"]["Heat"].startswith("HOT\u00a0")
+    assert rows["project_long-notes.md"]["Triage"] == "PRUNE"
+    assert rows["MEMORY.md"]["Type / priority"] == "root"
+
+    # worst first: errors, then the other findings, then the rest
+    order = [row["File"] for row in table(text, "File")]
+    with_errors = {name for name, cs in expected.items() if any(severity[c] == "error" for c in cs)}
+    assert set(order[:len(with_errors)]) == with_errors
+    clean = [name for name in order if rows[name]["Findings"] == "–"]
+    assert order[len(order) - len(clean):] == clean
+
+
+def test_frontmatter_dates_win_over_git_and_are_not_italic(cli, tmp_path):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("MEMORY.md", "- [A](a.md) — a\n- [B](b.md) — b\n")
+    repo.write("a.md", "---\nname: a\ndescription: a\ntype: project\ncreated: 2026-01-05\nlast_verified: 2026-02-01\n---\nx\n")
+    repo.write("b.md", "---\nname: b\ndescription: b\ntype: project\n---\nx\n")
+    repo.commit("add", date="2026-03-01T09:00:00+00:00")
+    rows = {r["File"]: r for r in table(report(cli, repo.root).output, "File")}
+    assert (rows["a.md"]["Created"], rows["a.md"]["Verified"]) == ("2026-01-05", "2026-02-01")
+    assert (rows["b.md"]["Created"], rows["b.md"]["Verified"]) == ("_2026-03-01_", "_2026-03-01_")
+
+
+def test_moc_report_graph_root_to_topics(cli, tmp_path):
+    store = tmp_path / "moc"
+    shutil.copytree(TESTDATA / "moc", store)
+    text = report(cli, "--preset", "moc", store).output
+    memories = len(list(store.glob("*/*.md")))
+    orphans = sum(codes.count("MEM201") for codes in planted("moc").values())
+    (totals,) = table(text, "Memories")
+    assert (totals["Memories"], totals["Reached"], totals["Orphans"]) == (str(memories), str(memories - orphans), str(orphans))
+    assert "over the cap**, lines 41–44 never load" in text
+    graph = text.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert graph.startswith('%%{init: {"flowchart": {"wrappingWidth": 480}}}%%\nflowchart LR\n')
+    # the big topic shows a count per prefix; the small one lists its memories
+    assert '  n1["MOC-projects.md"]:::index\n' in graph and '  n2["MOC-tools.md"]:::index\n' in graph
+    assert '["projects/project* (27)"]:::group' in graph
+    assert '["tools/ripgrep.md"]:::memory' in graph and "project-01" not in graph
+    assert "  n0 --> n1\n  n0 --> n2\n" in graph
+
+
+GRAPH_STORE = {
+    "MEMORY.md": "# Memory\n- [Tools](tools.md) — tools\n- [Gone](gone.md) — a deleted memory\n",
+    "tools.md": "# Tools\n" + "".join(f"- [t{i}](t{i}.md) — tool {i}\n" for i in range(4)) + "- [x](missing-tool.md) — gone\n",
+    **{f"t{i}.md": f"tool {i}\n" for i in range(4)},
+    "lost.md": "nobody links here\n",
+    "retired.md": "---\nstatus: superseded\n---\nold\n",
+}
+
+
+def test_graph_marks_orphans_and_broken_targets(cli, make_store):
+    store = make_store(GRAPH_STORE)
+    text = report(cli, "--preset", "generic", store).output
+    graph = text.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert re.search(r'(n\d+)\["missing: gone.md"\]:::broken', graph)
+    assert re.search(r'n0 -.->\|line 3\| n\d+', graph)
+    assert '["missing: missing-tool.md"]:::broken' in graph
+    # orphans stacked in their box; retired memories are meant to be unrouted: not orphans
+    assert 'subgraph orphans["orphans: no index reaches these"]\n    direction LR\n    n6["lost.md"]:::orphan\n  end' in graph
+    assert "retired.md" not in graph
+    (totals,) = table(text, "Memories")
+    assert (totals["Orphans"], totals["Broken links"]) == ("1", "2")
+    rows = {r["File"]: r for r in table(text, "File")}
+    assert rows["lost.md"]["Reached"] == "**no**"
+    assert rows["retired.md"]["Reached"] == "no (retired)"
+    assert rows["retired.md"]["Status"] == "superseded"
+
+
+def test_graph_keeps_an_unreached_topic_closed(cli, make_store):
+    """Root -> topics: a topic no one reaches is one orphan node, not a second tree."""
+    store = make_store({
+        "MEMORY.md": "- [Tools](tools.md) — tools\n",
+        "tools.md": "# Tools\n" + "".join(f"- [t{i}](t{i}.md) — tool {i}\n" for i in range(5)),
+        "lost-topic.md": "# Lost\n" + "".join(f"- [l{i}](l{i}.md) — lost {i}\n" for i in range(5)),
+        **{f"t{i}.md": "t\n" for i in range(5)},
+        **{f"l{i}.md": "l\n" for i in range(5)},
+    })
+    graph = report(cli, "--preset", "generic", store).output.split("```mermaid\n", 1)[1]
+    assert '["lost-topic.md"]:::orphan' in graph
+    assert "l0.md" not in graph and "l* (5)" not in graph
+
+
+def test_cells_escape_pipes_and_newlines(cli, make_store):
+    store = make_store({
+        "MEMORY.md": "- [odd](odd|name.md) — odd\n",
+        "odd|name.md": "---\ntype: |\n  a | b\n  c\nstatus: '*bold* [x]'\n---\nbody\n",
+    })
+    text = report(cli, "--preset", "generic", store).output
+    html = MarkdownIt("commonmark").enable("table").render(text)
+    files_table = next(t for t in html.split("<table>") if "<th>File</th>" in t)
+    headers = re.findall(r"<th[^>]*>(.*?)</th>", files_table)
+    odd = next(r for r in re.findall(r"<tr>\n(.*?)</tr>", files_table, re.S) if "odd" in r)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", odd)
+    assert headers[:3] == ["File", "Type / priority", "Status"]
+    assert cells[:3] == ["odd|name.md", "a | b c", "*bold* [x]"]
+    assert len(cells) == len(headers)
+
+
+def test_cell_helper():
+    assert cell("a|b\nc") == r"a\|b c"
+    assert cell("feedback_smoke_test.md") == "feedback_smoke_test.md"  # inner underscores stay readable
+    assert cell("_private.md") == r"\_private.md"
+    assert cell("<b>`x`</b>") == r"\<b\>\`x\`\</b\>"
+
+
+# ---------------------------------------------------------------- where it goes
+
+
+def test_output_is_written_atomically_and_matches_stdout(cli, make_store, tmp_path, monkeypatch):
+    import memlint.atomic as atomic
+
+    store = make_store(GRAPH_STORE)
+    printed = report(cli, "--preset", "generic", store).output
+    writes = []
+    real = atomic.write_bytes_atomic
+    monkeypatch.setattr(atomic, "write_bytes_atomic", lambda path, data: (writes.append(path), real(path, data)))
+    target = tmp_path / "HEALTH.md"
+    target.write_text("old dashboard\n")
+    result = report(cli, "--preset", "generic", "--output", target, store)
+    assert result.output == ""
+    assert writes == [target]
+    assert target.read_text() == printed
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".memlint-tmp")]
+
+
+def test_github_summary_appends(cli, make_store, tmp_path):
+    store = make_store(GRAPH_STORE)
+    printed = report(cli, "--preset", "generic", store).output
+    summary = tmp_path / "step_summary.md"
+    summary.write_text("## earlier step\n")
+    result = cli("report", "--today", TODAY, "--preset", "generic", "--github-summary", store,
+                 env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert result.exit_code == 0
+    assert result.output == ""
+    assert result.stderr == f"memlint: report appended to the job summary ({summary})\n"
+    assert summary.read_text() == "## earlier step\n" + printed
+    cli("report", "--today", TODAY, "--preset", "generic", "--github-summary", store, env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert summary.read_text() == "## earlier step\n" + printed + printed
+
+
+def test_github_summary_unset_says_so_and_prints(cli, make_store, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    store = make_store(GRAPH_STORE)
+    result = cli("report", "--today", TODAY, "--preset", "generic", "--github-summary", store)
+    assert result.exit_code == 0
+    assert result.output.startswith("# Memory health: MEMORY.md\n")
+    assert "GITHUB_STEP_SUMMARY is not set" in result.stderr
+
+
+def test_bad_input_exits_2(cli, tmp_path):
+    assert cli("report", tmp_path / "nowhere").exit_code == 2
+    assert cli("report", "--today", "yesterday", tmp_path).exit_code == 2
+
+
+def test_memories_linked_only_past_the_root_cap(cli, make_store):
+    lines = ["# Memory"] + [f"- [Note {i}](n{i}.md) — note {i}" for i in range(1, 9)]
+    files = {"MEMORY.md": "\n".join(lines) + "\n", ".memlint.yaml": "preset: generic\nrules:\n  root-budget: {max-lines: 5}\n"}
+    files.update({f"n{i}.md": f"note {i}\n" for i in range(1, 9)})
+    text = report(cli, make_store(files)).output
+    assert ("- **Root** MEMORY.md: 9 of 5 lines: **over the cap**, lines 6–9 never load; "
+            "4 memories reached only through those lines") in text
+    (totals,) = table(text, "Memories")
+    assert (totals["Reached"], totals["Past the cap"]) == ("8", "4")
+    rows = {r["File"]: r["Reached"] for r in table(text, "File")}
+    assert rows == {"MEMORY.md": "yes", **{f"n{i}.md": "yes" for i in range(1, 5)},
+                    **{f"n{i}.md": "**past the cap**" for i in range(5, 9)}}
+    # the root's MEM101 error first, then the cut-off memories before the loaded ones
+    assert [r["File"] for r in table(text, "File")][:5] == ["MEMORY.md", "n5.md", "n6.md", "n7.md", "n8.md"]
+
+
+def test_findings_cell_bolds_errors_and_counts_repeats():
+    from memlint.dashboard import DateCell, Row, _findings_text
+
+    none = DateCell(None, None)
+    row = Row("a.md", "a.md", "memory", "–", "–", none, none, True, True,
+              errors=1, warnings=3, codes=(("MEM003", 1, True), ("MEM202", 3, False)))
+    assert _findings_text(row) == "**MEM003** MEM202×3"
