@@ -17,7 +17,7 @@ OUT becomes a git repository (built with `git fast-import`, so 10k files and
   memories.
 - Two years of commits (the operation mix of ``bench_history``): adds,
   edits (each bumps ``last_verified``), renames with and without edits,
-  copies (born anew, rewritten), deletions (the topic entry and every
+  copies (born anew, every sentence rewritten), deletions (the topic entry and every
   ``[[name]]`` to the deleted memory go too) and re-creation at a deleted
   path. Indexes are kept in step, so the store is clean...
 - ...until the last commit plants one defect of every rule family.
@@ -88,6 +88,7 @@ class MemoryStoreHistory(SyntheticStore):
         self.targets_of: dict[str, set[str]] = {}  # memory -> names its [[links]] name
         self.referrers: dict[str, set[str]] = {}  # name -> memories linking to it
         self.pinned: set[str] = set()
+        self.edited: dict[str, int] = {}  # memory -> its last commit that changed more than dates (not the add)
         self.used_names: set[str] = set()
         self.raw: dict[str, bytes] = {}  # files written as these bytes (not valid UTF-8)
 
@@ -103,11 +104,13 @@ class MemoryStoreHistory(SyntheticStore):
         self.lines[path], self.truth[path] = lines, (created, self.now)
         self.dirty[path] = None
 
-    def _changed(self, path: str) -> None:
-        """A memory changed as a side effect: bump last_verified, as an agent would."""
+    def _changed(self, path: str, dates_only: bool = False) -> None:
+        """A memory changed: bump last_verified, as an agent would."""
         self.lines[path][VERIFIED] = f"last_verified: {day(self.now)}"
         self.truth[path] = (self.truth[path][0], self.now)
         self.dirty[path] = None
+        if not dates_only:
+            self.edited[path] = self.now
 
     # ------------------------------------------------------------ paths and text
     def new_path(self, ts: int) -> str:
@@ -247,9 +250,8 @@ class MemoryStoreHistory(SyntheticStore):
             self.wiki_entry.add(path)
         if body_from is None:
             body, targets = self.body(path, self.title_of[path])
-        else:  # a copy: the same shape, half its sentences rewritten
-            body = [self.sentence() if i % 2 and self._plain(line) else line
-                    for i, line in enumerate(self.lines[body_from][FM_END + 1:])]
+        else:  # a copy: the same shape, every sentence rewritten (not a near-duplicate)
+            body = [self.sentence() if self._plain(line) else line for line in self.lines[body_from][FM_END + 1:]]
             targets = set(self.targets_of.get(body_from, ()))
         self._live(path, self.frontmatter(name, ts, ts) + body, (ts, ts))
         self._link(path, targets)
@@ -284,6 +286,8 @@ class MemoryStoreHistory(SyntheticStore):
         if new in self.truth:
             return None
         super().rename(old, new)
+        if old in self.edited:
+            self.edited[new] = self.edited.pop(old)
         for table in (self.name_of, self.title_of, self.hook_of):
             table[new] = table.pop(old)  # `name` survives a rename, so [[name]] links do too
         if old in self.wiki_entry:
@@ -339,9 +343,9 @@ class MemoryStoreHistory(SyntheticStore):
             self.pinned.add(path)
             return path
 
-        def set_fm(path: str, index: int, text: str) -> None:
+        def set_fm(path: str, index: int, text: str, dates_only: bool = False) -> None:
             self.lines[path][index] = text
-            self._changed(path)
+            self._changed(path, dates_only)
 
         # frontmatter (MEM0xx)
         p = victim()
@@ -431,7 +435,7 @@ class MemoryStoreHistory(SyntheticStore):
 
         # git dates (MEM4xx); MEM404 and stale (MEM501) also follow from the dates below
         p = victim()
-        set_fm(p, CREATED, f"created: {day(unix(self.lines[p][CREATED].split(': ')[1]) - 10 * DAY)}")
+        set_fm(p, CREATED, f"created: {day(unix(self.lines[p][CREATED].split(': ')[1]) - 10 * DAY)}", dates_only=True)
         p = victim()
         del self.lines[p][VERIFIED]
         self.truth[p] = (self.truth[p][0], ts)
@@ -439,6 +443,7 @@ class MemoryStoreHistory(SyntheticStore):
         p = victim()
         self.lines[p].append(self.sentence())  # changed, not re-verified
         self.truth[p] = (self.truth[p][0], ts)
+        self.edited[p] = ts
         self.dirty[p] = None
 
         # lifecycle (MEM5xx)
@@ -502,8 +507,9 @@ class MemoryStoreHistory(SyntheticStore):
             if "last_verified" in fields:
                 line, value = fields["last_verified"]
                 verified = unix(value)
-                if changed_git - verified > DAY:
-                    rows.append((path, line, "MEM404", f"changed {day(changed_git)}, verified {value}"))
+                edited = self.edited.get(path, 0) // DAY * DAY  # commits that change only dates do not count
+                if edited - verified > DAY:
+                    rows.append((path, line, "MEM404", f"edited {day(edited)}, verified {value}"))
             else:
                 line, verified = start + 1, changed_git
             if path not in retired and (today - verified) // DAY > STALE_DAYS:
@@ -513,7 +519,15 @@ class MemoryStoreHistory(SyntheticStore):
 
 # ---------------------------------------------------------------- building
 
-GENERATOR_VERSION = 1
+def _generator_version() -> str:
+    """A digest of the generator's source: a cached store is rebuilt when it changes."""
+    import hashlib
+
+    here = Path(__file__).resolve().parent
+    return hashlib.sha1(b"".join((here / name).read_bytes() for name in ("gen_store.py", "bench_history.py"))).hexdigest()[:12]
+
+
+GENERATOR_VERSION = _generator_version()
 
 
 def build(out: Path, n_files: int, n_commits: int, seed: int = 0) -> dict:
