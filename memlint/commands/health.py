@@ -52,13 +52,12 @@ def _sessions_for(store, sessions_dir: Path | None):
 
 
 def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
-    history = store.history
-    if history is not None and not history.shallow:  # a shallow clone's dates are wrong
-        dates = history.dates(doc.path)
-        if dates is not None:
-            return max(0, (today - dates.changed.date()).days), "git"
-        if doc.path in history.staged_new or history.head is not None:
-            return 0, "uncommitted"
+    git_dates = store.git_dates
+    if git_dates.usable:  # no git, or a shallow clone's wrong dates: file times instead
+        changed = git_dates.of(doc).changed
+        if changed is not None:
+            return max(0, (today - changed).days), "git"
+        return 0, "uncommitted"
     try:
         mtime = datetime.fromtimestamp(doc.abspath.stat().st_mtime, tz=timezone.utc).date()
     except OSError:
