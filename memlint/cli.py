@@ -53,6 +53,9 @@ class LazyGroup(click.Group):
             ctx.exit(EXIT_USAGE)
         except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
             raise
+        except BrokenPipeError:  # `memlint ... | head`: the reader has gone; say nothing
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(EXIT_FINDINGS)
         except OSError as exc:  # a path the user gave that cannot be read or written
             where = f"{exc.filename}: " if exc.filename else ""
             click.echo(f"memlint: {where}{exc.strerror or exc}", err=True)
