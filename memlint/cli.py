@@ -53,6 +53,13 @@ class LazyGroup(click.Group):
             ctx.exit(EXIT_USAGE)
         except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
             raise
+        except BrokenPipeError:  # `memlint ... | head`: the reader has gone; say nothing
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(EXIT_FINDINGS)
+        except OSError as exc:  # a path the user gave that cannot be read or written
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"memlint: {where}{exc.strerror or exc}", err=True)
+            ctx.exit(EXIT_USAGE)
         except Exception as exc:  # never a traceback for a user; MEMLINT_DEBUG=1 shows it
             if os.environ.get("MEMLINT_DEBUG"):
                 raise
@@ -281,14 +288,34 @@ def rule_cmd(code):
     click.echo((rule.__doc__ or "").strip())
     if rule.OPTIONS:
         click.echo("")
-        click.echo("Option defaults by preset:")
-        for name, (_, default) in rule.OPTIONS.items():
-            per = {p: PRESETS[p].get("rules", {}).get(rule.NAME, {}).get(name, default) for p in PRESETS}
-            shown = ", ".join(f"{p}={'null' if v is None else v}" for p, v in per.items())
-            click.echo(f"  {name}: {shown}")
+        click.echo("Options and their defaults:")
+        for name, spec in rule.OPTIONS.items():
+            per = {p: PRESETS[p].get("rules", {}).get(rule.NAME, {}).get(name, spec[1]) for p in PRESETS}
+            if len({repr(v) for v in per.values()}) == 1:
+                click.echo(f"  {name}: {_yaml_value(spec[1])}")
+            else:
+                click.echo(f"  {name}: " + ", ".join(f"{p} {_yaml_value(v)}" for p, v in per.items()))
     click.echo("")
     click.echo(f"Configure in .memlint.yaml:  rules: {{{rule.NAME}: {{severity: warning}}}}  or  {rule.CODE}: off")
-    click.echo(f"Suppress in a file:          <!-- memlint-disable-next-line {rule.CODE} -->")
+    if rule.CODE in LINE_ONE_RULES:
+        click.echo(f"Suppress in a file:          <!-- memlint-disable-file {rule.CODE} --> (at the end of the file)")
+    else:
+        click.echo(f"Suppress in a file:          <!-- memlint-disable-next-line {rule.CODE} -->")
+
+
+# Rules whose findings sit on line 1 (or a whole file): a comment above line 1
+# would push frontmatter down, so `memlint rule` suggests disable-file.
+LINE_ONE_RULES = {"MEM001", "MEM006", "MEM201", "MEM301", "MEM302", "MEM402", "MEM403"}
+
+
+def _yaml_value(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
+    return str(value)
 
 
 if __name__ == "__main__":  # pragma: no cover

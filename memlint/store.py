@@ -169,7 +169,22 @@ class Store:
                 doc.size = len(text.encode("utf-8")) if not text.isascii() else len(text)
                 doc.parsed = markdown.parse(text, backtick_refs=True, wikilinks=self.settings["wikilinks"] != "off")
             self.docs[rel] = doc
+        self._drop_link_twins()
         self._assign_roles()
+
+    def _drop_link_twins(self) -> None:
+        """A symlink to another file of the store is that file, read once: the
+        root keeps its name (MEMORY.md -> notes/index.md), otherwise the real
+        file stays and the link goes."""
+        links = [rel for rel, doc in self.docs.items() if doc.problem is None and doc.abspath.is_symlink()]
+        if not links:
+            return
+        real = {doc.abspath.resolve(): rel for rel, doc in self.docs.items() if not doc.abspath.is_symlink()}
+        for rel in links:
+            twin = real.get(self.docs[rel].abspath.resolve())
+            if twin is None:
+                continue
+            del self.docs[twin if rel == self.root_name else rel]
 
     def _assign_roles(self) -> None:
         s = self.settings

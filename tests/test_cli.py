@@ -94,7 +94,7 @@ def test_rules_lists_every_rule(cli):
 
 def test_rule_shows_docs_by_code_or_name(cli):
     out = cli("rule", "MEM101").output
-    assert out.startswith("MEM101 root-budget") and "Fires" in out and "Fix" in out and "claude-code=200" in out
+    assert out.startswith("MEM101 root-budget") and "Fires" in out and "Fix" in out and "max-lines: claude-code 200, openclaw null, moc 40" in out
     assert cli("rule", "root-budget").output == out
     assert cli("rule", "mem101").output == out
     missing = cli("rule", "MEM999")
@@ -128,3 +128,19 @@ def test_each_store_uses_its_own_config(tmp_path, cli):
     for order in (("r1", "r2"), ("r2", "r1")):
         result = cli("check", "--format", "json", *order, cwd=tmp_path)
         assert [(f["path"], f["code"]) for f in result.json()] == [("r2/MEMORY.md", "MEM202")], order
+
+
+def test_symlinked_root_is_read_once(make_store, cli):
+    store = make_store({"notes/index.md": "# Index\n- [A](a.md)\n", "a.md": MEM})
+    (store / "MEMORY.md").symlink_to("notes/index.md")
+    (store / "alias.md").symlink_to("a.md")
+    result = cli("check", "--format", "json", store)
+    # the harness reads MEMORY.md: links resolve from there; notes/index.md and
+    # alias.md are not second copies (no orphan, no duplicate)
+    assert [(f["path"], f["code"]) for f in result.json()] == []
+
+
+def test_unwritable_output_is_a_usage_error(make_store, cli, tmp_path):
+    store = make_store({"MEMORY.md": "# Index\n"})
+    result = cli("check", "--output", tmp_path / "no" / "such" / "dir" / "out.txt", store, env={"MEMLINT_DEBUG": ""})
+    assert result.exit_code == 2 and "No such file" in result.stderr and "internal error" not in result.stderr

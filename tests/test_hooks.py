@@ -129,7 +129,6 @@ def test_whole_store_hooks_take_no_filenames_and_options_exist():
     """Store-level hooks never see a subset of files; every option an entry uses is real."""
     check_options = {opt for p in memlint.cli.check.params for opt in p.opts + p.secondary_opts}
     tags = {t for rule in all_rules() for t in getattr(rule, "TAGS", ())}
-    pending_tags = {"links"}  # the graph rules (MEM2xx) carry it once they land
     for hook in manifest_hooks():
         argv = shlex.split(hook["entry"])
         if argv[1] != "check":
@@ -137,7 +136,7 @@ def test_whole_store_hooks_take_no_filenames_and_options_exist():
         assert {a for a in argv[2:] if a.startswith("--")} <= check_options, hook["id"]
         if "--select" in argv:
             selected = argv[argv.index("--select") + 1]
-            assert selected in tags | pending_tags, hook["id"]
+            assert selected in tags, hook["id"]
         per_file = "--scope" in argv and argv[argv.index("--scope") + 1] == "file"
         assert hook.get("pass_filenames", True) is per_file, hook["id"]
 
@@ -212,8 +211,6 @@ def test_store_rules_judge_the_whole_store_not_the_staged_files(repo):
     assert "memory/MEMORY.md:4:1: MEM101" in blocked.output
 
 
-@pytest.mark.skipif(not any("links" in getattr(r, "TAGS", ()) for r in all_rules()),
-                    reason="the link-graph rules (tag `links`) have not landed yet")
 def test_links_hook_blocks_a_commit_that_deletes_a_linked_memory(repo):
     repo.install_hooks("memlint-links")
     repo.write({"memory/MEMORY.md": INDEX + "- [B](b.md) — the second\n", "memory/a.md": GOOD,
@@ -228,7 +225,6 @@ def test_links_hook_blocks_a_commit_that_deletes_a_linked_memory(repo):
     assert re.search(r"memory/MEMORY\.md:3:\d+: MEM2\d\d", blocked.output), blocked.output
 
 
-@pytest.mark.skipif("backfill" not in memlint.cli.LAZY_COMMANDS, reason="`memlint backfill` has not landed yet")
 def test_backfill_hook_writes_dates_fails_then_the_recommit_passes(repo):
     repo.install_hooks("memlint-backfill")
     repo.write({".memlint.yaml": "preset: moc\n", "memory/MEMORY.md": INDEX})

@@ -78,7 +78,7 @@ def test_report_on_the_claude_code_testdata(cli, claude_repo):
     (totals,) = table(text, "Memories")
     heat = [int(n) for n in totals.pop("HOT / WARM / COLD").split(" / ")]
     assert totals == {"Memories": str(memories), "Reached": str(memories - orphans), "Past the cap": "0",
-                      "Orphans": str(orphans), "Broken links": "0", "Errors": str(errors),
+                      "Unreached": str(orphans), "Broken links": str(codes.count("MEM202")), "Errors": str(errors),
                       "Warnings": str(warnings), "Needs attention": "1"}
     assert sum(heat) == memories
     rows = {row["File"]: row for row in table(text, "File")}
@@ -139,7 +139,7 @@ def test_moc_report_graph_root_to_topics(cli, tmp_path):
     memories = len(list(store.glob("*/*.md")))
     orphans = sum(codes.count("MEM201") for codes in planted("moc").values())
     (totals,) = table(text, "Memories")
-    assert (totals["Memories"], totals["Reached"], totals["Orphans"]) == (str(memories), str(memories - orphans), str(orphans))
+    assert (totals["Memories"], totals["Reached"], totals["Unreached"]) == (str(memories), str(memories - orphans), str(orphans))
     assert "over the cap**, lines 41–44 never load" in text
     graph = text.split("```mermaid\n", 1)[1].split("```", 1)[0]
     assert graph.startswith('%%{init: {"flowchart": {"wrappingWidth": 480}}}%%\nflowchart LR\n')
@@ -170,7 +170,7 @@ def test_graph_marks_orphans_and_broken_targets(cli, make_store):
     assert 'subgraph orphans["orphans: no index reaches these"]\n    direction LR\n    n6["lost.md"]:::orphan\n  end' in graph
     assert "retired.md" not in graph
     (totals,) = table(text, "Memories")
-    assert (totals["Orphans"], totals["Broken links"]) == ("1", "2")
+    assert (totals["Unreached"], totals["Broken links"]) == ("1", "2")
     rows = {r["File"]: r for r in table(text, "File")}
     assert rows["lost.md"]["Reached"] == "**no**"
     assert rows["retired.md"]["Reached"] == "no (retired)"

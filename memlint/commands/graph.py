@@ -34,18 +34,13 @@ class View:
 
 
 def orphan_rels(store) -> list[str]:
-    """The files MEM201 reports (an unreached topic once, not each file under it),
-    less retired memories when the store exempts them as `check` does."""
-    from memlint import rules
-    from memlint.lifecycle import is_retired_memory
-    from memlint.rules import orphan
+    """The files `check` reports as orphans (MEM201), config, suppressions and
+    retired-memory exemptions included: one definition for every command."""
+    from memlint.linter import Selection, lint_store
 
-    options = store.config.rule_config(orphan, store.preset).options
     by_path = {doc.path: rel for rel, doc in store.docs.items()}
-    exempt = tuple(store.settings.get("retired-exempt-rules") or ())
-    skip_retired = bool(exempt) and rules.matches(orphan, exempt)
-    return [by_path[p.path] for p in orphan.check(store, options)
-            if p.path in by_path and not (skip_retired and is_retired_memory(store.docs[by_path[p.path]], store.settings))]
+    found = lint_store(store, Selection(select=("MEM201",))).findings
+    return sorted({by_path[f.path] for f in found if f.path in by_path})
 
 
 def build_view(store, max_per_topic: int = DEFAULT_MAX_PER_TOPIC, *, expand_orphan_topics: bool = True) -> View:

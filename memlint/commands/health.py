@@ -52,13 +52,12 @@ def _sessions_for(store, sessions_dir: Path | None):
 
 
 def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
-    history = store.history
-    if history is not None and not history.shallow:  # a shallow clone's dates are wrong
-        dates = history.dates(doc.path)
-        if dates is not None:
-            return max(0, (today - dates.changed.date()).days), "git"
-        if doc.path in history.staged_new or history.head is not None:
-            return 0, "uncommitted"
+    git_dates = store.git_dates
+    if git_dates.usable:  # no git, or a shallow clone's wrong dates: file times instead
+        changed = git_dates.of(doc).changed
+        if changed is not None:
+            return max(0, (today - changed).days), "git"
+        return 0, "uncommitted"
     try:
         mtime = datetime.fromtimestamp(doc.abspath.stat().st_mtime, tz=timezone.utc).date()
     except OSError:
@@ -83,9 +82,8 @@ def _tags(doc) -> list[str]:
     return []
 
 
-def build_usage(store, sessions_dir: Path | None, today: date, window_days: int):
-    """(per-file usage, session index, number of sessions) for one store."""
-    from memlint import engagement as eng
+def open_index(store, sessions_dir: Path | None):
+    """The store's session index, brought up to date: (index, number of sessions)."""
     from memlint.sessions import SessionIndex
     from memlint.statedir import state_dir
 
@@ -93,6 +91,13 @@ def build_usage(store, sessions_dir: Path | None, today: date, window_days: int)
     all_sessions = _sessions_for(store, sessions_dir)
     index.update(all_sessions)
     index.prune({s.id for s in all_sessions})
+    return index, len(all_sessions)
+
+
+def usage(store, index, today: date, window_days: int) -> list[FileUse]:
+    """Per-file usage over one window, hotness included."""
+    from memlint import engagement as eng
+
     uses = []
     for doc in sorted(store.by_role("memory", "index"), key=lambda d: d.path):
         if doc.parsed is None:
@@ -108,7 +113,13 @@ def build_usage(store, sessions_dir: Path | None, today: date, window_days: int)
     for u in uses:
         u.hotness = round(eng.hotness(u.hits, max_hits, u.days_since_changed), 3)
         u.hot_class = eng.hot_class(u.hotness)
-    return uses, index, len(all_sessions)
+    return uses
+
+
+def build_usage(store, sessions_dir: Path | None, today: date, window_days: int):
+    """(per-file usage, session index, number of sessions) for one store."""
+    index, n_sessions = open_index(store, sessions_dir)
+    return usage(store, index, today, window_days), index, n_sessions
 
 
 def triage_use(doc, use: FileUse, today: date):

@@ -50,17 +50,16 @@ def report(paths, preset, config_file, today, sessions_dir, output, github_summa
 def build_report(store, sessions_dir, today):
     """Findings, heat and triage of one store, gathered for the dashboard."""
     from memlint import engagement as eng
-    from memlint.commands.health import build_usage, triage_use
+    from memlint.commands.health import open_index, triage_use, usage
     from memlint.dashboard import build_store_report
     from memlint.linter import lint_store
 
     findings = lint_store(store).findings
-    uses, index, n_sessions = build_usage(store, sessions_dir, today, eng.HEALTH_WINDOW_DAYS)
-    index.close()
-    heat = {u.path: (u.hot_class, u.hotness) for u in uses}
-    # Triage counts recurrence over its own, longer window (see memlint.engagement).
-    uses, index, _ = build_usage(store, sessions_dir, today, eng.TRIAGE_WINDOW_DAYS)
-    index.close()
+    index, n_sessions = open_index(store, sessions_dir)
+    with index:
+        heat = {u.path: (u.hot_class, u.hotness) for u in usage(store, index, today, eng.HEALTH_WINDOW_DAYS)}
+        # Triage counts recurrence over its own, longer window (see memlint.engagement).
+        uses = usage(store, index, today, eng.TRIAGE_WINDOW_DAYS)
     by_path = {d.path: d for d in store.docs.values()}
     triage = {u.path: triage_use(by_path[u.path], u, today).recommendation for u in uses}
     return build_store_report(store, findings, heat, triage, sessions=n_sessions, window_days=eng.HEALTH_WINDOW_DAYS)

@@ -76,19 +76,13 @@ class Ages:
     def created(self, doc) -> datetime | None:
         """When git first added the file; None without git or before its first commit."""
         if doc.rel not in self._created:
-            history = self.store.history
-            found = None
-            if history is not None:
-                try:
-                    path = doc.abspath.relative_to(history.repo_root).as_posix()
-                except ValueError:
-                    path = doc.path
-                found = history.dates(path)
+            git_dates = self.store.git_dates  # the one judge of which git dates to trust
+            found = git_dates.history.dates(git_dates.repo_path(doc)) if git_dates.usable else None
             self._created[doc.rel] = found.created if found else None
         return self._created[doc.rel]
 
     def key(self, doc):
-        if self.store.history is None:
+        if not self.store.git_dates.usable:
             return (False, 0.0, doc.path)
         created = self.created(doc)
         # Not in git yet: written after everything committed.
@@ -99,8 +93,8 @@ class Ages:
 
     def why_newer(self, newer, older) -> str:
         """How we know ``newer`` is the newer, for the message."""
-        if self.store.history is None:
-            return "later in path order; no git dates"
+        if not self.store.git_dates.usable:
+            return "later in path order; no usable git dates"
         new, old = self.created(newer), self.created(older)
         if new is None:
             return "not committed yet" if old is not None else "neither is committed: later in path order"

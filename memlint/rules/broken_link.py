@@ -19,6 +19,8 @@ The finding suggests the closest existing file ("did you mean") when one is
 close: the same file name in another folder, the same name in another case
 or spelling, or a near miss.
 
+Options: none.
+
 Fires: ``- [Pricing](project_pricng.md)`` in MEMORY.md when only
 ``project_pricing.md`` exists (did you mean project_pricing.md?).
 

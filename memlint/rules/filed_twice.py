@@ -7,6 +7,8 @@ items and table rows, the first store file each links to); a prose mention
 ("see also") is not a listing, nor is a path in backticks. The root listing a memory that a topic also
 lists is not reported: roots often keep a few hot entries.
 
+Options: none.
+
 Fires: ``tools/rg.md`` listed on line 4 and line 9 of ``MOC-tools.md``, or
 in both ``MOC-tools.md`` and ``MOC-projects.md``.
 

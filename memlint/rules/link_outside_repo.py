@@ -10,6 +10,8 @@ the repository that points out is reported the same way). Links to other
 files of the same repository are normal links: checked for existence
 (MEM202), not followed for reachability.
 
+Options: none.
+
 Fires: ``[creds](../../.aws/credentials)`` in a store at the repository root.
 
 Fix: copy what matters into the store, or link to a file inside the

@@ -133,7 +133,7 @@ def test_mem301_same_body_despite_whitespace_case_and_markdown(make_store, cli):
     assert list(found) == [("feedback_staging.md", 1, "MEM301")]
     message = found["feedback_staging.md", 1, "MEM301"]
     assert "same body as feedback_deploys.md:1" in message
-    assert "later in path order; no git dates" in message
+    assert "later in path order; no usable git dates" in message
 
 
 def test_mem301_frontmatter_is_not_compared_and_blank_bodies_are_not_duplicates(make_store, findings):
@@ -175,7 +175,7 @@ def test_mem302_near_copy(make_store, cli, copy):
     assert list(found) == [("feedback_staging.md", 1, "MEM302")]
     message = found["feedback_staging.md", 1, "MEM302"]
     assert message.startswith("near-duplicate of feedback_deploys.md:1 (similarity ")
-    assert "threshold 0.4); this copy is the newer (later in path order; no git dates)" in message
+    assert "threshold 0.4); this copy is the newer (later in path order; no usable git dates)" in message
 
 
 def test_mem302_reports_the_similarity(make_store, cli):

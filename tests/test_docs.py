@@ -1,0 +1,41 @@
+"""Docs stay tied to the code: every rule documented, in README, in `memlint rule`."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from memlint.rules import all_rules
+from tests.conftest import REPO
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+ROWS = {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(r"^\| (MEM\d{3}) \| ([\w-]+) \| ([^|]+) \|", README, re.M)}
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.CODE)
+def test_rule_is_in_the_readme_table_with_its_name_and_severity(rule):
+    assert rule.CODE in ROWS, f"{rule.CODE} missing from README's rules table"
+    name, severity = ROWS[rule.CODE]
+    assert name == rule.NAME
+    assert rule.SEVERITY in severity
+
+
+def test_readme_lists_no_rule_that_does_not_exist():
+    assert set(ROWS) == {r.CODE for r in all_rules()}
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.CODE)
+def test_rule_docs_have_every_section(rule):
+    doc = rule.__doc__ or ""
+    for section in ("Why", "Options", "Fires", "Fix"):
+        assert f"{section}" in doc, f"{rule.CODE} docs lack {section}"
+    for option in rule.OPTIONS:
+        assert option in doc, f"{rule.CODE} docs do not describe option {option}"
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.CODE)
+def test_memlint_rule_prints_docs_and_options(rule, cli):
+    out = cli("rule", rule.CODE).output
+    assert out.startswith(f"{rule.CODE} {rule.NAME}")
+    for option in rule.OPTIONS:
+        assert f"  {option}: " in out
