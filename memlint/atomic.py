@@ -11,7 +11,9 @@ import tempfile
 from pathlib import Path
 
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
+def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """``durable=False`` skips the fsync: still all-or-nothing for readers, but a
+    power cut may lose the write (fine for a cache that checks what it reads)."""
     path = Path(path)
     try:
         info = os.stat(path)  # follows a symlink: the file it names is what changes
@@ -36,7 +38,8 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:

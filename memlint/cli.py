@@ -92,13 +92,13 @@ def common_store_options(func):
     return func
 
 
-def build_stores(paths, preset, config_file, today=None, staged=False):
+def build_stores(paths, preset, config_file, today=None, staged=False, cache=False):
     """Load config and every store the paths name.
 
     Returns (stores, only_paths): ``only_paths`` is the set of repo-relative
     files to report on when files (not folders) were given, else None.
     ``staged`` reads each store from the git index (what the next commit
-    holds) instead of the working tree.
+    holds) instead of the working tree. ``cache`` uses memlint.cache.
     """
     from memlint import config as config_mod
     from memlint.store import Store, discover
@@ -120,7 +120,8 @@ def build_stores(paths, preset, config_file, today=None, staged=False):
 
     def store_at(key):
         if key not in stores:
-            stores[key] = Store(key[0], key[1], config_for(key[0]), preset=preset, today=today, staged=staged)
+            stores[key] = Store(key[0], key[1], config_for(key[0]), preset=preset, today=today, staged=staged,
+                                cache=cache)
         return stores[key]
 
     only: set[str] | None = None
@@ -194,7 +195,8 @@ def main():
 @click.option("--staged/--no-staged", default=None, help="Lint what the next commit holds: the files and content of the git index; untracked files are left out. Default: on when run by pre-commit (PRE_COMMIT=1).")
 @click.option("--summary", is_flag=True, help="After the findings, count memories by status, stale, expired, superseded, in conflict (stderr unless --format text).")
 @click.option("--since", metavar="REV", help="Judge the history from REV to HEAD too: append-only files rewritten since (MEM405).")
-def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, scope, staged, summary, since):
+@click.option("--no-cache", is_flag=True, help="Do not read or write memlint's cache (.git/memlint, or the user cache folder); also MEMLINT_NO_CACHE=1.")
+def check(paths, preset, config_file, fmt, select, ignore, strict, today, output, scope, staged, summary, since, no_cache):
     """Lint the memory stores at PATHS (default: the current folder).
 
     Files given as PATHS lint their whole store but report only on those files.
@@ -204,7 +206,8 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     from memlint.rules import all_rules
 
     today_date = parse_today(today)
-    stores, only = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths))
+    stores, only = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths),
+                                cache=not no_cache)
     for store in stores:
         store.since = since
     scopes = ("file", "store") if scope == "all" else (scope,)
@@ -214,7 +217,8 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     result = lint_stores(stores, selection)
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-    report = reporters.REPORTER_BY_NAME[fmt](result.findings, all_rules())
+    # Only SARIF lists the rules (importing them all costs time on a cached run).
+    report = reporters.REPORTER_BY_NAME[fmt](result.findings, all_rules() if fmt == "sarif" else ())
     if summary:
         from memlint import summary as summary_mod
 

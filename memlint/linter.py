@@ -10,7 +10,6 @@ from memlint import rules as rule_registry
 from memlint import suppress
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Finding
-from memlint.lifecycle import is_retired_memory
 from memlint.store import Store
 
 INTERNAL_CODE = "MEM000"
@@ -48,6 +47,27 @@ def _problems(rule, store: Store, options: dict):
 
 def lint_store(store: Store, selection: Selection | None = None) -> Result:
     selection = selection or Selection()
+    if store.cache is None:
+        return _lint_store(store, selection)
+    # The cache holds the findings of a run with exactly these inputs, if any.
+    from memlint import cache
+
+    key = cache.findings_key(store, selection)
+    held = store.cache.findings(key) if key is not None else None
+    if held is not None and cache.probes_hold(store, held[1]):
+        result = held[0]
+        return Result(list(result.findings), list(result.notices), result.exempted)
+    result = _lint_store(store, selection)
+    if key is not None:
+        store.cache.put_findings(key, (Result(list(result.findings), list(result.notices), result.exempted),
+                                       cache.graph_probes(store)))
+    store.save_cache()
+    return result
+
+
+def _lint_store(store: Store, selection: Selection) -> Result:
+    from memlint.lifecycle import is_retired_memory
+
     result = Result()
     by_path = {doc.path: doc for doc in store.docs.values()}
     suppressions: dict[str, suppress.Suppressions] = {}

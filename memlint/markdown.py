@@ -50,6 +50,9 @@ class Link:
     text: str = ""  # link text, wikilink alias
     anchor: str = ""  # "#heading" or "^block" part of a wikilink
 
+    def __reduce__(self):  # a plain tuple: the cache stores tens of thousands of links
+        return Link, (self.target, self.line, self.column, self.kind, self.text, self.anchor)
+
 
 @dataclass(frozen=True)
 class FrontmatterError:
@@ -73,6 +76,19 @@ class Parsed:
     body_line: int = 1  # 1-based line where the body starts
     links: tuple[Link, ...] = ()
     used_reference_parser: bool = False
+
+    def __reduce__(self):
+        # Compact for the cache (memlint.cache): fields as a tuple, and the
+        # body (always a suffix of the text) as an offset, not a second copy.
+        body = self.body if not self.text.endswith(self.body) else len(self.text) - len(self.body)
+        return _parsed, (self.text, self.line_count, self.frontmatter, self.frontmatter_error, self.frontmatter_lines,
+                         self.preamble_lines, self.key_lines, body, self.body_line, self.links,
+                         self.used_reference_parser)
+
+
+def _parsed(text, line_count, frontmatter, error, fm_lines, preamble, key_lines, body, body_line, links, slow) -> Parsed:
+    return Parsed(text, line_count, frontmatter, error, fm_lines, preamble, key_lines,
+                  text[body:] if isinstance(body, int) else body, body_line, links, slow)
 
 
 # ---------------------------------------------------------------- frontmatter

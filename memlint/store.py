@@ -12,9 +12,12 @@ from datetime import date
 from functools import cached_property
 from pathlib import Path
 
-from memlint import markdown
+from typing import TYPE_CHECKING
 from memlint.config import Config, ConfigError, glob_match
 from memlint.presets import ROOT_NAMES, detect_preset, is_store_root
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memlint import markdown
 
 MAX_FILE_BYTES = 8 * 1024 * 1024  # larger files are reported, not parsed
 SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv"}
@@ -32,6 +35,7 @@ class Doc:
     parsed: markdown.Parsed | None = None
     problem: str | None = None  # why it could not be read
     problem_line: int = 1
+    blob: str | None = None  # git blob id of the content read (when the cache is on)
 
     @property
     def frontmatter(self) -> dict | None:
@@ -117,6 +121,7 @@ class Store:
         repo_root: Path | None = None,
         today: date | None = None,
         staged: bool = False,
+        cache: bool = False,
     ):
         self.dir = directory.resolve()
         self.staged = staged  # read the files git will commit (the index), not the working tree
@@ -130,8 +135,11 @@ class Store:
         self.since: str | None = None  # `check --since REV`: judge history from REV to HEAD (MEM405)
         self.notices: list[str] = []  # one-line messages for the user (the linter prints them once)
         self.history_problem: str | None = None  # why `history` is None
-        self.docs: dict[str, Doc] = {}
-        self._load()
+        # memlint.cache: what earlier runs computed, by git blob id (None: off)
+        self.cache = _open_cache(self.repo_root, self.dir) if cache else None
+        self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
+        self._docs: dict[str, Doc] | None = None
+        self._files = self._list_files()
 
     # -- loading
     def _repo_path(self, path: Path) -> str:
@@ -140,46 +148,108 @@ class Store:
         except ValueError:
             return path.as_posix()
 
-    def _load(self) -> None:
+    @property
+    def docs(self) -> dict[str, Doc]:
+        """Every file of the store, read and parsed on first use (a check whose
+        findings the cache holds never needs them)."""
+        if self._docs is None:
+            self._docs = {}
+            self._read_files()
+        return self._docs
+
+    def _list_files(self) -> list[_File]:
+        """The files of the store, without parsing them; with the cache on,
+        each with its blob id (from the git index when git says the file is
+        unchanged, else hashed from the bytes read)."""
         include, exclude = self.settings["include"], self.settings["exclude"]
+        prefix = self._repo_path(self.dir)
+        prefix = "" if prefix in ("", ".") else prefix + "/"
         if self.staged:
-            blobs = _index_markdown(self.dir, self.repo_root)
-            files = ((self.dir / rel, rel) for rel in blobs)
+            blob_of = _index_blobs(self.dir, self.repo_root)
+            files = ((self.dir / rel, rel, None) for rel in blob_of)
         else:
-            blobs, files = {}, _walk_markdown(self.dir)
-        for abspath, rel in files:
+            blob_of, files = {}, _walk_markdown(self.dir)
+            state = _git_state(self.repo_root, prefix.rstrip("/")) if self.cache is not None else None
+            if state is not None:
+                tracked, self.git_digest = state
+                blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
+        listed = []
+        for abspath, rel, is_link in files:
             if not glob_match(rel, include) or glob_match(rel, exclude):
                 continue
-            doc = Doc(self._repo_path(abspath), rel, abspath, 0)
-            data = blobs.get(rel)  # staged content; None: read the working tree
-            if data is None and abspath.is_symlink():
+            entry = _File(rel, abspath, blob_of.get(rel))
+            if entry.blob is None and (abspath.is_symlink() if is_link is None else is_link):
+                entry.link = True
                 try:
                     target = abspath.resolve(strict=True)
                 except (OSError, RuntimeError):
-                    doc.problem = "symbolic link that points nowhere (dangling or a loop)"
-                    self.docs[rel] = doc
-                    continue
-                if not _inside(target, self.repo_root):
-                    doc.problem = "symbolic link to a file outside the repository: not followed"
-                    self.docs[rel] = doc
-                    continue
-            text, problem, line = read_text(abspath) if data is None else decode(data)
-            doc.problem, doc.problem_line = problem, line
-            if text is not None:
-                doc.size = len(text.encode("utf-8")) if not text.isascii() else len(text)
-                doc.parsed = markdown.parse(text, backtick_refs=True, wikilinks=self.settings["wikilinks"] != "off")
-            self.docs[rel] = doc
+                    entry.problem = "symbolic link that points nowhere (dangling or a loop)"
+                else:
+                    if not _inside(target, self.repo_root):
+                        entry.problem = "symbolic link to a file outside the repository: not followed"
+            if entry.blob is None and entry.problem is None and self.cache is not None:
+                entry.data = _read_bytes(abspath)
+                if entry.data is not None and len(entry.data) <= MAX_FILE_BYTES:
+                    entry.blob = _blob_id(entry.data)
+            listed.append(entry)
+        return listed
+
+    def _read_files(self) -> None:
+        from memlint import markdown  # imports YAML: not needed when the cache holds the findings
+
+        cache, docs = self.cache, self._docs
+        wikilinks = self.settings["wikilinks"] != "off"
+        kind = f"parse:{int(wikilinks)}"
+        prefix = self._repo_path(self.dir)
+        prefix = "" if prefix in ("", ".") else prefix + "/"
+        contents: dict[str, bytes] = {}
+        if self.staged:  # the staged content the cache lacks, in one `git cat-file --batch`
+            contents = _read_blobs(self.repo_root, {
+                f.blob for f in self._files
+                if f.blob and f.data is None and (cache is None or cache.get(kind, f.blob, _MISSING) is _MISSING)})
+        for f in self._files:
+            doc = Doc(prefix + f.rel, f.rel, f.abspath, 0, blob=f.blob)
+            docs[f.rel] = doc
+            if f.problem is not None:
+                doc.problem = f.problem
+                continue
+            read = cache.get(kind, f.blob, _MISSING) if cache is not None and f.blob else _MISSING
+            if read is _MISSING:
+                data = f.data if f.data is not None else contents.get(f.blob) if f.blob else None
+                text, problem, line = read_text(f.abspath) if data is None else decode(data)
+                size, parsed = 0, None
+                if text is not None:
+                    size = len(text.encode("utf-8")) if not text.isascii() else len(text)
+                    parsed = markdown.parse(text, backtick_refs=True, wikilinks=wikilinks)
+                read = (problem, line, size, parsed)
+                if cache is not None and f.blob:
+                    cache.put(kind, f.blob, read)
+            doc.problem, doc.problem_line, doc.size, doc.parsed = read
+            f.data = None  # parsed: the bytes are not needed again
         self._drop_link_twins()
         self._assign_roles()
+
+    def memo(self, doc: Doc, kind: str, compute):
+        """``compute()``, a value that depends only on ``doc``'s content, kept in
+        the cache under its blob id and ``kind`` (which must name everything
+        else the value depends on)."""
+        if self.cache is None or doc.blob is None:
+            return compute()
+        return self.cache.memo(kind, doc.blob, compute)
+
+    def save_cache(self) -> None:
+        if self.cache is not None:
+            self.cache.save()
 
     def _drop_link_twins(self) -> None:
         """A symlink to another file of the store is that file, read once: the
         root keeps its name (MEMORY.md -> notes/index.md), otherwise the real
         file stays and the link goes."""
-        links = [rel for rel, doc in self.docs.items() if doc.problem is None and doc.abspath.is_symlink()]
+        linked = {f.rel for f in self._files if f.link}
+        links = [rel for rel in linked if self.docs[rel].problem is None]
         if not links:
             return
-        real = {doc.abspath.resolve(): rel for rel, doc in self.docs.items() if not doc.abspath.is_symlink()}
+        real = {doc.abspath.resolve(): rel for rel, doc in self.docs.items() if rel not in linked}
         for rel in links:
             twin = real.get(self.docs[rel].abspath.resolve())
             if twin is None:
@@ -245,7 +315,10 @@ class Store:
     @cached_property
     def fingerprints(self) -> dict:
         """Body fingerprint of every memory and daily log, by store-relative path."""
-        return fingerprint_docs(self.by_role("memory", "log"))
+        if self.cache is None:
+            return fingerprint_docs(self.by_role("memory", "log"))
+        return {doc.rel: self.memo(doc, "fingerprint", lambda doc=doc: fingerprint_docs([doc])[doc.rel])
+                for doc in self.by_role("memory", "log") if doc.parsed is not None}
 
     @cached_property
     def git_dates(self):
@@ -283,6 +356,47 @@ def fingerprint_docs(docs) -> dict:
     return {doc.rel: fingerprint(doc.parsed.body) for doc in docs if doc.parsed is not None}
 
 
+@dataclass
+class _File:
+    """A file of the store as listed, before it is parsed."""
+
+    rel: str
+    abspath: Path
+    blob: str | None = None
+    data: bytes | None = None  # read while listing (to hash it), not yet parsed
+    problem: str | None = None
+    link: bool = False
+
+
+_MISSING = object()
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+
+
+def _open_cache(repo_root: Path, store_dir: Path):
+    from memlint.cache import StoreCache
+
+    return StoreCache.open(repo_root, store_dir)
+
+
+def _git_state(repo_root: Path, prefix: str):
+    from memlint.cache import git_state
+
+    return git_state(repo_root, prefix) if (repo_root / ".git").exists() else None
+
+
+def _blob_id(data: bytes) -> str:
+    from memlint.cache import blob_id
+
+    return blob_id(data)
+
+
 def _find_git_root(start: Path) -> Path | None:
     for folder in (start, *start.parents):
         if (folder / ".git").exists():
@@ -291,7 +405,7 @@ def _find_git_root(start: Path) -> Path | None:
 
 
 def _walk_markdown(top: Path):
-    """(absolute path, top-relative POSIX path) of every *.md below ``top``.
+    """(absolute path, top-relative POSIX path, is a symlink) of every *.md below ``top``.
 
     Hidden folders (.git, .archive, ...) are skipped, as memory indexers do.
     Symlinked folders are not entered.
@@ -310,7 +424,7 @@ def _walk_markdown(top: Path):
                     continue
                 stack.append((Path(entry.path), f"{prefix}{name}/"))
             elif name.endswith(".md") and (entry.is_file() or entry.is_symlink()):
-                yield Path(entry.path), f"{prefix}{name}"
+                yield Path(entry.path), f"{prefix}{name}", entry.is_symlink()
 
 
 def _is_walked(rel: str) -> bool:
@@ -338,8 +452,8 @@ def _git(repo_root: Path, *args: str, stdin: bytes | None = None) -> bytes:
     return done.stdout
 
 
-def _index_markdown(top: Path, repo_root: Path) -> dict[str, bytes | None]:
-    """Staged content of every *.md below ``top``: {top-relative path: bytes}.
+def _index_blobs(top: Path, repo_root: Path) -> dict[str, str | None]:
+    """Blob id of the staged content of every *.md below ``top``: {top-relative path: blob id}.
 
     The file set is the index (what the next commit holds): untracked files
     are left out even when they sit on disk. The same folders are skipped as
@@ -365,6 +479,13 @@ def _index_markdown(top: Path, repo_root: Path) -> dict[str, bytes | None]:
             continue  # gitlinks (submodules) and skipped folders
         # symbolic links and unmerged files (the conflict is in the working tree)
         blob_of[rel] = blob if mode != "120000" and stage == "0" and rel not in blob_of else None
+    return blob_of
+
+
+def _index_markdown(top: Path, repo_root: Path) -> dict[str, bytes | None]:
+    """Staged content of every *.md below ``top``: {top-relative path: bytes}
+    (None: judge the file on disk). One ``git cat-file --batch`` reads every blob."""
+    blob_of = _index_blobs(top, repo_root)
     contents = _read_blobs(repo_root, {b for b in blob_of.values() if b})
     return {rel: (contents[blob] if blob else None) for rel, blob in blob_of.items()}
 

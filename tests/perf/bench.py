@@ -40,7 +40,7 @@ sys.path.insert(0, str(CHECKOUT))
 from tests.perf import gen_store  # noqa: E402
 from tests.perf.bench_history import timings  # noqa: E402
 
-ENV = dict(os.environ, PYTHONPATH=str(CHECKOUT), PYTHONDONTWRITEBYTECODE="1")
+ENV = dict(os.environ, PYTHONPATH=str(CHECKOUT))
 for _name in ("PRE_COMMIT", "GITHUB_ACTIONS", "MEMLINT_DEBUG", "GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"):
     ENV.pop(_name, None)
 

@@ -1,0 +1,342 @@
+"""What memlint computed from a store, kept for the next run, keyed by git blob ids.
+
+Kept per store, under ``.git/memlint`` (the user cache folder outside a
+repository; ``memlint.statedir``):
+
+- per file content, by its git blob id (sha1 of ``blob <size>\\0`` + bytes:
+  the id ``git ls-files -s`` gives a tracked file, so unchanged files are
+  never read): the parse (``memlint.markdown.Parsed``) and what is computed
+  from the content alone (fingerprints, schema findings), in 16 shard files,
+  so a run that changed a few files rewrites a few shards;
+- the git history replay at a commit (``memlint.history``), extended with only
+  the new commits when the cached HEAD is an ancestor of HEAD;
+- the findings of a whole check, reused only when every input is the same:
+  the files and their blob ids, HEAD and the git index, the configuration,
+  the options, the date, memlint's own code, and each path the link graph
+  looked up that the file list does not cover.
+
+Every value is a pure function of its key, so two runs at once cannot
+poison each other: each file is replaced whole (temp file + rename) and
+starts with a header (format, memlint's code version, length, CRC32). A file
+that is truncated, corrupt, from another version or unreadable is ignored
+(and rewritten when this run has something to add), never trusted. A cache
+folder that cannot be written is simply not used. ``--no-cache`` or
+``MEMLINT_NO_CACHE=1`` bypasses all of it.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import subprocess
+import zlib
+from pathlib import Path
+
+FORMAT = 1
+MAGIC = b"memlint-cache"
+SHARDS = "0123456789abcdef"  # first hex digit of the blob id
+MISSING = object()
+_MAX_FINDINGS = 8  # results kept (pre-commit runs several hooks, each its own selection)
+
+
+def blob_id(data: bytes) -> str:
+    """The git blob id of ``data`` (``git hash-object`` semantics)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """memlint's version and a digest of its installed files (name, size,
+    mtime): a cache written by other code, even an edited checkout, is not used."""
+    from memlint import __version__
+
+    package = Path(__file__).resolve().parent
+    h = hashlib.blake2b(f"{__version__}\0{FORMAT}".encode(), digest_size=12)
+    for folder, dirs, files in sorted(os.walk(package)):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".py", ".json")):
+                st = os.stat(os.path.join(folder, name))
+                h.update(f"{os.path.relpath(os.path.join(folder, name), package)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def disabled() -> bool:
+    return os.environ.get("MEMLINT_NO_CACHE", "") not in ("", "0")
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _read(path: Path):
+    """The value stored at ``path``, or MISSING if absent, damaged or foreign."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return MISSING
+    header, _, payload = data.partition(b"\n")
+    try:
+        magic, fmt, version, length, crc = header.split(b" ")
+        if (magic != MAGIC or int(fmt) != FORMAT or version.decode() != code_version()
+                or int(length) != len(payload) or int(crc) != zlib.crc32(payload)):
+            return MISSING
+        return pickle.loads(payload)
+    except Exception:  # noqa: BLE001 - whatever is wrong with it, it is not trusted
+        return MISSING
+
+
+def _write(path: Path, value) -> None:
+    """Replace ``path`` whole (temp file + rename); a failure leaves it as it was."""
+    payload = pickle.dumps(value, protocol=5)
+    header = b" ".join((MAGIC, str(FORMAT).encode(), code_version().encode(),
+                        str(len(payload)).encode(), str(zlib.crc32(payload)).encode()))
+    from memlint.atomic import write_bytes_atomic
+
+    try:
+        write_bytes_atomic(path, header + b"\n" + payload, durable=False)
+    except OSError:
+        pass  # a cache that cannot be written is only slower next time
+
+
+# --------------------------------------------------------------------------- git
+
+
+def _git_env() -> dict[str, str]:
+    env = dict(os.environ, GIT_LITERAL_PATHSPECS="1", GIT_OPTIONAL_LOCKS="0")
+    if env.get("GIT_INDEX_FILE"):  # hooks may name a temporary index relatively
+        env["GIT_INDEX_FILE"] = os.path.abspath(env["GIT_INDEX_FILE"])
+    return env
+
+
+def git_state(repo_root: Path, prefix: str) -> tuple[dict[str, str], str] | None:
+    """({repo-relative path: blob id} of the regular files under ``prefix`` that
+    are tracked, merged and unchanged on disk, a digest of HEAD, shallowness and
+    the whole index), or None when git cannot tell (not a repository, git missing).
+
+    Three git calls run at once: ``ls-files -s`` (the index), ``diff-files``
+    (tracked files that differ on disk, by git's own stat checks) and
+    ``rev-parse`` (HEAD)."""
+    env = _git_env()
+    spec = ["--", prefix] if prefix else []
+    commands = {
+        "index": ["ls-files", "-s", "-z", "--full-name"],
+        "changed": ["diff-files", "--name-only", "-z", *spec],
+        "head": ["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"],
+    }
+    try:
+        procs = {name: subprocess.Popen(["git", "-c", "core.quotepath=false", *args], cwd=repo_root, env=env,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                 for name, args in commands.items()}
+    except OSError:
+        return None
+    out = {name: proc.communicate()[0] for name, proc in procs.items()}
+    if procs["index"].returncode or procs["changed"].returncode:
+        return None
+    changed = {os.fsdecode(p) for p in out["changed"].split(b"\0") if p}
+    under = prefix + "/" if prefix else ""
+    blobs: dict[str, str] = {}
+    for record in out["index"].split(b"\0"):
+        meta, _, raw = record.partition(b"\t")
+        if not raw:
+            continue
+        path = os.fsdecode(raw)
+        if not path.startswith(under) or path in changed:
+            continue
+        mode, blob, stage = meta.decode("ascii").split(" ")
+        if stage == "0" and mode in ("100644", "100755"):
+            blobs[path] = blob
+    digest = hashlib.blake2b(out["head"] + b"\0" + out["index"], digest_size=16).hexdigest()
+    return blobs, digest
+
+
+# --------------------------------------------------------------------------- the cache
+
+
+class StoreCache:
+    """The cache of one store. Values are read lazily and written by ``save``."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._shards: dict[str, dict[str, dict]] = {}
+        self._dirty: set[str] = set()
+        self._live: set[str] = set()  # blob ids of this run: other entries are dropped when a shard is rewritten
+        self._singles: dict[str, object] = {}
+        self._dirty_singles: set[str] = set()
+
+    @classmethod
+    def open(cls, repo_root: Path, store_dir: Path) -> "StoreCache | None":
+        """The store's cache, or None when disabled or its folder cannot be written."""
+        if disabled():
+            return None
+        from memlint.statedir import state_dir
+
+        try:
+            folder = state_dir(repo_root, store_dir)
+        except OSError:
+            return None
+        return cls(folder) if os.access(folder, os.W_OK) else None
+
+    # -- values computed from one file's content
+    def _shard(self, blob: str) -> dict[str, dict]:
+        key = blob[0]
+        shard = self._shards.get(key)
+        if shard is None:
+            shard = _read(self.folder / f"blobs-{key}.pickle")
+            shard = shard if isinstance(shard, dict) else {}
+            self._shards[key] = shard
+        return shard
+
+    def get(self, kind: str, blob: str, default=MISSING):
+        self._live.add(blob)
+        return self._shard(blob).get(kind, {}).get(blob, default)
+
+    def put(self, kind: str, blob: str, value) -> None:
+        self._live.add(blob)
+        self._shard(blob).setdefault(kind, {})[blob] = value
+        self._dirty.add(blob[0])
+
+    def memo(self, kind: str, blob: str, compute):
+        value = self.get(kind, blob)
+        if value is MISSING:
+            value = compute()
+            self.put(kind, blob, value)
+        return value
+
+    # -- whole-store values: the history, findings
+    def single(self, name: str):
+        if name not in self._singles:
+            self._singles[name] = _read(self.folder / f"{name}.pickle")
+        return self._singles[name]
+
+    def set_single(self, name: str, value) -> None:
+        self._singles[name] = value
+        self._dirty_singles.add(name)
+
+    def findings(self, key: str):
+        table = self.single("findings")
+        return table.get(key) if isinstance(table, dict) else None
+
+    def put_findings(self, key: str, value) -> None:
+        table = self.single("findings")
+        table = dict(table) if isinstance(table, dict) else {}
+        table.pop(key, None)
+        table[key] = value  # newest last
+        while len(table) > _MAX_FINDINGS:
+            del table[next(iter(table))]
+        self.set_single("findings", table)
+
+    def save(self) -> None:
+        """Write what this run added. Shards keep only the blobs this run saw."""
+        for key in sorted(self._dirty):
+            shard = {kind: {b: v for b, v in values.items() if b in self._live}
+                     for kind, values in self._shards[key].items()}
+            _write(self.folder / f"blobs-{key}.pickle", shard)
+        self._dirty.clear()
+        for name in sorted(self._dirty_singles):
+            _write(self.folder / f"{name}.pickle", self._singles[name])
+        self._dirty_singles.clear()
+
+
+# --------------------------------------------------------------------------- whole findings
+
+
+def findings_key(store, selection) -> str | None:
+    """A digest of every input of ``lint_store(store, selection)``, or None when
+    one cannot be pinned down (no git state; ``--since``, which names a revision)."""
+    if store.cache is None or store.since is not None:
+        return None
+    if store.git_digest is None and not store.staged and (store.repo_root / ".git").exists():
+        return None  # git did not answer: what the git rules saw may change
+    import json
+
+    from memlint.rules.frontmatter_schema import schema_path
+
+    h = hashlib.blake2b(digest_size=20)
+
+    def add(*parts) -> None:
+        for part in parts:
+            h.update(json.dumps(part, sort_keys=True, default=repr).encode())
+            h.update(b"\0")
+
+    schema = schema_path(store)
+    schema_digest = None
+    if schema is not None:
+        try:
+            schema_digest = hashlib.sha1(schema.read_bytes()).hexdigest()
+        except OSError:
+            schema_digest = "unreadable"
+    add(code_version(), os.getcwd(), str(store.dir), str(store.repo_root), store.root_name, store.preset,
+        store.settings, store.config.data, str(store.config.path), str(store.config.base_dir),
+        store.today.isoformat(), store.staged, schema_digest,
+        sorted(selection.select), sorted(selection.ignore), sorted(selection.scopes),
+        sorted(selection.only_paths) if selection.only_paths is not None else None)
+    git = store.git_digest
+    if git is None and store.staged:
+        git = _staged_digest(store.repo_root)
+    add(git)
+    files = []
+    for f in store._files:
+        if f.blob is None and f.problem is None:
+            return None  # a file whose content has no id (over the size cap): judge it again
+        files.append(f"{f.rel}\0{f.blob}\0{f.problem}\0{f.abspath.resolve() if f.link else ''}")
+    h.update("\n".join(files).encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def _staged_digest(repo_root: Path) -> str | None:
+    """HEAD and the whole index, for a staged run (the index is the file set)."""
+    env = _git_env()
+    try:
+        out = [subprocess.run(["git", *args], cwd=repo_root, env=env, capture_output=True, check=False).stdout
+               for args in (["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"], ["ls-files", "-s", "-z"])]
+    except OSError:
+        return None
+    return hashlib.blake2b(b"\0".join(out), digest_size=16).hexdigest()
+
+
+def graph_probes(store) -> dict[str, tuple] | None:
+    """What the link graph looked up on disk beyond the store's own files:
+    {repo-relative path: (kind, link target)}. None: the graph was not built
+    (nothing to check). Paths the file list covers (the store's files and the
+    folders holding them) are left out."""
+    graph = store.__dict__.get("graph")
+    if graph is None:
+        return None
+    kinds = getattr(graph.files, "_kinds", None)
+    if kinds is None:  # a staged run: the index is the file set, and it is in the key
+        return {}
+    covered = set()
+    for doc in store.docs.values():
+        parts = doc.path.split("/")
+        covered.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+    probes = {}
+    for rel, kind in kinds.items():
+        if rel in covered and kind in ("file", "dir"):
+            continue
+        probes[rel] = (kind, _readlink(store.repo_root / rel) if kind == "link" else None)
+    return probes
+
+
+def probes_hold(store, probes: dict[str, tuple] | None) -> bool:
+    """Whether every path the graph looked up is still what it was."""
+    import stat as stat_mod
+
+    for rel, (kind, target) in (probes or {}).items():
+        try:
+            mode = os.lstat(store.repo_root / rel).st_mode if rel else None
+        except (OSError, ValueError):
+            now = None
+        else:
+            now = "dir" if mode is None else "link" if stat_mod.S_ISLNK(mode) else "dir" if stat_mod.S_ISDIR(mode) else "file"
+        if now != kind or (kind == "link" and _readlink(store.repo_root / rel) != target):
+            return False
+    return True
+
+
+def _readlink(path: Path) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
