@@ -41,7 +41,9 @@ from tests.perf import gen_store  # noqa: E402
 from tests.perf.bench_history import timings  # noqa: E402
 
 ENV = dict(os.environ, PYTHONPATH=str(CHECKOUT))
-for _name in ("PRE_COMMIT", "GITHUB_ACTIONS", "MEMLINT_DEBUG", "GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"):
+# As installed: bytecode compiled once (an install does it), no cache switched off.
+for _name in ("PYTHONDONTWRITEBYTECODE", "MEMLINT_NO_CACHE", "PRE_COMMIT", "GITHUB_ACTIONS", "MEMLINT_DEBUG",
+              "GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"):
     ENV.pop(_name, None)
 
 
@@ -215,6 +217,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--profile", action="store_true", help="cProfile one cold check per size")
     args = ap.parse_args(argv)
     print(f"memlint from {CHECKOUT}; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}")
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(CHECKOUT / "memlint")], env=ENV, check=True)
     for size in args.sizes.split(","):
         n_files, n_commits = map(int, size.split("x"))
         bench_size(args.cache, n_files, n_commits, args.repeats, args.profile)
