@@ -277,12 +277,19 @@ def _background(fn, *args):
 # --------------------------------------------------------------------------- load
 
 
-def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Path | None = None) -> History:
+def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Path | None = None,
+                 previous: History | None = None) -> History:
     """Creation and last-change dates of every file tracked at HEAD, in one pass.
 
     `repo_root` may be any folder of the work tree; paths are relative to its
     top. `under` limits everything to one repo-relative folder (the store); a
     file moved into it from outside is then born at the move.
+
+    `previous` is a History this function returned earlier for the same
+    repository, `date_kind` and `under` (memlint.cache keeps one): at the same
+    HEAD its dates are reused; when every commit since its HEAD descends from
+    it, only those commits are replayed (see `_extend`). Otherwise, and for a
+    shallow clone, everything is.
     """
     root = Path(repo_root).resolve()
     log_args = _log_args(date_kind)
@@ -304,7 +311,15 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     staged = _background(_staged, g, spec)
     if head is None:
         return History(root, None, shallow, {}, *staged())
+    resumable = (previous is not None and previous.head is not None and not shallow and not previous.shallow
+                 and previous.repo_root == root)
+    if resumable and previous.head == head:
+        return History(root, head, shallow, previous.files, *staged())
     listed = _background(_run, g, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", *spec])
+    if resumable:
+        files = _extend(g, previous, head, spec, log_args, listed)
+        if files is not None:
+            return History(root, head, shallow, files, *staged())
     log = _run_log(g, [*log_args, "--no-merges", "HEAD", "--", *spec])
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(log.split("\0"))
@@ -328,6 +343,41 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
         if c is not None:
             files[p] = FileDates(stamps[c], stamps[m], shas[c], shas[m])
     return History(root, head, shallow, files, *staged())
+
+
+def _extend(g, previous: History, head: str, spec: list[str], log_args: list[str], listed) -> dict[str, FileDates] | None:
+    """The dates at `head` from those at `previous.head` and the commits since,
+    or None when they cannot be had that way.
+
+    Only when every new commit descends from `previous.head` (each parent is
+    a new commit or that one): git then lists the new commits before every
+    older one, so the full replay would feed exactly these first, and then go
+    on from the files as they were at `previous.head`, whose dates `previous`
+    holds. A branch forked earlier and merged since, a rewritten history, or
+    a file only a merge brought in: None (replay everything).
+    """
+    status, out, _ = _run(g, ["rev-list", "--parents", f"{previous.head}..{head}", "--"], check=False)
+    if status:
+        return None
+    new = dict((line.split(" ", 1) + [""])[:2] for line in _decode(out).splitlines())
+    if not new or any(not parents or any(p not in new and p != previous.head for p in parents.split())
+                      for parents in new.values()):
+        return None  # not all descend from it (another root, or a branch forked before it)
+    replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
+    replay.feed(_run_log(g, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
+    shas, stamps = _commit_dates(replay.commits)
+    boundary = {id(record): name for name, record in replay.names.items()}  # open records: their name then
+    files: dict[str, FileDates] = {}
+    for path, record in replay.files.items():
+        c, m = record
+        if c is not None:
+            files[path] = FileDates(stamps[c], stamps[m], shas[c], shas[m])
+            continue
+        before = previous.files.get(boundary.get(id(record)))
+        if before is None:
+            return None
+        files[path] = before if m is None else FileDates(before.created, stamps[m], before.created_commit, shas[m])
+    return files
 
 
 def _staged(g, spec: list[str]) -> tuple[frozenset[str], dict[str, str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -304,10 +304,20 @@ class Store:
 
             self.history_problem = "git is not installed" if shutil.which("git") is None else "not in a git repository"
             return None
+        date_kind, under = self.settings.get("date-source", "author"), self._repo_path(self.dir)
         try:
-            return history.load_history(
-                root, date_kind=self.settings.get("date-source", "author"), under=self._repo_path(self.dir)
-            )
+            if self.cache is None:
+                return history.load_history(root, date_kind=date_kind, under=under)
+            # The cache holds the replay at some commit: reused, or extended by the commits since.
+            kept = self.cache.single("history")
+            kept = kept if isinstance(kept, dict) else {}
+            previous = kept.get((date_kind, under))
+            found = history.load_history(root, date_kind=date_kind, under=under,
+                                         previous=previous if isinstance(previous, history.History) else None)
+            if previous is None or found.head != previous.head or found.files is not previous.files:
+                self.cache.set_single("history", {**kept, (date_kind, under): replace(
+                    found, staged_new=frozenset(), staged_renames={})})
+            return found
         except history.HistoryError as exc:
             self.history_problem = str(exc)
             return None

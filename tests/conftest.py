@@ -26,6 +26,21 @@ def write_files(base: Path, files: dict[str, str | bytes]) -> Path:
     return base
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_folder(tmp_path_factory):
+    """memlint's cache goes under .git of the test's repository, else the user
+    cache folder: point that at a temporary one, never the real ~/.cache."""
+    import os
+
+    old = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = old
+
+
 @pytest.fixture
 def make_store(tmp_path):
     """make_store({"MEMORY.md": "...", "a.md": "..."}) -> folder with those files."""

@@ -1,0 +1,230 @@
+"""memlint's cache (memlint.cache): whatever state it is in, `check` reports
+exactly what `check --no-cache` reports.
+
+Every test builds a real repository, runs `check` to fill the cache, changes
+something (the store, the cache files, the history), then compares with a
+run that does not use the cache.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memlint import cache as cache_mod
+from memlint.history import load_history
+from tests.gitrepo import GitRepo
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TODAY = "2025-03-01"
+WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()
+
+
+def memory(name: str, *, verified: str = "2025-01-10", extra: str = "") -> str:
+    """15 body lines of their own (not near-duplicates of each other), then ``extra`` on line 23."""
+    body = "".join(f"{name} {WORDS[(i * len(name) + ord(name[0])) % 16]} {WORDS[(i * 7 + ord(name[-1])) % 16]} {i}\n"
+                   for i in range(1, 16))
+    return (f"---\nname: {name}\ndescription: what {name} says\ntype: project\ncreated: 2025-01-02\n"
+            f"last_verified: {verified}\n---\n{body}{extra}")
+
+
+@pytest.fixture
+def repo(tmp_path):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n- [B](b.md) — b\n- [C](c.md) — c\n")
+    for name in "abc":
+        repo.write(f"memory/{name}.md", memory(name))
+    repo.write("memory/d.md", memory("d"))  # an orphan
+    repo.commit("start", "2025-01-02T10:00:00+00:00")
+    repo.write("memory/a.md", memory("a", extra="Later: [gone](missing.md).\n"))
+    repo.commit("edit a", "2025-02-01T10:00:00+00:00")
+    return repo
+
+
+def state_files(repo: GitRepo) -> list[Path]:
+    return sorted((repo.root / ".git" / "memlint").rglob("*.pickle"))
+
+
+@pytest.fixture
+def check(cli):
+    def run(repo: GitRepo, *extra):
+        result = cli("check", "--format", "json", "--today", TODAY, *extra, repo.root / "memory")
+        assert result.exit_code in (0, 1), result.output + result.stderr
+        return sorted((f["path"], f["line"], f["code"], f["message"]) for f in result.json())
+
+    return run
+
+
+def same_as_without_cache(check, repo) -> list:
+    with_cache = check(repo)
+    assert with_cache == check(repo, "--no-cache")
+    return with_cache
+
+
+def test_cold_warm_and_no_cache_agree_and_no_cache_writes_nothing(check, repo):
+    found = check(repo, "--no-cache")
+    assert not state_files(repo)  # --no-cache neither reads nor writes
+    assert {code for _, _, code, _ in found} >= {"MEM201", "MEM202"}
+    assert check(repo) == found  # cold: fills the cache
+    assert state_files(repo)
+    assert check(repo) == found  # warm: from the cache
+
+
+def test_edits_new_files_and_deletions_are_seen(check, repo):
+    check(repo)
+    repo.write("memory/b.md", memory("b", extra="See [nothing](nowhere.md).\n"), add=False)  # unstaged
+    (repo.root / "memory" / "e.md").write_text(memory("e"), encoding="utf-8")  # untracked
+    os.remove(repo.root / "memory" / "d.md")
+    found = same_as_without_cache(check, repo)
+    paths = {p for p, _, _, _ in found}
+    assert "memory/e.md" in paths and "memory/d.md" not in paths
+    assert ("memory/b.md", 23, "MEM202") in {(p, line, code) for p, line, code, _ in found}
+
+
+def test_a_file_the_graph_looked_up_outside_the_store_is_rechecked(check, repo):
+    repo.write("memory/c.md", memory("c", extra="Source: [notes](../docs/notes.txt).\n"))
+    repo.commit("link out", "2025-02-02T10:00:00+00:00")
+    before = check(repo)
+    assert any(code == "MEM202" and p == "memory/c.md" for p, _, code, _ in before)
+    (repo.root / "docs").mkdir()
+    (repo.root / "docs" / "notes.txt").write_text("now it exists\n", encoding="utf-8")
+    after = same_as_without_cache(check, repo)
+    assert not any(code == "MEM202" and p == "memory/c.md" for p, _, code, _ in after)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "flip"])
+def test_a_damaged_cache_file_is_not_trusted(check, repo, damage):
+    expected = check(repo, "--no-cache")
+    check(repo)
+    for path in state_files(repo):
+        data = path.read_bytes()
+        if damage == "truncate":
+            path.write_bytes(data[: len(data) // 2])
+        elif damage == "garbage":
+            path.write_bytes(b"\x80\x04not a pickle at all" * 10)
+        elif damage == "empty":
+            path.write_bytes(b"")
+        else:  # one byte of the payload changed: the header still parses, the CRC does not match
+            path.write_bytes(data[:-5] + bytes([data[-5] ^ 0x55]) + data[-4:])
+    assert check(repo) == expected
+    assert check(repo) == expected  # and rebuilt
+
+
+def test_a_cache_written_by_another_version_is_not_used(check, repo, monkeypatch):
+    expected = check(repo, "--no-cache")
+    monkeypatch.setattr(cache_mod, "code_version", lambda: "another-version")
+    # Written by "another version": findings that are not this store's.
+    check(repo)
+    for path in state_files(repo):
+        if path.name == "findings.pickle":
+            table = cache_mod._read(path)
+            cache_mod._write(path, {key: (type(value[0])([], [], 0), value[1]) for key, value in table.items()})
+    monkeypatch.undo()
+    assert check(repo) == expected
+
+
+def test_cached_values_are_checked_against_their_header(tmp_path):
+    path = tmp_path / "x.pickle"
+    cache_mod._write(path, {"a": 1})
+    assert cache_mod._read(path) == {"a": 1}
+    header, _, payload = path.read_bytes().partition(b"\n")
+    for bad in (header.replace(cache_mod.MAGIC, b"other-magic"),
+                header.replace(f" {cache_mod.FORMAT} ".encode(), b" 999 ", 1),
+                header.replace(cache_mod.code_version().encode(), b"0" * 24)):
+        path.write_bytes(bad + b"\n" + payload)
+        assert cache_mod._read(path) is cache_mod.MISSING
+
+
+def test_two_runs_at_once_both_right_and_the_cache_stays_usable(repo):
+    def run(*extra):
+        env = {k: v for k, v in os.environ.items() if k not in ("MEMLINT_NO_CACHE", "PRE_COMMIT")}
+        env["PYTHONPATH"] = str(REPO_ROOT)
+        return subprocess.Popen([sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY,
+                                 *extra, str(repo.root / "memory")], stdout=subprocess.PIPE, env=env, cwd=repo.root)
+
+    expected = run("--no-cache").communicate()[0]
+    for _ in range(3):
+        procs = [run() for _ in range(4)]
+        outputs = [p.communicate()[0] for p in procs]
+        assert all(out == expected for out in outputs)
+        repo.write("memory/b.md", memory("b", extra=f"Run {_}: [x](x{_}.md).\n"), add=False)
+        expected = run("--no-cache").communicate()[0]
+    assert run().communicate()[0] == expected
+
+
+def test_amended_and_rebased_history(check, repo):
+    assert same_as_without_cache(check, repo)
+    # amend the last commit with other dates and content
+    repo.write("memory/c.md", memory("c", verified="2025-01-20", extra="Amended.\n"))
+    repo.run("commit", "-q", "--amend", "--no-edit", "--no-verify", "--no-gpg-sign",
+             env={"GIT_AUTHOR_DATE": "2025-02-15T10:00:00+00:00", "GIT_COMMITTER_DATE": "2025-02-15T10:00:00+00:00"})
+    same_as_without_cache(check, repo)
+    # a new commit, then history rewritten under it (rebased onto a new root commit)
+    repo.write("memory/b.md", memory("b", verified="2025-02-20", extra="More.\n"))
+    repo.commit("edit b", "2025-02-20T10:00:00+00:00")
+    same_as_without_cache(check, repo)
+    # the last commit dropped and redone with another date
+    repo.run("reset", "-q", "--hard", "HEAD~1")
+    repo.write("memory/b.md", memory("b", verified="2025-02-22", extra="Redone.\n"))
+    repo.commit("edit b again", "2025-02-22T10:00:00+00:00")
+    same_as_without_cache(check, repo)
+    # rebased onto a branch forked two commits back, which added a file
+    repo.run("branch", "base", "HEAD~2")
+    repo.checkout("base")
+    repo.write("memory/e.md", memory("e"))
+    repo.commit("add e", "2025-01-05T10:00:00+00:00")
+    repo.checkout("main")
+    repo.run("rebase", "-q", "base", env={"GIT_COMMITTER_DATE": "2025-02-23T10:00:00+00:00"})
+    same_as_without_cache(check, repo)
+
+
+# ---------------------------------------------------------------- history replay resumed
+
+
+def replay_equal(repo: GitRepo, previous):
+    resumed = load_history(repo.root, under="memory", previous=previous)
+    full = load_history(repo.root, under="memory")
+    assert resumed.files == full.files and resumed.head == full.head
+    return resumed
+
+
+def test_history_resumed_from_an_ancestor_equals_a_full_replay(repo):
+    start = load_history(repo.root, under="memory")
+    repo.mv("memory/b.md", "memory/topics/b.md")  # a pure rename
+    repo.write("memory/c.md", memory("c", extra="edited\n"))
+    repo.commit("rename b, edit c", "2025-02-03T10:00:00+00:00")
+    repo.mv("memory/c.md", "memory/c2.md")  # a rename with an edit
+    repo.write("memory/c2.md", memory("c", extra="edited\nagain\n"))
+    repo.rm("memory/d.md")
+    repo.commit("rename c with edits, delete d", "2025-02-04T10:00:00+00:00")
+    repo.write("memory/d.md", memory("d again"))  # re-created at a deleted path
+    repo.write("memory/a-copy.md", memory("a"))  # a copy: born now
+    repo.commit("re-add d, copy a", "2025-02-05T10:00:00+00:00")
+    resumed = replay_equal(repo, start)
+    assert resumed.files["memory/topics/b.md"].created == start.files["memory/b.md"].created
+    assert replay_equal(repo, resumed).files is resumed.files  # same HEAD: reused as is
+
+
+def test_history_resumed_across_merges(repo):
+    start = load_history(repo.root, under="memory")
+    repo.checkout("side", new=True)  # forked after `start`: resumable
+    repo.write("memory/e.md", memory("e"))
+    repo.commit("side adds e", "2025-02-03T10:00:00+00:00")
+    repo.checkout("main")
+    repo.write("memory/b.md", memory("b", extra="main edit\n"))
+    repo.commit("main edits b", "2025-02-04T10:00:00+00:00")
+    repo.merge("side", date="2025-02-05T10:00:00+00:00")
+    replay_equal(repo, start)
+    # a branch forked before the cached HEAD, merged after it: replayed in full, same answer
+    repo.checkout("old", new=True)
+    repo.run("reset", "-q", "--hard", "main~3")
+    repo.write("memory/c.md", memory("c", extra="old branch\n"))
+    repo.commit("old branch edits c", "2025-01-20T10:00:00+00:00")
+    repo.checkout("main")
+    before_merge = load_history(repo.root, under="memory")
+    repo.merge("old", date="2025-02-06T10:00:00+00:00")
+    replay_equal(repo, before_merge)
