@@ -20,7 +20,9 @@ Fix: add the missing field or use a value the message lists.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -49,14 +51,23 @@ def schema_path(store) -> Path | None:
 
 
 @lru_cache(maxsize=8)
-def _validator(path: str):
+def _schema(path: str) -> tuple[object, str]:
+    """The schema and a digest of its file."""
     from memlint.config import ConfigError
 
     try:
-        schema = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = Path(path).read_bytes()
+        return json.loads(data.decode("utf-8")), hashlib.sha1(data).hexdigest()
     except (OSError, ValueError) as exc:
         raise ConfigError(f"schema {path}: cannot load: {exc}") from None
-    import jsonschema
+
+
+@lru_cache(maxsize=8)
+def _validator(path: str):
+    from memlint.config import ConfigError
+
+    schema = _schema(path)[0]
+    import jsonschema  # ~0.2 s to import: only for frontmatter _surely_valid cannot vouch for
 
     cls = jsonschema.validators.validator_for(schema)
     try:
@@ -119,10 +130,106 @@ def check(doc, store, options):
     path = schema_path(store)
     if path is None:
         return
-    validator = _validator(str(path))
-    errors = sorted(validator.iter_errors(_jsonable(doc.frontmatter)), key=lambda e: list(map(str, e.absolute_path)))
+    schema, digest = _schema(str(path))
+    skip = tuple(store.settings["date-fields"])
+    # Depends only on the file's content, the schema and the date fields: kept by blob id.
+    found = store.memo(doc, f"schema:{digest}:{','.join(skip)}", lambda: _problems(doc, str(path), schema, skip))
+    for line, column, message in found:
+        yield Problem(doc.path, line, column, message)
+
+
+def _problems(doc, path: str, schema, skip: tuple[str, ...]) -> list[tuple[int, int, str]]:
+    instance = _jsonable(doc.frontmatter)
+    if _surely_valid(schema, instance):
+        return []
+    validator = _validator(path)
+    errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
+    found = []
     for error in errors:
         field, message = _message(error)
-        if error.validator == "format" and field in store.settings["date-fields"]:
+        if error.validator == "format" and field in skip:
             continue  # MEM004 frontmatter-date owns date values
-        yield Problem(doc.path, doc.key_line(field.split(".")[-1] if field.startswith("metadata.") else field), 1, message)
+        found.append((doc.key_line(field.split(".")[-1] if field.startswith("metadata.") else field), 1, message))
+    return found
+
+
+# A conservative check for the keywords the shipped schemas use: True only
+# when jsonschema would surely find nothing (same semantics, draft 2020-12,
+# 2019-09 or 7); anything else (another keyword, a value it cannot vouch
+# for, a schema that may be malformed) leaves the verdict to jsonschema.
+_DRAFTS = {None, "https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema",
+           "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema"}
+_ANNOTATIONS = {"$schema": str, "$id": str, "$comment": str, "title": str, "description": str}
+_TYPES = {
+    "string": lambda v: isinstance(v, str),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+}
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+
+
+def _surely_valid(schema, instance, top: bool = True) -> bool:
+    if schema is True:
+        return True
+    if not isinstance(schema, dict) or (top and schema.get("$schema") not in _DRAFTS):
+        return False
+    for keyword, value in schema.items():
+        if keyword in _ANNOTATIONS:
+            if not isinstance(value, _ANNOTATIONS[keyword]):
+                return False
+        elif keyword == "type":
+            names = value if isinstance(value, list) else [value]
+            if not names or not all(isinstance(n, str) and n in _TYPES for n in names):
+                return False
+            if not any(_TYPES[n](instance) for n in names):
+                return False
+        elif keyword == "enum":
+            if not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
+                return False
+            if not (isinstance(instance, str) and instance in value):
+                return False
+        elif keyword == "minLength":
+            if not (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+                return False
+            if isinstance(instance, str) and len(instance) < value:
+                return False
+        elif keyword == "required":
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)):
+                return False
+            if isinstance(instance, dict) and not all(k in instance for k in value):
+                return False
+        elif keyword == "properties":
+            if not isinstance(value, dict):
+                return False
+            if isinstance(instance, dict) and not all(
+                    _surely_valid(sub, instance[name], False) for name, sub in value.items() if name in instance):
+                return False
+            if not all(isinstance(sub, (dict, bool)) for sub in value.values()):
+                return False
+        elif keyword == "items":
+            if not isinstance(value, (dict, bool)):
+                return False
+            if isinstance(instance, list) and not all(_surely_valid(value, item, False) for item in instance):
+                return False
+        elif keyword == "anyOf":
+            if not (isinstance(value, list) and value and all(isinstance(sub, (dict, bool)) for sub in value)):
+                return False
+            if not any(_surely_valid(sub, instance, False) for sub in value):
+                return False
+        elif keyword == "format":
+            if value != "date":
+                return False
+            if isinstance(instance, str):
+                if not _ISO_DATE.fullmatch(instance):
+                    return False
+                try:
+                    date.fromisoformat(instance)
+                except ValueError:
+                    return False
+        else:
+            return False
+    return True
