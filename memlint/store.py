@@ -202,30 +202,38 @@ class Store:
         kind = f"parse:{int(wikilinks)}"
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
+        held = {f.blob: cache.get(kind, f.blob, _MISSING) for f in self._files if f.blob} if cache is not None else {}
+        todo = [f for f in self._files if f.problem is None and (not f.blob or held[f.blob] is _MISSING)]
         contents: dict[str, bytes] = {}
-        if self.staged:  # the staged content the cache lacks, in one `git cat-file --batch`
-            contents = _read_blobs(self.repo_root, {
-                f.blob for f in self._files
-                if f.blob and f.data is None and (cache is None or cache.get(kind, f.blob, _MISSING) is _MISSING)})
+        if self.staged:  # the staged content to parse, in one `git cat-file --batch`
+            contents = _read_blobs(self.repo_root, {f.blob for f in todo if f.blob and f.data is None})
+
+        def read(f: _File):
+            """(problem, problem line, size, parsed) of one file, and its body's fingerprint."""
+            data = f.data if f.data is not None else contents.get(f.blob) if f.blob else None
+            text, problem, line = read_text(f.abspath) if data is None else decode(data)
+            if text is None:
+                return (problem, line, 0, None), None
+            parsed = markdown.parse(text, backtick_refs=True, wikilinks=wikilinks)
+            size = len(text.encode("utf-8")) if not text.isascii() else len(text)
+            # Fingerprints (duplicates) also depend only on the content: made here, so that
+            # a big store's work splits over two processes with the parse.
+            return (problem, line, size, parsed), _fingerprint(parsed.body) if cache is not None and f.blob else None
+
+        results = _map_split(read, todo) if cache is not None and len(todo) >= _SPLIT_MIN else map(read, todo)
+        for f, (outcome, fingerprint) in zip(todo, results):
+            held[f.blob or id(f)] = outcome
+            if cache is not None and f.blob:
+                cache.put(kind, f.blob, outcome)
+                cache.put("fingerprint", f.blob, fingerprint)
         for f in self._files:
             doc = Doc(prefix + f.rel, f.rel, f.abspath, 0, blob=f.blob)
             docs[f.rel] = doc
+            f.data = None  # parsed: the bytes are not needed again
             if f.problem is not None:
                 doc.problem = f.problem
-                continue
-            read = cache.get(kind, f.blob, _MISSING) if cache is not None and f.blob else _MISSING
-            if read is _MISSING:
-                data = f.data if f.data is not None else contents.get(f.blob) if f.blob else None
-                text, problem, line = read_text(f.abspath) if data is None else decode(data)
-                size, parsed = 0, None
-                if text is not None:
-                    size = len(text.encode("utf-8")) if not text.isascii() else len(text)
-                    parsed = markdown.parse(text, backtick_refs=True, wikilinks=wikilinks)
-                read = (problem, line, size, parsed)
-                if cache is not None and f.blob:
-                    cache.put(kind, f.blob, read)
-            doc.problem, doc.problem_line, doc.size, doc.parsed = read
-            f.data = None  # parsed: the bytes are not needed again
+            else:
+                doc.problem, doc.problem_line, doc.size, doc.parsed = held[f.blob or id(f)]
         self._drop_link_twins()
         self._assign_roles()
 
@@ -387,6 +395,56 @@ def _read_bytes(path: Path) -> bytes | None:
             return fh.read(MAX_FILE_BYTES + 1)
     except OSError:
         return None
+
+
+_SPLIT_MIN = 400  # files to parse from which a second process pays for itself
+
+
+def _map_split(fn, items: list) -> list:
+    """``[fn(x) for x in items]``, the second half in a forked child process
+    (the machine has another core; the GIL keeps threads from using it). The
+    child sends its results back pickled; should it fail in any way, the
+    parent computes that half itself."""
+    import threading
+
+    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
+        return [fn(x) for x in items]
+    import pickle
+
+    half = len(items) // 2
+    read_end, write_end = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return [fn(x) for x in items]
+    if pid == 0:  # the child: compute, send, and leave without running any cleanup of the parent's
+        try:
+            os.close(read_end)
+            data = pickle.dumps([fn(x) for x in items[half:]], protocol=5)
+            with os.fdopen(write_end, "wb") as out:
+                out.write(data)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    mine = [fn(x) for x in items[:half]]
+    with os.fdopen(read_end, "rb") as inp:
+        data = inp.read()
+    os.waitpid(pid, 0)
+    try:
+        theirs = pickle.loads(data)
+    except Exception:  # noqa: BLE001 - a child that died mid-way: do its half here
+        theirs = None
+    if not isinstance(theirs, list) or len(theirs) != len(items) - half:
+        theirs = [fn(x) for x in items[half:]]
+    return mine + theirs
+
+
+def _fingerprint(body: str):
+    from memlint.fingerprint import fingerprint
+
+    return fingerprint(body)
 
 
 def _open_cache(repo_root: Path, store_dir: Path):

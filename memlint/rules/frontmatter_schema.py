@@ -139,8 +139,10 @@ def check(doc, store, options):
 
 
 def _problems(doc, path: str, schema, skip: tuple[str, ...]) -> list[tuple[int, int, str]]:
+    """(line, column, message) of each schema error in the doc's frontmatter."""
     instance = _jsonable(doc.frontmatter)
-    if _surely_valid(schema, instance):
+    test = _path_test(path)
+    if test is not None and test(instance):
         return []
     validator = _validator(path)
     errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
@@ -172,64 +174,89 @@ _TYPES = {
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 
 
-def _surely_valid(schema, instance, top: bool = True) -> bool:
+def _surely_valid(schema, instance) -> bool:
+    test = _quick_test(json.dumps(schema, sort_keys=True))
+    return test is not None and test(instance)
+
+
+@lru_cache(maxsize=8)
+def _path_test(path: str):
+    return _quick_test(json.dumps(_schema(path)[0], sort_keys=True))
+
+
+@lru_cache(maxsize=8)
+def _quick_test(schema_json: str):
+    """The schema as one function instance -> bool (True: surely valid), or
+    None when the schema uses anything it cannot vouch for."""
+    schema = json.loads(schema_json)
+    if not isinstance(schema, dict) or schema.get("$schema") not in _DRAFTS:
+        return None
+    return _compile(schema)
+
+
+def _compile(schema):
     if schema is True:
-        return True
-    if not isinstance(schema, dict) or (top and schema.get("$schema") not in _DRAFTS):
-        return False
+        return lambda instance: True
+    if not isinstance(schema, dict):
+        return None
+    tests = []
     for keyword, value in schema.items():
         if keyword in _ANNOTATIONS:
             if not isinstance(value, _ANNOTATIONS[keyword]):
-                return False
+                return None
         elif keyword == "type":
             names = value if isinstance(value, list) else [value]
             if not names or not all(isinstance(n, str) and n in _TYPES for n in names):
-                return False
-            if not any(_TYPES[n](instance) for n in names):
-                return False
+                return None
+            checks = [_TYPES[n] for n in names]
+            tests.append(lambda v, checks=checks: any(c(v) for c in checks))
         elif keyword == "enum":
             if not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
-                return False
-            if not (isinstance(instance, str) and instance in value):
-                return False
+                return None
+            allowed = frozenset(value)
+            tests.append(lambda v, allowed=allowed: isinstance(v, str) and v in allowed)
         elif keyword == "minLength":
             if not (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
-                return False
-            if isinstance(instance, str) and len(instance) < value:
-                return False
+                return None
+            tests.append(lambda v, n=value: not isinstance(v, str) or len(v) >= n)
         elif keyword == "required":
             if not (isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)):
-                return False
-            if isinstance(instance, dict) and not all(k in instance for k in value):
-                return False
+                return None
+            tests.append(lambda v, keys=tuple(value): not isinstance(v, dict) or all(k in v for k in keys))
         elif keyword == "properties":
             if not isinstance(value, dict):
-                return False
-            if isinstance(instance, dict) and not all(
-                    _surely_valid(sub, instance[name], False) for name, sub in value.items() if name in instance):
-                return False
-            if not all(isinstance(sub, (dict, bool)) for sub in value.values()):
-                return False
+                return None
+            subs = {name: _compile(sub) for name, sub in value.items()}
+            if any(sub is None for sub in subs.values()):
+                return None
+            tests.append(lambda v, subs=subs: not isinstance(v, dict)
+                         or all(test(v[name]) for name, test in subs.items() if name in v))
         elif keyword == "items":
-            if not isinstance(value, (dict, bool)):
-                return False
-            if isinstance(instance, list) and not all(_surely_valid(value, item, False) for item in instance):
-                return False
+            sub = _compile(value)
+            if sub is None:
+                return None
+            tests.append(lambda v, sub=sub: not isinstance(v, list) or all(map(sub, v)))
         elif keyword == "anyOf":
-            if not (isinstance(value, list) and value and all(isinstance(sub, (dict, bool)) for sub in value)):
-                return False
-            if not any(_surely_valid(sub, instance, False) for sub in value):
-                return False
+            if not (isinstance(value, list) and value):
+                return None
+            subs = [_compile(sub) for sub in value]
+            if any(sub is None for sub in subs):
+                return None
+            tests.append(lambda v, subs=subs: any(sub(v) for sub in subs))
         elif keyword == "format":
             if value != "date":
-                return False
-            if isinstance(instance, str):
-                if not _ISO_DATE.fullmatch(instance):
-                    return False
-                try:
-                    date.fromisoformat(instance)
-                except ValueError:
-                    return False
+                return None
+            tests.append(lambda v: not isinstance(v, str) or _is_date(v))
         else:
-            return False
+            return None
+    return lambda instance: all(test(instance) for test in tests)
+
+
+def _is_date(value: str) -> bool:
+    if not _ISO_DATE.fullmatch(value):
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
     return True
