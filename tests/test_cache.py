@@ -228,3 +228,30 @@ def test_history_resumed_across_merges(repo):
     before_merge = load_history(repo.root, under="memory")
     repo.merge("old", date="2025-02-06T10:00:00+00:00")
     replay_equal(repo, before_merge)
+
+
+# ---------------------------------------------------------------- parsing in two processes
+
+
+def test_a_big_store_is_parsed_in_two_processes_with_the_same_findings(check, repo, monkeypatch):
+    from memlint import store as store_mod
+
+    monkeypatch.setattr(store_mod, "_SPLIT_MIN", 1)
+    same_as_without_cache(check, repo)
+
+
+def test_split_work_comes_back_in_order_and_survives_a_failing_child():
+    from memlint.store import _map_split
+
+    parent = os.getpid()
+    items = list(range(40))
+    pids = _map_split(lambda x: (x, os.getpid()), items)
+    assert [x for x, _ in pids] == items
+    assert {pid for _, pid in pids[:20]} == {parent} and {pid for _, pid in pids[20:]} != {parent}
+
+    def fails_in_child(x):
+        if os.getpid() != parent:
+            raise RuntimeError("child died")
+        return x * 2
+
+    assert _map_split(fails_in_child, items) == [x * 2 for x in items]
