@@ -8,6 +8,7 @@ from memlint import rules as rule_registry
 from memlint import suppress
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Finding
+from memlint.redaction import redact_findings
 from memlint.store import Store
 
 INTERNAL_CODE = "MEM000"
@@ -78,6 +79,8 @@ def lint_store(store: Store, selection: Selection | None = None) -> Result:
                 Finding(problem.path, problem.line, problem.column, rule.CODE, rule.NAME, conf.severity, problem.message)
             )
     result.findings.sort()
+    # Rules quote file content; a pasted credential must not reach the output.
+    result.findings = redact_findings(result.findings, {doc.path: doc.text for doc in store.docs.values()})
     return result
 
 

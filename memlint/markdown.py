@@ -29,8 +29,12 @@ class _UniqueKeys:
     harnesses use; PyYAML alone would silently keep the last value."""
 
     def construct_mapping(self, node, deep=False):
+        written = list(node.value)  # before merge keys (<<) are flattened in
+        mapping = super().construct_mapping(node, deep=deep)
+        if len(mapping) == len(written):
+            return mapping  # the common case costs one comparison
         seen = set()
-        for key_node, _ in node.value:
+        for key_node, _ in written:
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
                 continue
             key = (key_node.tag, key_node.value)
@@ -39,7 +43,7 @@ class _UniqueKeys:
                     None, None, f"duplicate key {key_node.value!r}", key_node.start_mark
                 )
             seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+        return mapping
 
 
 class _Loader(_UniqueKeys, _YamlLoader):
