@@ -28,7 +28,9 @@ OUTSIDE = "outside"  # climbs out of the repository / absolute / file://
 EXTERNAL = "external"  # a URL
 DANGLING_WIKI = "dangling-wiki"  # [[x]] to nothing, allowed by the preset
 
-_LIST_LINK_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+.*(?:\]\(|\[\[)")
+# One \s after the marker, not \s+: ".*" takes the rest, and "\s+.*" is
+# quadratic on a list line padded with spaces.
+_LIST_LINK_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s.*(?:\]\(|\[\[)")
 _WINDOWS_PATH = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 
 

@@ -243,6 +243,7 @@ ONE_MB_LINES = {  # each of these made a regex or markdown-it pass take minutes
     "backtick runs of every length": "".join("`" * k + "a" for k in range(1, 1448)),
     "links": "[a](b) " * (MB // 7),
     "email autolinks": "<a@b.c>" * (MB // 7),
+    "a list item padded with spaces": "- [a](b.md)\n" * 5 + "- " + " " * MB + "x",
 }
 
 
