@@ -163,15 +163,17 @@ def _count_aliases(fm_text: str) -> int:
     return len(re.findall(r"(?:^|[\s\[{,:-])\*[^\s,\]}]+", fm_text))
 
 
-def load_yaml(fm_text: str, first_line: int) -> tuple[object, FrontmatterError | None]:
-    """Parse frontmatter YAML; errors carry the file line and column."""
+def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tuple[object, FrontmatterError | None]:
+    """Parse frontmatter YAML; errors carry the file line and column.
+
+    ``what`` names the text in messages (the config file reuses this)."""
     if len(fm_text) > MAX_FRONTMATTER_CHARS:
         return None, FrontmatterError(
-            f"frontmatter is {len(fm_text)} characters, over the {MAX_FRONTMATTER_CHARS} memlint reads", first_line, 1
+            f"{what} is {len(fm_text)} characters, over the {MAX_FRONTMATTER_CHARS} memlint reads", first_line, 1
         )
     if "*" in fm_text and "&" in fm_text and _count_aliases(fm_text) > MAX_ALIASES:
         return None, FrontmatterError(
-            f"frontmatter uses more than {MAX_ALIASES} YAML aliases (an alias bomb?); not expanded", first_line, 1
+            f"{what} uses more than {MAX_ALIASES} YAML aliases (an alias bomb?); not expanded", first_line, 1
         )
     conflict = _CONFLICT_MARKER.search(fm_text)
     if conflict:
@@ -180,11 +182,11 @@ def load_yaml(fm_text: str, first_line: int) -> tuple[object, FrontmatterError |
     if _nesting_bound(fm_text) > _LIBYAML_SAFE_DEPTH:
         # libyaml recurses in C once per level and crashes the whole process
         # past ~20,000 levels; the pure-Python loader is quadratic there.
-        return None, FrontmatterError("frontmatter nests too deep to read safely; not read", first_line, 1)
+        return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
     try:
         data = yaml.load(fm_text, Loader=_Loader)
     except RecursionError:
-        return None, FrontmatterError("frontmatter nests too deep to read safely; not read", first_line, 1)
+        return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
@@ -200,7 +202,7 @@ def load_yaml(fm_text: str, first_line: int) -> tuple[object, FrontmatterError |
         return None, FrontmatterError(f"invalid YAML: {problem}", line, column)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         return None, FrontmatterError(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", first_line, 1)
-    too_big = _too_big(data)
+    too_big = _too_big(data, what)
     if too_big:
         return None, FrontmatterError(too_big, first_line, 1)
     return data, None
@@ -222,7 +224,7 @@ def _nesting_bound(fm_text: str) -> int:
     return deepest
 
 
-def _too_big(data: object) -> str | None:
+def _too_big(data: object, what: str) -> str | None:
     """Why a loaded value is too large for the rules to walk, or None.
 
     Aliases make shared references, so an alias bomb loads in microseconds
@@ -236,9 +238,9 @@ def _too_big(data: object) -> str | None:
         value, depth = stack.pop()
         count += 1
         if count > MAX_YAML_VALUES:
-            return f"frontmatter expands to more than {MAX_YAML_VALUES:,} values (an alias bomb?); not read"
+            return f"{what} expands to more than {MAX_YAML_VALUES:,} values (an alias bomb?); not read"
         if depth > MAX_YAML_DEPTH:
-            return f"frontmatter nests deeper than {MAX_YAML_DEPTH} levels; not read"
+            return f"{what} nests deeper than {MAX_YAML_DEPTH} levels; not read"
         if isinstance(value, dict):
             stack.extend((v, depth + 1) for v in value.values())
         elif isinstance(value, list):

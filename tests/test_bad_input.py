@@ -502,3 +502,23 @@ def test_synthetic_10k_store(tmp_path):
     assert run.code in (0, 1)
     assert not [f for f in run.json() if f["code"] == "MEM000"]
     assert run.seconds < 120
+
+
+# ---------------------------------------------------------------- hostile config
+
+
+@pytest.mark.parametrize(
+    "name, text, message",
+    [
+        (".memlint.yaml", "exclude: " + "[" * 3000 + "]" * 3000, ".memlint.yaml:1:1: config nests too deep"),
+        (".memlint.yaml", (BAD / "yaml-alias-bomb.md").read_text().split("---")[1].lstrip("\n"),
+         ".memlint.yaml:1:1: config expands to more than 10,000 values"),
+        (".memlint.yaml", "rules:\n  MEM102: off\nrules:\n  MEM101: off\n", ".memlint.yaml:3:1: invalid YAML: duplicate key 'rules'"),
+        (".memlint.yaml", b"exclude: ['caf\xe9']\n", ".memlint.yaml: cannot read: 'utf-8' codec can't decode"),
+        ("pyproject.toml", "[tool.memlint]\nexclude = " + "[" * 3000 + "]" * 3000 + "\n", "pyproject.toml: cannot read TOML: nested too deep"),
+    ],
+)
+def test_hostile_config_is_a_one_line_error(tmp_path, name, text, message):
+    store = write(tmp_path / "s", {"MEMORY.md": "# Index\n", name: text})
+    run = memlint("check", store)
+    assert run.code == 2 and message in run.stderr
