@@ -61,8 +61,10 @@ BOM = "\ufeff"
 MAX_FRONTMATTER_CHARS = 64 * 1024
 MAX_ALIASES = 100
 # markdown-it-py's inline pass is quadratic on some hostile paragraphs (a
-# line of 100,000 '[' takes seconds); past this length the regex pass decides.
+# line of 100,000 '[' takes seconds) and costs ~10 s a megabyte on link-dense
+# text; past these lengths the regex pass decides.
 MAX_PARSER_BLOCK_CHARS = 10_000
+MAX_PARSER_CHARS = 500_000
 MAX_YAML_VALUES = 10_000  # after aliases are expanded: what rules may walk
 MAX_YAML_DEPTH = 32  # legitimate frontmatter nests 2 or 3 levels
 _LIBYAML_SAFE_DEPTH = 1_000  # far below the ~20,000 levels where libyaml's C recursion overflows
@@ -447,7 +449,11 @@ def extract_links(body: str, first_line: int = 1, *, backtick_refs: bool = True)
 
     used_parser = False
     if "[" in no_code or "<" in no_code:
-        if _UNSURE.search(no_code) and _longest_block(no_code) <= MAX_PARSER_BLOCK_CHARS:
+        if (
+            len(no_code) <= MAX_PARSER_CHARS
+            and _UNSURE.search(no_code)
+            and _longest_block(no_code) <= MAX_PARSER_BLOCK_CHARS
+        ):
             try:
                 links.extend(_links_by_markdown_it(body, index, no_code.split("\n")))
                 used_parser = True

@@ -248,6 +248,7 @@ ONE_MB_LINES = {  # each of these made a regex or markdown-it pass take minutes
     "links": "[a](b) " * (MB // 7),
     "email autolinks": "<a@b.c>" * (MB // 7),
     "a list item padded with spaces": "- [a](b.md)\n" * 5 + "- " + " " * MB + "x",
+    "a paragraph continued by indented links": "password: " + "    - [a](b.md)\n" * (MB // 16),
 }
 
 
