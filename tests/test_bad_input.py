@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -68,7 +69,17 @@ def memlint(*args, cwd: Path | None = None, timeout: float = 60, measure: bool =
     if measure:
         command = [sys.executable, "-c", _MEASURED, *command]
     start = time.monotonic()
-    proc = subprocess.run(command, cwd=cwd or REPO, env=_env(), capture_output=True, timeout=timeout)
+    # Its own process group, so that a timeout kills memlint too, not only
+    # the measuring wrapper above it.
+    child = subprocess.Popen(command, cwd=cwd or REPO, env=_env(), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        raise
+    proc = subprocess.CompletedProcess(command, child.returncode, out, err)
     seconds, rss = time.monotonic() - start, None
     if measure:
         stderr, _, measured = proc.stderr.decode().rpartition("\nMEASURED ")
