@@ -11,6 +11,7 @@ from memlint import suppress
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Finding
 from memlint.lifecycle import is_retired_memory
+from memlint.redaction import redact_findings
 from memlint.store import Store
 
 INTERNAL_CODE = "MEM000"
@@ -89,6 +90,8 @@ def lint_store(store: Store, selection: Selection | None = None) -> Result:
             )
     result.notices.extend(n for n in store.notices if n not in result.notices)
     result.findings.sort()
+    # Rules quote file content; a pasted credential must not reach the output.
+    result.findings = redact_findings(result.findings, {doc.path: doc.text for doc in store.docs.values()})
     return result
 
 

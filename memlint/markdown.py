@@ -24,7 +24,29 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 
 
-class _Loader(_YamlLoader):
+class _UniqueKeys:
+    """Duplicate keys are an error, as in YAML 1.2 and the JavaScript loaders
+    harnesses use; PyYAML alone would silently keep the last value."""
+
+    def construct_mapping(self, node, deep=False):
+        written = list(node.value)  # before merge keys (<<) are flattened in
+        mapping = super().construct_mapping(node, deep=deep)
+        if len(mapping) == len(written):
+            return mapping  # the common case costs one comparison
+        seen = set()
+        for key_node, _ in written:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = (key_node.tag, key_node.value)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key_node.value!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return mapping
+
+
+class _Loader(_UniqueKeys, _YamlLoader):
     """Safe loader that keeps dates as written: memlint parses them itself,
     so a bad date is a date finding on its line, not a broken block."""
 
@@ -38,6 +60,14 @@ BOM = "\ufeff"
 # Bounded so that a hostile file cannot make YAML parsing slow or huge.
 MAX_FRONTMATTER_CHARS = 64 * 1024
 MAX_ALIASES = 100
+# markdown-it-py's inline pass is quadratic on some hostile paragraphs (a
+# line of 100,000 '[' takes seconds) and costs ~10 s a megabyte on link-dense
+# text; past these lengths the regex pass decides.
+MAX_PARSER_BLOCK_CHARS = 10_000
+MAX_PARSER_CHARS = 500_000
+MAX_YAML_VALUES = 10_000  # after aliases are expanded: what rules may walk
+MAX_YAML_DEPTH = 32  # legitimate frontmatter nests 2 or 3 levels
+_LIBYAML_SAFE_DEPTH = 1_000  # far below the ~20,000 levels where libyaml's C recursion overflows
 
 
 @dataclass(frozen=True)
@@ -135,26 +165,89 @@ def _count_aliases(fm_text: str) -> int:
     return len(re.findall(r"(?:^|[\s\[{,:-])\*[^\s,\]}]+", fm_text))
 
 
-def load_yaml(fm_text: str, first_line: int) -> tuple[object, FrontmatterError | None]:
-    """Parse frontmatter YAML; errors carry the file line and column."""
+def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tuple[object, FrontmatterError | None]:
+    """Parse frontmatter YAML; errors carry the file line and column.
+
+    ``what`` names the text in messages (the config file reuses this)."""
     if len(fm_text) > MAX_FRONTMATTER_CHARS:
         return None, FrontmatterError(
-            f"frontmatter is {len(fm_text)} characters, over the {MAX_FRONTMATTER_CHARS} memlint reads", first_line, 1
+            f"{what} is {len(fm_text)} characters, over the {MAX_FRONTMATTER_CHARS} memlint reads", first_line, 1
         )
     if "*" in fm_text and "&" in fm_text and _count_aliases(fm_text) > MAX_ALIASES:
         return None, FrontmatterError(
-            f"frontmatter uses more than {MAX_ALIASES} YAML aliases (an alias bomb?); not expanded", first_line, 1
+            f"{what} uses more than {MAX_ALIASES} YAML aliases (an alias bomb?); not expanded", first_line, 1
         )
+    conflict = _CONFLICT_MARKER.search(fm_text)
+    if conflict:
+        line = first_line + fm_text.count("\n", 0, conflict.start())
+        return None, FrontmatterError(f"unresolved merge conflict marker {conflict.group(1)}", line, 1)
+    if _nesting_bound(fm_text) > _LIBYAML_SAFE_DEPTH:
+        # libyaml recurses in C once per level and crashes the whole process
+        # past ~20,000 levels; the pure-Python loader is quadratic there.
+        return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
     try:
-        return yaml.load(fm_text, Loader=_Loader), None
+        data = yaml.load(fm_text, Loader=_Loader)
+    except RecursionError:
+        return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         if mark is None:
             return None, FrontmatterError(f"invalid YAML: {problem}", first_line, 1)
-        return None, FrontmatterError(f"invalid YAML: {problem}", first_line + mark.line, mark.column + 1)
-    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
+        # YAML also breaks lines at a lone \r, U+0085, U+2028 and U+2029,
+        # where the file does not: take those back out of YAML's count.
+        offset = min(mark.index, len(fm_text))
+        extra = len(_YAML_ONLY_BREAK.findall(fm_text, 0, offset))
+        line = min(first_line + mark.line - extra, first_line + fm_text.count("\n") + 1)
+        at_offset = line == first_line + fm_text.count("\n", 0, offset)  # else past the last line
+        column = offset - fm_text.rfind("\n", 0, offset) if at_offset else 1
+        return None, FrontmatterError(f"invalid YAML: {problem}", line, column)
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:
         return None, FrontmatterError(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", first_line, 1)
+    too_big = _too_big(data, what)
+    if too_big:
+        return None, FrontmatterError(too_big, first_line, 1)
+    return data, None
+
+
+_YAML_ONLY_BREAK = re.compile("\r|[\x85\u2028\u2029]")  # line-end \r are stripped before YAML
+_CONFLICT_MARKER = re.compile(r"^(<{7}|>{7}|={7})(?: |$)", re.M)
+
+
+def _nesting_bound(fm_text: str) -> int:
+    """A cheap upper bound on how deep the YAML can nest: open flow brackets
+    plus, on the deepest line, its indentation and block indicators."""
+    flow = deepest = 0
+    for line in fm_text.split("\n"):
+        opened = line.count("[") + line.count("{")
+        block = 2 * (len(line) - len(line.lstrip())) + line.count("- ") + line.count("? ") + line.count(": ")
+        deepest = max(deepest, flow + opened + block)
+        flow = max(0, flow + opened - line.count("]") - line.count("}"))
+    return deepest
+
+
+def _too_big(data: object, what: str) -> str | None:
+    """Why a loaded value is too large for the rules to walk, or None.
+
+    Aliases make shared references, so an alias bomb loads in microseconds
+    and then makes every consumer (schema validation, JSON output) walk
+    billions of values. Count values as a consumer sees them, iteratively,
+    and stop at the budget.
+    """
+    count = 0
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > MAX_YAML_VALUES:
+            return f"{what} expands to more than {MAX_YAML_VALUES:,} values (an alias bomb?); not read"
+        if depth > MAX_YAML_DEPTH:
+            return f"{what} nests deeper than {MAX_YAML_DEPTH} levels; not read"
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return None
 
 
 def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> Parsed:
@@ -213,8 +306,7 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
 # ---------------------------------------------------------------- links
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_BACKTICKS = re.compile(r"`+")
 _WIKI = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")
 # CommonMark whitespace is ASCII only: a no-break space belongs to the destination.
 _INLINE = re.compile(
@@ -235,9 +327,12 @@ _UNSURE = re.compile(
     r"|^(?: {4,}|\t)\S"  # indented code (or list continuation: only the parser knows)
     r"|<[A-Za-z][A-Za-z0-9-]*(?:[ \t\n/>]|$)|</[A-Za-z]|<[?!]"  # raw HTML, inline or block
     r"|&#?\w+;"  # entities can sit in destinations
-    r"|\[[^\]\n]*\[(?!\[)|\][^\[\n]*\]\("  # nested brackets
-    r"|\[[^\]\n]*<"  # a '<' in link text: an autolink or HTML may win over the link
-    r"|\]\([^)\n]*\([^)\n]*\(",  # nested parentheses in a destination
+    # nested brackets; the classes exclude both brackets so that each try
+    # stops at the next one (same answer, linear instead of quadratic)
+    r"|\[[^\[\]\n]*\[(?!\[)|\][^\[\]\n]*\]\("
+    # (classes exclude the character that starts the next try: linear, not quadratic)
+    r"|\[[^\[\]\n]*<"  # a '<' in link text: an autolink or HTML may win over the link
+    r"|\]\([^()\n]*\([^()\n]*\(",  # nested parentheses in a destination
     re.M,
 )
 # Checked before code spans are blanked: a backtick inside <...> means an
@@ -245,9 +340,13 @@ _UNSURE = re.compile(
 _UNSURE_BEFORE_CODE = re.compile(r"<[^<>\n]*`")
 
 
-def _blank(match: re.Match) -> str:
+def _blanked(text: str) -> str:
     """Same length, same newlines; '_' (not a space) so no indentation is faked."""
-    return re.sub(r"[^\n]", "_", match.group(0))
+    return re.sub(r"[^\n]", "_", text)
+
+
+def _blank(match: re.Match) -> str:
+    return _blanked(match.group(0))
 
 
 def blank_fenced_code(text: str) -> str:
@@ -272,6 +371,47 @@ def blank_fenced_code(text: str) -> str:
                 fence = None
             lines[i] = " " * len(line)
     return "\n".join(lines)
+
+
+def _code_spans(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, backtick count) of each code span: a run of backticks up
+    to the next run of the same length. Runs are indexed by length, where a
+    lazy regex would rescan the rest of the text for every unmatched run."""
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    by_length: dict[int, list[int]] = {}
+    for i, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(i)
+    spans = []
+    i = 0
+    while i < len(runs):
+        start, end = runs[i]
+        same = by_length[end - start]
+        k = bisect.bisect_right(same, i)
+        if k == len(same):
+            i += 1  # no closing run: these backticks are literal text
+            continue
+        closer = same[k]
+        spans.append((start, runs[closer][1], end - start))
+        i = closer + 1
+    return spans
+
+
+def _blank_html_comments(text: str) -> str:
+    """Blank every ``<!-- ... -->``. A find loop, not a lazy regex: the regex
+    rescans to the end of the text for each unclosed ``<!--`` (quadratic)."""
+    parts: list[str] = []
+    pos = 0
+    while True:
+        start = text.find("<!--", pos)
+        end = text.find("-->", start + 4) if start >= 0 else -1
+        if end < 0:
+            break
+        end += 3
+        parts.append(text[pos:start])
+        parts.append(_blanked(text[start:end]))
+        pos = end
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 class _LineIndex:
@@ -302,13 +442,17 @@ def extract_links(
     no_fences = blank_fenced_code(body)
     links: list[Link] = []
     code_spans: list[tuple[int, str]] = []
-
-    def keep_span(m: re.Match) -> str:
-        code_spans.append((m.start(2), m.group(2)))
-        return _blank(m)
-
-    no_code = _CODE_SPAN.sub(keep_span, no_fences) if "`" in no_fences else no_fences
-    no_code = _HTML_COMMENT.sub(_blank, no_code) if "<!--" in no_code else no_code
+    no_code = no_fences
+    if "`" in no_fences:
+        pieces, pos = [], 0
+        for start, end, ticks in _code_spans(no_fences):
+            code_spans.append((start + ticks, no_fences[start + ticks : end - ticks]))
+            pieces.append(no_fences[pos:start])
+            pieces.append(_blanked(no_fences[start:end]))
+            pos = end
+        pieces.append(no_fences[pos:])
+        no_code = "".join(pieces)
+    no_code = _blank_html_comments(no_code) if "<!--" in no_code else no_code
 
     # Wikilinks are not CommonMark: always found by regex, then blanked so the
     # CommonMark pass does not see their brackets.
@@ -326,13 +470,26 @@ def extract_links(
 
     used_parser = False
     if "[" in no_code or "<" in no_code:
-        if force_reference or _UNSURE.search(no_code) or ("`" in no_fences and _UNSURE_BEFORE_CODE.search(no_fences)):
-            used_parser = True
-            links.extend(_links_by_markdown_it(body, index, no_code.split("\n"), wikilinks))
+        unsure = force_reference or _UNSURE.search(no_code) or ("`" in no_fences and _UNSURE_BEFORE_CODE.search(no_fences))
+        if unsure and len(no_code) <= MAX_PARSER_CHARS and _longest_block(no_code) <= MAX_PARSER_BLOCK_CHARS:
+            try:
+                links.extend(_links_by_markdown_it(body, index, no_code.split("\n"), wikilinks))
+                used_parser = True
+            except RecursionError:  # nested deeper than Python's stack allows
+                links.extend(_links_by_regex(no_code, index))
         else:
             links.extend(_links_by_regex(no_code, index))
     links.sort(key=lambda l: (l.line, l.column))
     return links, used_parser
+
+
+# A paragraph: a line, then the lines that continue it (not blank, not a new
+# list item, quote, table row or heading). Cheap, and only an estimate.
+_BLOCK = re.compile(r"^[^\n]*(?:\n(?![ \t]*(?:[-*+>|#]|\d{1,9}[.)]|\n|$))[^\n]*)*", re.M)
+
+
+def _longest_block(text: str) -> int:
+    return max((m.end() - m.start() for m in _BLOCK.finditer(text)), default=0)
 
 
 def _wikilink(m: re.Match, index: _LineIndex) -> Link:
@@ -373,7 +530,10 @@ def _markdown_it():
     if _MD is None:
         from markdown_it import MarkdownIt
 
-        _MD = MarkdownIt("commonmark")
+        # The preset's maxNesting of 20 silently drops everything after the
+        # 10th nested list level; nesting is bounded by the RecursionError
+        # fallback in extract_links instead.
+        _MD = MarkdownIt("commonmark", {"maxNesting": 100_000})
         # markdown-it drops javascript:, vbscript:, file: and data: links to keep
         # HTML safe; memlint renders nothing and must see them (MEM203 reports file:).
         _MD.validateLink = lambda url: True
@@ -390,6 +550,8 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
     is where columns are looked up, so a bracket in code is never taken.
     """
     source = _WIKI.sub(_blank, body) if wikilinks and "[[" in body else body
+    if "\r" in source:  # markdown-it counts a lone \r as a line break; memlint counts \n only
+        source = re.sub(r"\r(?!\n)", " ", source)
     out: list[Link] = []
     cursors: dict[int, int] = {}
     for token in _markdown_it().parse(source):

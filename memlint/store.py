@@ -163,6 +163,10 @@ class Store:
                     doc.problem = "symbolic link to a file outside the repository: not followed"
                     self.docs[rel] = doc
                     continue
+                if not target.is_file():  # opening a FIFO would block forever
+                    doc.problem = "symbolic link to something that is not a file: not followed"
+                    self.docs[rel] = doc
+                    continue
             text, problem, line = read_text(abspath) if data is None else decode(data)
             doc.problem, doc.problem_line = problem, line
             if text is not None:
@@ -309,7 +313,8 @@ def _walk_markdown(top: Path):
                 if name.startswith(".") or name in SKIP_DIRS:
                     continue
                 stack.append((Path(entry.path), f"{prefix}{name}/"))
-            elif name.endswith(".md") and (entry.is_file() or entry.is_symlink()):
+            # is_symlink first: is_file() follows the link and raises on a loop
+            elif name.endswith(".md") and (entry.is_symlink() or entry.is_file(follow_symlinks=False)):
                 yield Path(entry.path), f"{prefix}{name}"
 
 
