@@ -123,6 +123,8 @@ def _pyproject_section(path: Path):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: cannot read TOML: nested too deep") from None
     return data.get("tool", {}).get("memlint")
 
 
@@ -138,16 +140,17 @@ def load(path: Path | None = None, *, start: Path | None = None) -> Config:
     if path.name == "pyproject.toml":
         data = _pyproject_section(path) or {}
     else:
-        import yaml
+        from memlint.markdown import load_yaml
 
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path}: cannot read: {exc}") from None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-            raise ConfigError(f"{path}{where}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
+        # The frontmatter loader: duplicate keys are errors (a second `rules:`
+        # would silently drop the first), alias bombs and deep nesting bounded.
+        data, error = load_yaml(text, 1, what="config")
+        if error is not None:
+            raise ConfigError(f"{path}:{error.line}:{error.column}: {error.message}")
         if data is None:
             data = {}
     validate(data, str(path))

@@ -67,6 +67,7 @@ def lint_store(store: Store, selection: Selection | None = None) -> Result:
 
 def _lint_store(store: Store, selection: Selection) -> Result:
     from memlint.lifecycle import is_retired_memory
+    from memlint.redaction import redact_findings
 
     result = Result()
     by_path = {doc.path: doc for doc in store.docs.values()}
@@ -109,6 +110,8 @@ def _lint_store(store: Store, selection: Selection) -> Result:
             )
     result.notices.extend(n for n in store.notices if n not in result.notices)
     result.findings.sort()
+    # Rules quote file content; a pasted credential must not reach the output.
+    result.findings = redact_findings(result.findings, {doc.path: doc.text for doc in store.docs.values()})
     return result
 
 

@@ -25,7 +25,29 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 
 
-class _Loader(_YamlLoader):
+class _UniqueKeys:
+    """Duplicate keys are an error, as in YAML 1.2 and the JavaScript loaders
+    harnesses use; PyYAML alone would silently keep the last value."""
+
+    def construct_mapping(self, node, deep=False):
+        written = list(node.value)  # before merge keys (<<) are flattened in
+        mapping = super().construct_mapping(node, deep=deep)
+        if len(mapping) == len(written):
+            return mapping  # the common case costs one comparison
+        seen = set()
+        for key_node, _ in written:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = (key_node.tag, key_node.value)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key_node.value!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return mapping
+
+
+class _Loader(_UniqueKeys, _YamlLoader):
     """Safe loader that keeps dates as written: memlint parses them itself,
     so a bad date is a date finding on its line, not a broken block."""
 
@@ -39,6 +61,14 @@ BOM = "\ufeff"
 # Bounded so that a hostile file cannot make YAML parsing slow or huge.
 MAX_FRONTMATTER_CHARS = 64 * 1024
 MAX_ALIASES = 100
+# markdown-it-py's inline pass is quadratic on some hostile paragraphs (a
+# line of 100,000 '[' takes seconds) and costs ~10 s a megabyte on link-dense
+# text; past these lengths the regex pass decides.
+MAX_PARSER_BLOCK_CHARS = 10_000
+MAX_PARSER_CHARS = 500_000
+MAX_YAML_VALUES = 10_000  # after aliases are expanded: what rules may walk
+MAX_YAML_DEPTH = 32  # legitimate frontmatter nests 2 or 3 levels
+_LIBYAML_SAFE_DEPTH = 1_000  # far below the ~20,000 levels where libyaml's C recursion overflows
 
 
 @dataclass(frozen=True)
@@ -152,26 +182,89 @@ def _count_aliases(fm_text: str) -> int:
     return len(re.findall(r"(?:^|[\s\[{,:-])\*[^\s,\]}]+", fm_text))
 
 
-def load_yaml(fm_text: str, first_line: int) -> tuple[object, FrontmatterError | None]:
-    """Parse frontmatter YAML; errors carry the file line and column."""
+def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tuple[object, FrontmatterError | None]:
+    """Parse frontmatter YAML; errors carry the file line and column.
+
+    ``what`` names the text in messages (the config file reuses this)."""
     if len(fm_text) > MAX_FRONTMATTER_CHARS:
         return None, FrontmatterError(
-            f"frontmatter is {len(fm_text)} characters, over the {MAX_FRONTMATTER_CHARS} memlint reads", first_line, 1
+            f"{what} is {len(fm_text)} characters, over the {MAX_FRONTMATTER_CHARS} memlint reads", first_line, 1
         )
     if "*" in fm_text and "&" in fm_text and _count_aliases(fm_text) > MAX_ALIASES:
         return None, FrontmatterError(
-            f"frontmatter uses more than {MAX_ALIASES} YAML aliases (an alias bomb?); not expanded", first_line, 1
+            f"{what} uses more than {MAX_ALIASES} YAML aliases (an alias bomb?); not expanded", first_line, 1
         )
+    conflict = _CONFLICT_MARKER.search(fm_text)
+    if conflict:
+        line = first_line + fm_text.count("\n", 0, conflict.start())
+        return None, FrontmatterError(f"unresolved merge conflict marker {conflict.group(1)}", line, 1)
+    if _nesting_bound(fm_text) > _LIBYAML_SAFE_DEPTH:
+        # libyaml recurses in C once per level and crashes the whole process
+        # past ~20,000 levels; the pure-Python loader is quadratic there.
+        return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
     try:
-        return yaml.load(fm_text, Loader=_Loader), None
+        data = yaml.load(fm_text, Loader=_Loader)
+    except RecursionError:
+        return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         if mark is None:
             return None, FrontmatterError(f"invalid YAML: {problem}", first_line, 1)
-        return None, FrontmatterError(f"invalid YAML: {problem}", first_line + mark.line, mark.column + 1)
-    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
+        # YAML also breaks lines at a lone \r, U+0085, U+2028 and U+2029,
+        # where the file does not: take those back out of YAML's count.
+        offset = min(mark.index, len(fm_text))
+        extra = len(_YAML_ONLY_BREAK.findall(fm_text, 0, offset))
+        line = min(first_line + mark.line - extra, first_line + fm_text.count("\n") + 1)
+        at_offset = line == first_line + fm_text.count("\n", 0, offset)  # else past the last line
+        column = offset - fm_text.rfind("\n", 0, offset) if at_offset else 1
+        return None, FrontmatterError(f"invalid YAML: {problem}", line, column)
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:
         return None, FrontmatterError(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", first_line, 1)
+    too_big = _too_big(data, what)
+    if too_big:
+        return None, FrontmatterError(too_big, first_line, 1)
+    return data, None
+
+
+_YAML_ONLY_BREAK = re.compile("\r|[\x85\u2028\u2029]")  # line-end \r are stripped before YAML
+_CONFLICT_MARKER = re.compile(r"^(<{7}|>{7}|={7})(?: |$)", re.M)
+
+
+def _nesting_bound(fm_text: str) -> int:
+    """A cheap upper bound on how deep the YAML can nest: open flow brackets
+    plus, on the deepest line, its indentation and block indicators."""
+    flow = deepest = 0
+    for line in fm_text.split("\n"):
+        opened = line.count("[") + line.count("{")
+        block = 2 * (len(line) - len(line.lstrip())) + line.count("- ") + line.count("? ") + line.count(": ")
+        deepest = max(deepest, flow + opened + block)
+        flow = max(0, flow + opened - line.count("]") - line.count("}"))
+    return deepest
+
+
+def _too_big(data: object, what: str) -> str | None:
+    """Why a loaded value is too large for the rules to walk, or None.
+
+    Aliases make shared references, so an alias bomb loads in microseconds
+    and then makes every consumer (schema validation, JSON output) walk
+    billions of values. Count values as a consumer sees them, iteratively,
+    and stop at the budget.
+    """
+    count = 0
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > MAX_YAML_VALUES:
+            return f"{what} expands to more than {MAX_YAML_VALUES:,} values (an alias bomb?); not read"
+        if depth > MAX_YAML_DEPTH:
+            return f"{what} nests deeper than {MAX_YAML_DEPTH} levels; not read"
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return None
 
 
 def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> Parsed:
@@ -230,7 +323,6 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
 # ---------------------------------------------------------------- links
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 # Patterns start with a literal character where they can: the regex engine
 # then skips ahead to it instead of trying every position. A '!' before '['
 # (image, embed) is looked up by hand.
@@ -253,8 +345,11 @@ _PATH_REF = re.compile(r"^[\w@~.\-/ ]*[\w\-]\.md(?:#[\w\-]+)?$", re.U)
 # "]:" anywhere is a reference definition (in quotes, lists, multi-line labels).
 # Each pattern below is tried only where its first character is (str.find is
 # far faster than a regex scan).
-_AFTER_OPEN = re.compile(r"\[[^\]\n]*(?:\[(?!\[)|<)")  # nested brackets; '<' in link text
-_AFTER_CLOSE = re.compile(r"\][^\[\n]*\]\(|\]\([^)\n]*\([^)\n]*\(")  # nested brackets; nested parentheses
+# (Each class also excludes the character the pattern starts with, so that a
+# try stops where the next one starts: linear, not quadratic, on a line of
+# thousands of brackets; whether anything matches is the same.)
+_AFTER_OPEN = re.compile(r"\[[^\[\]\n]*(?:\[(?!\[)|<)")  # nested brackets; '<' in link text
+_AFTER_CLOSE = re.compile(r"\][^\[\]\n]*\]\(|\]\([^()\n]*\([^()\n]*\(")  # nested brackets; nested parentheses
 _ENTITY = re.compile(r"&#?\w+;")  # entities can sit in destinations
 # Backslash escapes only matter near link syntax: of a character that builds
 # links, or on a line holding a link, a definition or a '<'.
@@ -397,9 +492,9 @@ def extract_links(
     links: list[Link] = []
     spans = code_spans(no_fences) if "`" in no_fences else []
     no_code = _blank_ranges(no_fences, [(s[0], s[3]) for s in spans]) if spans else no_fences
-    comments = list(_HTML_COMMENT.finditer(no_code)) if "<!--" in no_code else []
+    comments = _html_comments(no_code) if "<!--" in no_code else []
     if comments:
-        no_code = _blank_ranges(no_code, [m.span() for m in comments])
+        no_code = _blank_ranges(no_code, comments)
 
     # Wikilinks are not CommonMark: always found by regex, then blanked so the
     # CommonMark pass does not see their brackets.
@@ -419,12 +514,42 @@ def extract_links(
         found = None
         if not force_reference and not _unsure(no_code, no_fences, body, spans, comments):
             found = _links_by_regex(no_code, index)
+        # markdown-it-py is quadratic on some hostile paragraphs and slow on
+        # huge link-dense text: past these sizes the regex pass decides.
+        if found is None and len(no_code) <= MAX_PARSER_CHARS and _longest_block(no_code) <= MAX_PARSER_BLOCK_CHARS:
+            try:
+                found = _links_by_markdown_it(body, index, no_code.split("\n"), wikilinks)
+                used_parser = True
+            except RecursionError:  # nested deeper than Python's stack allows
+                found = None
         if found is None:
-            used_parser = True
-            found = _links_by_markdown_it(body, index, no_code.split("\n"), wikilinks)
+            found = _links_by_regex(no_code, index, whole_lines=False)
         links.extend(found)
     links.sort(key=lambda l: (l.line, l.column))
     return links, used_parser
+
+
+# A paragraph: a line, then the lines that continue it (not blank, not a new
+# list item, quote, table row or heading). Cheap, and only an estimate.
+_BLOCK = re.compile(r"^[^\n]*(?:\n(?![ \t]*(?:[-*+>|#]|\d{1,9}[.)]|\n|$))[^\n]*)*", re.M)
+
+
+def _longest_block(text: str) -> int:
+    return max((m.end() - m.start() for m in _BLOCK.finditer(text)), default=0)
+
+
+def _html_comments(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every ``<!-- ... -->``. A find loop, not a lazy regex:
+    the regex rescans to the end of the text for each unclosed ``<!--``."""
+    found = []
+    pos = 0
+    while True:
+        start = text.find("<!--", pos)
+        end = text.find("-->", start + 4) if start >= 0 else -1
+        if end < 0:
+            return found
+        pos = end + 3
+        found.append((start, pos))
 
 
 def _take_wikilinks(text: str, fill: str = "_") -> tuple[str, list[tuple[int, str, bool]]]:
@@ -441,7 +566,9 @@ def _take_wikilinks(text: str, fill: str = "_") -> tuple[str, list[tuple[int, st
 
 
 def _unsure(no_code: str, no_fences: str, body: str, spans, comments) -> bool:
-    """Whether the text holds a construct only a CommonMark parser can judge."""
+    """Whether the text holds a construct only a CommonMark parser can judge.
+
+    Every check is linear in the text, hostile input included."""
     if "]:" in no_code:
         return True
     if any(_AFTER_OPEN.match(no_code, i) for i in _positions(no_code, "[")):
@@ -460,32 +587,38 @@ def _unsure(no_code: str, no_fences: str, body: str, spans, comments) -> bool:
     # (a blank line, a new list item), where CommonMark would end it.
     if any("\n" in no_fences[s[1]:s[2]] for s in spans):
         return True
-    for m in comments:
-        if _comment_matters(no_fences, body, m):
-            return True
+    if comments and _comments_matter(no_fences, body, comments):
+        return True
     if ("```" in no_fences or "~~~" in no_fences) and _NESTED_FENCE.search(no_fences):
         return True
     # Comments stay visible to the indentation check ('<' on each of their
     # lines): a paragraph does not continue after an HTML block.
-    return _indented_code_matters(_blank_ranges(no_fences, [m.span() for m in comments], "<") if comments else no_fences)
+    return _indented_code_matters(_blank_ranges(no_fences, comments, "<") if comments else no_fences)
 
 
-def _comment_matters(text: str, body: str, m: re.Match) -> bool:
+def _comments_matter(text: str, body: str, comments: list[tuple[int, int]]) -> bool:
     """A comment opening a line is an HTML block: the rest of its closing line
     is HTML too, and a fence inside it is not a fence. One inside a list item
     or block quote ends with its container; one inside a paragraph cannot
     run over a blank line. Only the plain cases are left to the regex pass."""
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    prefix = text[line_start:m.start()]
-    if "\n" in m.group(0) and (prefix.strip(" ") or len(prefix) > 3):
-        return True
-    if not _CONTAINER_PREFIX.fullmatch(prefix):
-        return False  # inline, on one line
-    end = text.find("\n", m.end())
-    if text[m.end():end if end >= 0 else len(text)].strip():
-        return True
-    inside = body[m.start():m.end()]
-    return "```" in inside or "~~~" in inside
+    previous_end = 0
+    for start, end in comments:
+        newline = text.rfind("\n", previous_end, start)  # not past the previous comment: linear
+        opens_line = newline >= 0 or previous_end == 0
+        prefix = text[newline + 1:start] if opens_line else "x"
+        previous_end = end
+        multiline = "\n" in text[start:end]
+        if multiline and (prefix.strip(" ") or len(prefix) > 3):
+            return True
+        if not _CONTAINER_PREFIX.fullmatch(prefix):
+            continue  # inline, on one line
+        line_end = text.find("\n", end)
+        if text[end:line_end if line_end >= 0 else len(text)].strip():
+            return True
+        inside = body[start:end]
+        if "```" in inside or "~~~" in inside:
+            return True
+    return False
 
 
 def _positions(text: str, char: str):
@@ -521,48 +654,60 @@ def _code_competes(text: str) -> bool:
     return False
 
 
-def _at_line_start(text: str, offset: int) -> bool:
-    """Whether only indentation and container markers (>, -, 1.) come before ``offset`` on its line."""
-    return bool(_CONTAINER_PREFIX.fullmatch(text, text.rfind("\n", 0, offset) + 1, offset))
-
-
 def _escape_matters(text: str) -> bool:
+    checked_to = -1  # lines up to here hold no link, definition or '<'
     for m in _ESCAPE.finditer(text):
         if text[m.start() + 1] in _ESCAPE_MATTERS:
             return True
+        if m.start() < checked_to:
+            continue  # same line as the last one looked at
         start = text.rfind("\n", 0, m.start()) + 1
         end = text.find("\n", m.end())
-        line = text[start:] if end < 0 else text[start:end]
+        end = len(text) if end < 0 else end
+        line = text[start:end]
         if "](" in line or "<" in line or "]:" in line:
             return True
+        checked_to = end
     return False
 
 
 def _html_matters(text: str, body: str) -> bool:
     """``text`` is the body with code and comments blanked (same offsets)."""
-    for i in _positions(text, "<"):
+    line_end = -1  # the line of the last '<' looked at: where it ends, where its text starts
+    text_start = 0
+    region_end = -1  # the HTML-block region last found clean
+    i = text.find("<")
+    while i >= 0:
         after = text[i + 1:i + 2]
         if after in ("?", "!"):
             return True  # processing instructions, declarations, CDATA: anything goes
-        if not (after.isascii() and after.isalpha() or after == "/"):
-            continue
-        line_start = text.rfind("\n", 0, i) + 1
-        if _CONTAINER_PREFIX.fullmatch(text, line_start, i):
-            # An HTML block (a tag opening a line) runs to the next blank line;
-            # nothing in it is markdown. It matters only if the regex pass would
-            # find something there: a bracket, a backtick, an autolink, a fence.
-            name = _TAG_NAME.match(text, i + 1).group(0).lstrip("/").lower()
-            if name in _RAW_TEXT_TAGS:
-                return True
-            end = _BLANK_LINE.search(body, i)
-            region = body[line_start:end.start() if end else len(body)]
-            if ("[" in region or "`" in region or "~~~" in region or "<!--" in region
-                    or _AUTOLINK.search(region) or _EMAIL_AUTOLINK.search(region)):
-                return True
-        elif _HTML_TAG.match(text, i):
-            close = text.find(">", i)
-            if close < 0 or not _TAG_MATTERS.isdisjoint(text[i + 1:close]):
-                return True
+        if after.isascii() and after.isalpha() or after == "/":
+            if i > line_end:
+                line_start = text.rfind("\n", 0, i) + 1
+                line_end = text.find("\n", i)
+                line_end = len(text) if line_end < 0 else line_end
+                text_start = _CONTAINER_PREFIX.match(text, line_start).end()
+            if i == text_start:
+                # An HTML block (a tag opening a line) runs to the next blank line;
+                # nothing in it is markdown. It matters only if the regex pass would
+                # find something there: a bracket, a backtick, an autolink, a fence.
+                name = _TAG_NAME.match(text, i + 1).group(0).lstrip("/").lower()
+                if name in _RAW_TEXT_TAGS:
+                    return True
+                if i > region_end:
+                    blank = _BLANK_LINE.search(body, i)
+                    region_end = blank.start() if blank else len(body)
+                    region = body[text.rfind("\n", 0, i) + 1:region_end]
+                    if ("[" in region or "`" in region or "~~~" in region or "<!--" in region
+                            or _AUTOLINK.search(region) or _EMAIL_AUTOLINK.search(region)):
+                        return True
+            elif _HTML_TAG.match(text, i):
+                # Up to its '>': another '<' first (a tag cannot hold one) is unsure too.
+                following = text.find("<", i + 1)
+                close = text.find(">", i, following if following >= 0 else len(text))
+                if close < 0 or not _TAG_MATTERS.isdisjoint(text[i + 1:close]):
+                    return True
+        i = text.find("<", i + 1)
     return False
 
 
@@ -570,41 +715,40 @@ def _indented_code_matters(text: str) -> bool:
     """Whether a line that may be indented code holds link syntax.
 
     Indented code cannot interrupt a paragraph: an indented line right after
-    paragraph text (at the same block-quote depth) continues it. Elsewhere
-    (after a blank line, a heading, a break, an empty list item, or at the
-    start) it may be code, in which a '[', '<' or '`' is literal, so only
-    such lines send the file to the parser.
+    paragraph text (at the same block-quote depth) continues it, as do the
+    lines of its indented run. Elsewhere (after a blank line, a heading, a
+    break, an empty list item, an HTML line, or at the start; or a list item
+    opening with indented code) it may be code, in which a '[', '<' or '`'
+    is literal, so only such lines send the file to the parser.
     """
     if ("    " not in text and "\t" not in text) or not _INDENTED.search(text):
         return False
-    lines = text.split("\n")
-    return any(
-        _INDENTED.match(line) and not _LINK_CHARS.isdisjoint(line) and _may_be_code(lines, i)
-        for i, line in enumerate(lines)
-    )
+    # What the line before says about an indented run starting after it:
+    prev_blank, prev_depth, prev_ends_block = True, None, True  # (the start of the text)
+    run_depth, run_code = None, False  # the indented run we are in (its block-quote depth), else None
+    for line in text.split("\n"):
+        if not line.strip():
+            prev_blank, prev_depth, prev_ends_block, run_depth = True, None, True, None
+            continue
+        depth = _quote_depth(line)
+        if _INDENTED.match(line):
+            if depth != run_depth:  # a new run: the line before it decides
+                run_code = prev_blank or prev_depth != depth or prev_ends_block
+                run_depth = depth
+            run_code = run_code or bool(_ITEM_CODE.match(line))  # a list item opening with indented code
+            if run_code and not _LINK_CHARS.isdisjoint(line):
+                return True
+            prev_blank, prev_depth, prev_ends_block = False, depth, True
+            continue
+        content = line[len(_QUOTE_PREFIX.match(line).group(0)):]
+        # '<': maybe a one-line HTML block (a comment), which a paragraph does not continue
+        prev_blank, prev_depth, run_depth = False, depth, None
+        prev_ends_block = bool(not content.strip() or _BLOCK_LINE.match(content) or "<" in content)
+    return False
 
 
 def _quote_depth(line: str) -> int:
     return _QUOTE_PREFIX.match(line).group(0).count(">")
-
-
-def _may_be_code(lines: list[str], i: int) -> bool:
-    depth = _quote_depth(lines[i])
-    j = i
-    while True:
-        if _ITEM_CODE.match(lines[j]):
-            return True  # a list item that opens with indented code
-        j -= 1
-        if j < 0:
-            return True
-        prev = lines[j]
-        if not prev.strip() or _quote_depth(prev) != depth:
-            return True
-        if not _INDENTED.match(prev):
-            content = prev[len(_QUOTE_PREFIX.match(prev).group(0)):]
-            # '<': maybe a one-line HTML block (a comment), which a paragraph does not continue
-            return bool(not content.strip() or _BLOCK_LINE.match(content) or "<" in content)
-        # an earlier line of the same indented run: the line before the run decides
 
 
 def _wikilink(start: int, inner: str, embed: bool, index: _LineIndex) -> Link:
@@ -619,12 +763,13 @@ def _wikilink(start: int, inner: str, embed: bool, index: _LineIndex) -> Link:
     return Link(target.strip(), line, col, "embed" if embed else "wiki", alias.strip(), anchor.strip())
 
 
-def _links_by_regex(text: str, index: _LineIndex) -> list[Link] | None:
+def _links_by_regex(text: str, index: _LineIndex, *, whole_lines: bool = True) -> list[Link] | None:
     """Inline links, images and autolinks; None when a link runs over a line
-    break (it may cross a block boundary: the parser must judge)."""
+    break (it may cross a block boundary: the parser must judge), unless
+    ``whole_lines`` is False."""
     out = []
     for m in _matches(_INLINE, text, "["):
-        if "\n" in m.group(0):
+        if whole_lines and "\n" in m.group(0):
             return None
         start = m.start()
         image = start > 0 and text[start - 1] == "!"
@@ -650,7 +795,10 @@ def _markdown_it():
     if _MD is None:
         from markdown_it import MarkdownIt
 
-        _MD = MarkdownIt("commonmark")
+        # The preset's maxNesting of 20 silently drops everything after the
+        # 10th nested list level; nesting is bounded by the RecursionError
+        # fallback in extract_links instead.
+        _MD = MarkdownIt("commonmark", {"maxNesting": 100_000})
         # markdown-it drops javascript:, vbscript:, file: and data: links to keep
         # HTML safe; memlint renders nothing and must see them (MEM203 reports file:).
         _MD.validateLink = lambda url: True
@@ -668,6 +816,8 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
     """
     # Wikilinks become a word of the same length: '_' could fake a thematic break.
     source = _take_wikilinks(body, "w")[0] if wikilinks and "[[" in body else body
+    if "\r" in source:  # markdown-it counts a lone \r as a line break; memlint counts \n only
+        source = re.sub(r"\r(?!\n)", " ", source)
     out: list[Link] = []
     cursors: dict[int, int] = {}
     for token in _markdown_it().parse(source):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Callable, Sequence
 from urllib.parse import quote
 
@@ -11,8 +12,20 @@ from memlint.finding import Finding
 DOCS_URL = "https://github.com/memlint/memlint/blob/main/README.md#rules"
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _printable(value: str) -> str:
+    """Control characters escaped: a file name holding a newline or a terminal
+    escape sequence must not split a finding or drive the terminal."""
+    return _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], value)
+
+
 def text(findings: Sequence[Finding], rules=()) -> str:
-    lines = [f"{f.path}:{f.line}:{f.column}: {f.code} {f.message} [{f.name}{'' if f.severity == 'error' else ', warning'}]" for f in findings]
+    lines = [
+        f"{_printable(f.path)}:{f.line}:{f.column}: {f.code} {_printable(f.message)} [{f.name}{'' if f.severity == 'error' else ', warning'}]"
+        for f in findings
+    ]
     return "\n".join(lines) + ("\n" if lines else "")
 
 

@@ -187,6 +187,8 @@ class Store:
                 else:
                     if not _inside(target, self.repo_root):
                         entry.problem = "symbolic link to a file outside the repository: not followed"
+                    elif not target.is_file():  # opening a FIFO would block forever
+                        entry.problem = "symbolic link to something that is not a file: not followed"
             if entry.blob is None and entry.problem is None and self.cache is not None:
                 entry.data = _read_bytes(abspath)
                 if entry.data is not None and len(entry.data) <= MAX_FILE_BYTES:
@@ -491,7 +493,8 @@ def _walk_markdown(top: Path):
                 if name.startswith(".") or name in SKIP_DIRS:
                     continue
                 stack.append((Path(entry.path), f"{prefix}{name}/"))
-            elif name.endswith(".md") and (entry.is_file() or entry.is_symlink()):
+            # is_symlink first: is_file() follows the link and raises on a loop
+            elif name.endswith(".md") and (entry.is_symlink() or entry.is_file(follow_symlinks=False)):
                 yield Path(entry.path), f"{prefix}{name}", entry.is_symlink()
 
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+# The rule list never holds '<' or '>', so an unclosed directive is scanned
+# only up to the next tag, not to the end of the file for each one.
 _DIRECTIVE = re.compile(
-    r"<!--\s*memlint-(disable-file|disable-next-line|disable-line|disable|enable)\b([^>]*?)\s*-->"
+    r"<!--\s*memlint-(disable-file|disable-next-line|disable-line|disable|enable)\b([^<>]*?)-->"
 )
 ALL = "*"
 
@@ -48,8 +50,10 @@ def parse(text: str) -> Suppressions:
     if "memlint-" not in text:
         return out
     open_ranges: list[tuple[int, set[str]]] = []
+    line, counted = 1, 0
     for m in _DIRECTIVE.finditer(text):
-        line = text.count("\n", 0, m.start()) + 1
+        line += text.count("\n", counted, m.start())
+        counted = m.start()
         kind, rules = m.group(1), _rules(m.group(2))
         if kind == "disable-file":
             out.file |= rules

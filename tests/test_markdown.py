@@ -98,7 +98,9 @@ def test_frontmatter_agrees_with_python_frontmatter_on_corpora_and_testdata(corp
     from tests.conftest import TESTDATA
 
     files = [p for repo in corpora.values() for p in repo.rglob("*.md") if ".git" not in p.parts]
-    files += list(TESTDATA.rglob("*.md"))
+    # testdata/bad departs from the reference on purpose where the reference is
+    # unsafe or lax (alias bombs, duplicate keys): tests/test_bad_input.py
+    files += [p for p in TESTDATA.rglob("*.md") if p.relative_to(TESTDATA).parts[0] != "bad"]
     compared = 0
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")

@@ -1,0 +1,69 @@
+"""Keep secrets out of every finding, whichever rule wrote it.
+
+Rules quote what they find (``created: 'X' is not a date``), and a memory
+file may hold a pasted token exactly there. Before findings leave the
+linter, any credential that :mod:`memlint.secrets` sees, in the file a
+finding is on or in the message itself, is replaced by its redacted form
+(``AKIA…(20 chars)``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Iterable
+
+from memlint import secrets
+from memlint.finding import Finding
+
+# Where a quoted secret ends: whitespace, quotes, brackets, separators.
+_TOKEN = re.compile(r"[^\s'\"`<>()\[\]{},;|]+")
+_MIN_SECRET = 8  # shorter values are not worth a redaction (and would hit words)
+_OWN_CODE = "MEM601"  # its messages are built from the kind and fingerprint only
+
+
+def redact_findings(findings: Iterable[Finding], texts: dict[str, str]) -> list[Finding]:
+    """``findings`` with secrets redacted from their messages.
+
+    ``texts`` maps a repo-relative path to the file's text; only the files
+    findings are on are scanned.
+    """
+    found_in: dict[str, list[str]] = {}
+    out = []
+    for finding in findings:
+        if finding.code == _OWN_CODE or not _TOKEN.search(finding.message):
+            out.append(finding)
+            continue
+        if finding.path not in found_in:
+            found_in[finding.path] = secret_values(texts.get(finding.path, ""))
+        message = _redact(finding.message, found_in[finding.path])
+        out.append(finding if message == finding.message else dataclasses.replace(finding, message=message))
+    return out
+
+
+def secret_values(text: str) -> list[str]:
+    """The secrets :func:`memlint.secrets.scan` finds in ``text``, as text."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    values = []
+    for hit in secrets.scan(text):
+        line = lines[hit.line - 1] if hit.line <= len(lines) else ""
+        m = _TOKEN.match(line, hit.column - 1)
+        if m:
+            values.append(m.group(0).rstrip(".:"))
+        if hit.kind == "private key block":  # the key material is on the lines below
+            for body in lines[hit.line : hit.line + 200]:
+                if body.strip().startswith("-----END"):
+                    break
+                values.append(body.strip())
+    return sorted((v for v in values if len(v) >= _MIN_SECRET), key=len, reverse=True)
+
+
+def _redact(message: str, values: list[str]) -> str:
+    for value in values:
+        if value in message:
+            message = message.replace(value, secrets.redact(value))
+    # A token of a known format quoted from another file.
+    for value in secret_values(message):
+        message = message.replace(value, secrets.redact(value))
+    return message

@@ -1,0 +1,75 @@
+"""A credential is pasted into a memory file.
+
+Why: agents copy tokens from tool output into memory, and memory stores are
+often pushed to public repositories, where a leaked key is found by scanners
+within minutes. Every file is checked, whatever its role (root, indexes,
+memories, daily logs), including files saved in the wrong encoding.
+
+The finding names the kind of secret and a fingerprint (the first 12 hex
+digits of a salted SHA-256): never the secret itself, in any output format.
+Detection is ``memlint/secrets.py``: vendor token formats (AWS, GitHub,
+GitLab, Slack, OpenAI, Anthropic, Google, Stripe, Twilio, SendGrid, npm,
+PyPI, Hugging Face, Telegram, JWTs, private key blocks), high-entropy values
+assigned to secret-like names, and passwords in URLs. Documented examples and
+placeholders (``AKIAIOSFODNN7EXAMPLE``, ``<your-token>``, ``xxxx``) are skipped.
+
+Options: ``allow``: fingerprints that are not secrets (``[]``). On the line
+itself, or alone on the line above, ``<!-- memlint-allow-secret -->`` allows
+that line.
+
+Fires:
+
+    Deploy with GITHUB_TOKEN=ghp_...36 random characters...
+
+Fix: revoke and rotate the credential first (it is in git history now), then
+remove it from the file and from history. Keep a pointer instead ("the deploy
+token is in 1Password: Deploy/GitHub"). If it is not a secret, allow-list it:
+``rules: {secret-in-memory: {allow: [<fingerprint>]}}`` or the inline comment.
+"""
+from __future__ import annotations
+
+from memlint import secrets
+from memlint.finding import Problem
+from memlint.store import MAX_FILE_BYTES
+
+CODE = "MEM601"
+NAME = "secret-in-memory"
+SEVERITY = "error"
+SCOPE = "file"
+TAGS = ("secrets", "security")
+OPTIONS = {"allow": ((list,), [])}
+
+
+def check(doc, store, options):
+    text = doc.parsed.text if doc.parsed is not None else _undecodable_text(doc)
+    if not text:
+        return
+    allow = frozenset(options["allow"])
+    for hit in secrets.scan(text, allow=allow):
+        yield Problem(
+            doc.path,
+            hit.line,
+            hit.column,
+            f"{hit.kind} (fingerprint {hit.fingerprint}): rotate it and remove it from memory; "
+            f"if it is not a secret, allow-list the fingerprint",
+        )
+
+
+def _undecodable_text(doc) -> str | None:
+    """Text of a file the store could not decode (Latin-1, UTF-16): a secret
+    in it leaks all the same. Symlinks, binaries and oversized files are
+    never read here."""
+    if doc.abspath.is_symlink() or not doc.abspath.is_file():
+        return None
+    try:
+        with open(doc.abspath, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        return None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    if b"\0" in data[:8192]:
+        return None
+    return data.decode("utf-8", errors="replace")

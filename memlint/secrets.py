@@ -1,0 +1,769 @@
+"""Detect credentials pasted into memory files, without ever echoing them.
+
+Memory stores are markdown files that often end up in *public* git
+repositories, so a token pasted into one is a leak.  :func:`scan` reports
+where a likely secret is (line, column), what kind it is, and a short
+non-reversible fingerprint that can be allow-listed in config -- never the
+secret itself.
+
+Why a hand-written pattern set instead of a detector library: the obvious
+candidate, ``detect-secrets``, pulls in a plugin framework, is slow to import
+on the pre-commit hook path, and its generic keyword plugin is tuned for
+source code rather than prose.  Stdlib ``re`` with a small set of
+prefix-anchored token formats plus one entropy-gated "secret-like name =
+value" rule covers what agents actually paste, and keeps memlint
+dependency-free here.
+
+Design notes
+------------
+* **Kinds.**  Vendor formats: AWS access key id (and AWS secret access key
+  when assigned), GitHub, GitLab, Slack tokens and webhook URLs, OpenAI,
+  Anthropic, other ``sk-`` provider keys, Google API keys, Stripe secret /
+  restricted keys, Twilio, SendGrid, npm, PyPI, Hugging Face, Replicate,
+  Telegram bot tokens, JWTs, ``-----BEGIN ... PRIVATE KEY-----`` blocks
+  (reported once, at the BEGIN line, only when key material follows).
+  Generic: a high-entropy value assigned (``:``, ``=``, ``=>``, ``:=``) to a
+  secret-like name, and a password inside ``scheme://user:password@host``.
+* **Speed / safety.**  Vendor patterns begin with a literal prefix (``AKIA``,
+  ``ghp_``, ``xox`` ...; the Telegram one is gated on ``:AA``) and only run
+  when that literal occurs in the text (a C-speed substring test).  All
+  quantifiers are bounded and adjacent character classes are disjoint, so
+  there is no catastrophic backtracking.  The generic rule only looks at
+  lines containing a secret-ish keyword, and its re-reading of values is
+  budgeted, so cost stays linear in the input.
+* **Lines / columns** are 1-based; lines are split on ``"\\n"`` only and
+  columns count Python characters (a tab is one column).  The column points
+  at the first character of the secret itself (for a private key block, at
+  ``-----BEGIN``; for a Slack webhook, at the start of the URL).
+* **Documentation examples are not findings.**  AWS's documented example
+  credentials (``AKIAIOSFODNN7EXAMPLE``, ``wJalrXUtnFEMI/K7MDENG/...EXAMPLEKEY``),
+  anything containing ``EXAMPLE``, the jwt.io sample token, and obvious
+  placeholders (``xxxx``, ``****``, ``<your-token>``, ``${TOKEN}``,
+  ``changeme``, ``1234``/``abcd`` runs ...) are skipped: flagging them would
+  train users to ignore the rule.
+* **Fingerprints** are the first 12 hex digits of
+  ``sha256("memlint-secret-v1\\0" + secret)``.  Only high-entropy values are
+  ever reported, so a 48-bit prefix of a salted hash does not let anyone
+  recover or confirm the secret, while still being unique enough to
+  allow-list.  The domain prefix keeps the ids from matching plain sha256
+  lists of leaked keys.
+* **Allow-listing.**  A line containing ``<!-- memlint-allow-secret -->``, or
+  a line directly below a line consisting only of that comment, is skipped;
+  so is any hit whose fingerprint is in ``allow``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import hashlib
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Iterator, NamedTuple
+
+__all__ = ["ALLOW_COMMENT", "SecretHit", "fingerprint", "redact", "scan"]
+
+ALLOW_COMMENT = "memlint-allow-secret"
+
+_FINGERPRINT_SALT = b"memlint-secret-v1\0"
+_FINGERPRINT_LEN = 12
+
+GENERIC_KIND = "high-entropy value assigned to a secret-like name"
+
+
+@dataclass(frozen=True)
+class SecretHit:
+    """One likely secret.  Holds no part of the secret itself."""
+
+    line: int  # 1-based line in the text given
+    column: int  # 1-based column (Python characters)
+    kind: str  # human-readable kind, e.g. "GitHub token"
+    fingerprint: str  # short non-reversible id, for allow-listing
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.kind} (fingerprint {self.fingerprint})"
+
+
+def fingerprint(secret: str) -> str:
+    """Short, salted, non-reversible id of *secret* (12 hex digits)."""
+    digest = hashlib.sha256(_FINGERPRINT_SALT + secret.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:_FINGERPRINT_LEN]
+
+
+def redact(value: str) -> str:
+    """Describe *value* without revealing it: ``"AKIA…(20 chars)"``.
+
+    At most 4 leading characters are shown, and fewer for short values
+    (2 below 16 characters, none below 8), so a short password is never
+    half-printed.
+    """
+    n = len(value)
+    if n >= 16:
+        lead = 4
+    elif n >= 8:
+        lead = 2
+    else:
+        lead = 0
+    return f"{value[:lead]}…({n} chars)"
+
+
+# --------------------------------------------------------------------------
+# Placeholder / example detection (shared by all rules)
+# --------------------------------------------------------------------------
+
+# Substrings that mark a value as a placeholder or documentation example.
+# Each is matched in lower, UPPER and Capitalized form (not every case mix:
+# a random token is then ~8x less likely to contain one by chance).
+_PLACEHOLDER_WORDS = (
+    "example",
+    "sample",
+    "placeholder",
+    "your",
+    "changeme",
+    "change_me",
+    "change-me",
+    "redacted",
+    "dummy",
+    "fake",
+    "replace",
+    "insert",
+    "xxxx",
+    "****",
+    "...",
+    "…",
+    "<",
+    ">",
+    "todo",
+    "1234",
+    "abc123",
+    "a1b2c3",
+    "abcd",
+    "qwerty",
+    "asdf",
+)
+# Runs of one character (0000000, aaaaaa, XXXXX) mark filler text.
+_REPEAT_RUN = re.compile(r"(.)\1{4}")
+
+# Exact documentation example values published by vendors.
+_KNOWN_EXAMPLES = frozenset(
+    {
+        # jwt.io's default sample token
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6"
+        "IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    }
+)
+
+
+_PLACEHOLDER_RE = re.compile(
+    "|".join(
+        re.escape(v)
+        for v in sorted({v for w in _PLACEHOLDER_WORDS for v in (w, w.upper(), w.capitalize())})
+    )
+    + r"|(.)\1{4}"  # runs of one character: 00000, XXXXX
+)
+
+
+def _is_placeholder(value: str) -> bool:
+    return value in _KNOWN_EXAMPLES or _PLACEHOLDER_RE.search(value) is not None
+
+
+# --------------------------------------------------------------------------
+# Vendor token formats
+# --------------------------------------------------------------------------
+
+_TOKEN_CHAR = re.compile(r"[A-Za-z0-9_\-]")
+
+
+class _Rule(NamedTuple):
+    kind: str
+    literal: str  # cheap pre-filter: the rule only runs if this occurs
+    regex: re.Pattern[str]
+    prefix_len: int  # characters of fixed prefix excluded from placeholder checks
+    # extra validation on the matched value (True = keep)
+    check: Callable[[str], bool] | None = None
+
+
+def _has_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value)
+
+
+def _random_looking(value: str) -> bool:
+    """Has a digit and is not just words joined by - or _."""
+    parts = [p for p in re.split(r"[-_]+", value) if p]
+    return _has_digit(value) and not all(_WORDY_PART.fullmatch(p) for p in parts)
+
+
+# Patterns start with a literal so re's prefix search skips most of the text.
+# Boundaries are checked in code (see _scan_rules), which keeps the literal
+# prefix first.  Every quantifier is bounded.
+_RULES: tuple[_Rule, ...] = (
+    # key ids are base32 after the prefix: no 0, 1, 8, 9
+    _Rule("AWS access key id", "A", re.compile(r"A(?:KIA|SIA)[A-Z2-7]{16}"), 4),
+    _Rule("GitHub token", "gh", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,251}"), 4),
+    _Rule(
+        "GitHub token",
+        "github_pat_",
+        re.compile(r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59,200}"),
+        11,
+    ),
+    _Rule("GitLab token", "glpat-", re.compile(r"glpat-[A-Za-z0-9_\-]{20,200}"), 6),
+    _Rule(
+        "Slack token",
+        "xox",
+        re.compile(r"xox[baprs]-[A-Za-z0-9\-]{10,250}"),
+        5,
+        _has_digit,
+    ),
+    _Rule(
+        "Slack token",
+        "xapp-",
+        re.compile(r"xapp-[0-9]-[A-Z0-9]{6,20}-[0-9]{6,20}-[A-Za-z0-9]{32,128}"),
+        5,
+    ),
+    _Rule(
+        "Slack webhook URL",
+        "hooks.slack.com/",
+        re.compile(
+            r"hooks\.slack\.com/(?:services/T[A-Z0-9]{6,16}/B[A-Z0-9]{6,16}/[A-Za-z0-9]{20,48}"
+            r"|(?:workflows|triggers)/T[A-Z0-9]{6,16}/[A-Z0-9]{6,16}/[0-9]{6,24}/[A-Za-z0-9]{20,48})"
+        ),
+        16,
+    ),
+    _Rule(
+        "Anthropic API key",
+        "sk-ant-",
+        re.compile(r"sk-ant-[A-Za-z0-9_\-]{32,300}"),
+        7,
+    ),
+    _Rule(
+        "OpenAI API key",
+        "sk-",
+        re.compile(r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{32,300}"),
+        3,
+    ),
+    # legacy OpenAI keys carry "T3BlbkFJ" (base64 of "OpenAI") mid-key
+    _Rule(
+        "OpenAI API key",
+        "T3BlbkFJ",
+        re.compile(r"sk-[A-Za-z0-9]{16,100}T3BlbkFJ[A-Za-z0-9]{16,100}"),
+        3,
+    ),
+    # Other providers copy the sk- scheme (DeepSeek, DashScope/Bailian,
+    # MiniMax, Moonshot ...): "sk-" + long run, or "sk-<tag>-" + long run.
+    # Where an OpenAI/Anthropic rule matches the same span, that rule wins.
+    _Rule(
+        "sk- prefixed API key",
+        "sk-",
+        re.compile(r"sk-(?:[a-z]{2,10}-)?[A-Za-z0-9][A-Za-z0-9_\-]{31,300}"),
+        3,
+        _random_looking,  # not "sk-long-feature-branch-name-..."
+    ),
+    _Rule("Google API key", "AIza", re.compile(r"AIza[A-Za-z0-9_\-]{35}"), 4),
+    _Rule("Stripe secret key", "k_live_", re.compile(r"[sr]k_live_[A-Za-z0-9]{20,247}"), 8),
+    _Rule("Twilio API key", "SK", re.compile(r"SK[0-9a-f]{32}"), 2),
+    _Rule(
+        "SendGrid API key",
+        "SG.",
+        re.compile(r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}"),
+        3,
+    ),
+    _Rule("npm token", "npm_", re.compile(r"npm_[A-Za-z0-9]{36}"), 4),
+    _Rule(
+        "PyPI token",
+        "pypi-AgE",
+        # the macaroon's base64 prefix encodes "pypi.org" / "test.pypi.org"
+        re.compile(r"pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_\-]{50,1000}"),
+        20,
+    ),
+    _Rule("Hugging Face token", "hf_", re.compile(r"hf_[A-Za-z0-9]{34}"), 3),
+    _Rule("Replicate API token", "r8_", re.compile(r"r8_[A-Za-z0-9]{37}"), 3),
+    # <bot id>:<35 chars>; the only rule without a leading literal, so it is
+    # gated on ":AA" and the digit run is bounded.
+    _Rule("Telegram bot token", ":AA", re.compile(r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}"), 0),
+    _Rule(
+        "JWT",
+        "eyJ",
+        re.compile(
+            r"eyJ[A-Za-z0-9_\-]{10,4096}\.ey[A-Za-z0-9_\-]{10,16384}\.[A-Za-z0-9_\-]{16,1024}"
+        ),
+        0,
+    ),
+)
+
+
+def _scan_rules(text: str, emit: Callable[[int, int, str, str], None]) -> None:
+    n = len(text)
+    for rule in _RULES:
+        if rule.literal not in text:
+            continue
+        for m in rule.regex.finditer(text):
+            start, end = m.span()
+            # token boundaries: not glued to other token characters
+            if start > 0 and _TOKEN_CHAR.match(text, start - 1):
+                continue
+            if end < n and _TOKEN_CHAR.match(text, end):
+                continue
+            value = m.group()
+            if value in _KNOWN_EXAMPLES or "EXAMPLE" in value:
+                continue
+            if _is_placeholder(value[rule.prefix_len :]):
+                continue
+            if rule.check is not None and not rule.check(value):
+                continue
+            if rule.kind == "Slack webhook URL":
+                for scheme in ("https://", "http://"):
+                    if text.startswith(scheme, start - len(scheme)):
+                        start -= len(scheme)
+                        value = text[start:end]
+                        break
+            emit(start, end, rule.kind, value)
+
+
+# --------------------------------------------------------------------------
+# Private key blocks
+# --------------------------------------------------------------------------
+
+_PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----")
+# a line of key material: starts a line (after indentation, a blockquote
+# marker, or a JSON "\\n" escape) and is a long base64 run
+_B64_LINE = re.compile(r"(?:^|\\n)[ \t>]*([A-Za-z0-9+/=]{40,})", re.MULTILINE)
+_PRIVATE_KEY_LOOKAHEAD = 600  # header lines (Proc-Type, Version) fit in here
+_PRIVATE_KEY_MAX = 64 * 1024
+
+
+def _looks_like_key_material(run: str) -> bool:
+    has = (
+        any(c.isupper() for c in run),
+        any(c.islower() for c in run),
+        any(c.isdigit() for c in run),
+    )
+    return all(has) and not _REPEAT_RUN.search(run)
+
+
+def _scan_private_keys(text: str, emit: Callable[[int, int, str, str], None]) -> None:
+    if "PRIVATE KEY" not in text:
+        return
+    for m in _PRIVATE_KEY_BEGIN.finditer(text):
+        body_start = m.end()
+        # Require real key material soon after the header; "-----BEGIN RSA
+        # PRIVATE KEY-----\n...\n" in prose or docs is not a leak.
+        window = text[body_start : body_start + _PRIVATE_KEY_LOOKAHEAD]
+        if not any(_looks_like_key_material(r.group(1)) for r in _B64_LINE.finditer(window)):
+            continue
+        # the body ends at the END line -- or at the next BEGIN, so a run of
+        # headers without END lines stays linear
+        stop = text.find("-----", body_start, body_start + _PRIVATE_KEY_MAX)
+        if stop < 0:
+            stop = min(len(text), body_start + _PRIVATE_KEY_MAX)
+        body = "".join(text[body_start:stop].split())
+        emit(m.start(), stop, "private key block", body)
+
+
+# --------------------------------------------------------------------------
+# Generic rule: secret-like name assigned a high-entropy value
+# --------------------------------------------------------------------------
+
+# Cheap line pre-filter: a line is examined only if it contains one of these
+# (case-insensitively).  "key" only counts after api/access/private.
+_KEYWORD_LITERALS = ("pass", "pwd", "secret", "token", "auth", "credential", "key")
+_KEY_QUALIFIER = re.compile(r"(?:api|access|private)[_.\-]?\Z")
+_KEYWORD = re.compile(
+    r"pass|pwd|secret|token|auth|credential|(?:api|access|private)[_.\-]?key",
+    re.IGNORECASE | re.ASCII,
+)
+
+
+def _keyword_positions(text: str) -> list[int]:
+    lowered = text.lower()
+    if len(lowered) != len(text):  # rare: lower() changed length (e.g. "İ")
+        return [m.start() for m in _KEYWORD.finditer(text)]
+    found: list[int] = []
+    find = lowered.find
+    for word in _KEYWORD_LITERALS:
+        i = find(word)
+        while i >= 0:
+            if word != "key" or _KEY_QUALIFIER.search(lowered, max(0, i - 8), i):
+                found.append(i)
+            i = find(word, i + 1)
+    found.sort()
+    return found
+
+
+_CHUNK_GAP = 4096  # keyword lines closer than this are scanned as one span
+
+
+def _keyword_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of whole lines covering every line that holds a keyword.
+
+    Nearby keyword lines are merged into one span (the lines between them are
+    scanned too, which is harmless and far cheaper than one call per line).
+    Spans are disjoint and in order, so each character is scanned once.
+    """
+    n = len(text)
+    span_start = span_end = -1
+    for i in _keyword_positions(text):
+        if i < span_end:
+            continue
+        line_end = text.find("\n", i)
+        if line_end < 0:
+            line_end = n
+        if span_end >= 0 and i - span_end <= _CHUNK_GAP:
+            span_end = line_end
+            continue
+        if span_end >= 0:
+            yield span_start, span_end
+        span_start = text.rfind("\n", 0, i) + 1
+        span_end = line_end
+    if span_end >= 0:
+        yield span_start, span_end
+
+
+# name, optional closing quote/markup, operator, value.  The look-behind lets
+# a match start only at the beginning of a name-character run, so the
+# bounded name quantifier is tried once per run (linear overall).
+_ASSIGN = re.compile(
+    r"""
+    (?<![A-Za-z0-9_.\-])
+    (?P<name>[A-Za-z0-9_.\-]{1,80})
+    (?![A-Za-z0-9_.\-])
+    [\"'`*]{0,3}
+    [ \t]*
+    (?::=|=>|=|:)
+    \*{0,2}                    # "**Token:** value"
+    [ \t]*
+    (?:
+        "(?P<dq>[^"\n]{1,512})"
+      | '(?P<sq>[^'\n]{1,512})'
+      | `(?P<bq>[^`\n]{1,512})`
+      | (?:(?i:bearer|basic|token)[ \t]+)?
+        (?P<bare>[^\s"'`,;<>(){}\[\]|]{1,512})
+    )
+    """,
+    re.VERBOSE,
+)
+
+_NAME_SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+# A name segment containing one of these is secret-like.
+_NAME_SUBSTRINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "credential")
+# ... or a segment equal to one of these.
+_NAME_EXACT = frozenset({"pwd", "pass", "auth", "authorization", "authkey"})
+# ... or two adjacent segments forming one of these.
+_NAME_PAIRS = frozenset(
+    {("api", "key"), ("access", "key"), ("private", "key"), ("auth", "key"), ("secret", "key")}
+)
+# Names whose last segment says the value is metadata, not the secret.
+_NAME_META_SUFFIX = frozenset(
+    {
+        "path", "file", "filename", "dir", "env", "var", "name", "type", "count",
+        "len", "length", "size", "limit", "ttl", "expiry", "expires", "expiration",
+        "scope", "scopes", "provider", "method", "mode", "usage", "endpoint",
+        "url", "uri", "prefix", "format", "policy", "version", "enabled",
+        # file names such as "design-tokens.json" or "secrets.yaml"
+        "json", "yaml", "yml", "toml", "ini", "cfg", "conf", "md", "txt", "py",
+        "js", "ts", "sh",
+    }
+)
+
+
+def _name_segments(name: str) -> list[str]:
+    return [s.lower() for s in _NAME_SPLIT.findall(name)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_secret_name(name: str) -> bool:
+    segs = _name_segments(name)
+    if not segs:
+        return False
+    last = segs[-1]
+    if last in _NAME_META_SUFFIX:
+        return False
+    # key ids (private_key_id, api_key_id) identify a key; they are not one
+    if last == "id" and len(segs) >= 2 and segs[-2] == "key":
+        return False
+    for seg in segs:
+        if seg in _NAME_EXACT:
+            return True
+        if any(sub in seg for sub in _NAME_SUBSTRINGS):
+            # "tokenizer", "tokenize" ... are not credentials
+            if seg.startswith("tokeni"):
+                continue
+            return True
+    return any(pair in _NAME_PAIRS for pair in zip(segs, segs[1:]))
+
+
+def _is_aws_secret_name(name: str) -> bool:
+    flat = "".join(_name_segments(name))
+    return "secretaccesskey" in flat or ("aws" in flat and "secret" in flat)
+
+
+_AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}")
+
+# Things that reference a secret rather than contain one.
+_REFERENCE_MARKERS = (
+    "${", "{{", "}}", "%(", "$(", "://", "os.environ", "process.env", "getenv",
+    "env.", "env[", "env:", "secrets.", "vault:", "op://",
+)
+_REFERENCE_STARTS = ("$", "%", "{", "[", "(", "*", "&", "/", "~", ".", "@")
+
+# Value parts that look like words / identifiers rather than random data.
+_WORDY_PART = re.compile(r"[a-z]+[0-9]{0,4}|[A-Z]+[0-9]{0,4}|[A-Z][a-z]+[0-9]{0,4}|[0-9]+")
+_VALUE_SPLIT = re.compile(r"[._\-/:@+]+")
+
+
+def _shannon(value: str) -> float:
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+
+def _alphabet_size(value: str) -> int:
+    """Estimate the alphabet *value* was drawn from.
+
+    Letters count as hex (6) when only a-f / A-F occur in one case, else 26
+    per case; digits as 10; punctuation as the distinct characters present
+    (separators in a UUID add 1, not 32).
+    """
+    lower = upper = digit = False
+    lower_hex = upper_hex = True
+    symbols: set[str] = set()
+    for c in value:
+        if "a" <= c <= "z":
+            lower = True
+            lower_hex = lower_hex and c <= "f"
+        elif "A" <= c <= "Z":
+            upper = True
+            upper_hex = upper_hex and c <= "F"
+        elif "0" <= c <= "9":
+            digit = True
+        else:
+            symbols.add(c)
+    if lower and upper:
+        letters = 52
+    elif lower:
+        letters = 6 if lower_hex else 26
+    elif upper:
+        letters = 6 if upper_hex else 26
+    else:
+        letters = 0
+    return letters + (10 if digit else 0) + len(symbols)
+
+
+# Minimum Shannon entropy, as a fraction of the most a string of this length
+# and alphabet can have.  Chosen by measurement: random base62/base64/hex
+# strings of 10-64 chars have a 1st-percentile ratio of ~0.80-0.85, while the
+# (non-wordy) negatives we tested sit lower or are caught by the other checks.
+_ENTROPY_RATIO = 0.75
+_MIN_GENERIC_LEN = 10
+
+
+def _looks_high_entropy(value: str) -> bool:
+    n = len(value)
+    if n < _MIN_GENERIC_LEN or not value.isascii():
+        return False  # short, or prose in another script ("컬러12+8팔레트")
+    if not any(c.isalpha() for c in value):
+        return False  # numbers, dates, versions
+    k = _alphabet_size(value)
+    ceiling = math.log2(min(n, k))
+    entropy = _shannon(value)
+    return entropy >= 2.5 and entropy >= _ENTROPY_RATIO * ceiling
+
+
+def _is_reference_or_wordy(value: str) -> bool:
+    if value.startswith(_REFERENCE_STARTS):
+        return True
+    low = value.lower()
+    if any(marker in low for marker in _REFERENCE_MARKERS):
+        return True
+    if any(word in low for word in ("password", "passwd", "secret", "token")):
+        return True  # "my-secret-password", "get_token"
+    parts = [p for p in _VALUE_SPLIT.split(value) if p]
+    return all(_WORDY_PART.fullmatch(p) for p in parts)
+
+
+_WHITESPACE = re.compile(r"\s")
+_AUTH_SCHEME = re.compile(r"(?i:bearer|basic|token)[ \t]+")
+
+
+def _generic_value(m: re.Match[str]) -> tuple[int, str] | None:
+    for group in ("dq", "sq", "bq", "bare"):
+        value = m.group(group)
+        if value is not None:
+            start = m.start(group)
+            break
+    else:  # pragma: no cover - the regex always sets one group
+        return None
+    scheme = _AUTH_SCHEME.match(value)
+    if scheme:
+        start += scheme.end()
+        value = value[scheme.end() :]
+    stripped = value.rstrip(".")  # sentence-final period after a bare value
+    return start, stripped
+
+
+def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None:
+    search = _ASSIGN.search
+    for span_start, span_end in _keyword_spans(text):
+        # Unless a secret is reported, scanning resumes right after the name:
+        # another name may have swallowed a secret assignment as its value
+        # (JSON: `{"password": "..."}`, ?user=a&password=...).  Re-reading
+        # values is budgeted so adversarial lines ("a=a=a=...") stay linear;
+        # once spent, scanning resumes after the value as usual.
+        budget = 8 * (span_end - span_start) + 65536
+        pos = span_start
+        while True:
+            m = search(text, pos, span_end)
+            if m is None:
+                break
+            name_end = m.end("name")
+            reread = m.end() - name_end
+            if reread <= budget:
+                budget -= reread
+                pos = name_end
+            else:
+                pos = m.end()
+            name = m.group("name")
+            if not _is_secret_name(name):
+                continue
+            got = _generic_value(m)
+            if got is None:
+                continue
+            start, value = got
+            # cheapest checks first: most candidates are short words
+            if len(value) < _MIN_GENERIC_LEN or _WHITESPACE.search(value):
+                continue
+            if _is_reference_or_wordy(value) or "EXAMPLE" in value or _is_placeholder(value):
+                continue
+            if _is_aws_secret_name(name) and _AWS_SECRET_VALUE.fullmatch(value):
+                emit(start, start + len(value), "AWS secret access key", value)
+            elif _looks_high_entropy(value):
+                emit(start, start + len(value), GENERIC_KIND, value)
+            else:
+                continue
+            pos = m.end()
+
+
+# --------------------------------------------------------------------------
+# Passwords embedded in URLs (scheme://user:password@host)
+# --------------------------------------------------------------------------
+
+_URL_CREDS = re.compile(r"://[^\s:/@'\"<>]{0,256}:(?P<pw>[^\s/@'\"<>]{1,256})@")
+
+
+def _scan_url_passwords(text: str, emit: Callable[[int, int, str, str], None]) -> None:
+    if "://" not in text:
+        return
+    for m in _URL_CREDS.finditer(text):
+        value = m.group("pw")
+        if "EXAMPLE" in value or _is_placeholder(value) or _is_reference_or_wordy(value):
+            continue
+        if not _looks_high_entropy(value):
+            continue
+        emit(m.start("pw"), m.end("pw"), "password in URL", value)
+
+
+# --------------------------------------------------------------------------
+# Driver
+# --------------------------------------------------------------------------
+
+_ALLOW_RE = re.compile(r"<!--\s*" + re.escape(ALLOW_COMMENT) + r"\s*-->")
+
+_SPECIFIC_SCANNERS = (_scan_private_keys, _scan_rules, _scan_url_passwords)
+
+
+class _Candidate(NamedTuple):
+    start: int
+    end: int
+    kind: str
+    fingerprint: str
+
+
+def _collect(text: str, scanners) -> list[_Candidate]:
+    found: list[_Candidate] = []
+
+    def emit(start: int, end: int, kind: str, value: str) -> None:
+        found.append(_Candidate(start, end, kind, fingerprint(value)))
+
+    for scanner in scanners:
+        scanner(text, emit)
+    return found
+
+
+def scan(text: str, *, allow: frozenset[str] = frozenset()) -> Iterator[SecretHit]:
+    """Yield a :class:`SecretHit` for every likely secret in *text*.
+
+    Hits are ordered by position.  *allow* holds fingerprints allow-listed in
+    config; such hits are not reported.
+    """
+    specific = sorted(_collect(text, _SPECIFIC_SCANNERS), key=lambda c: (c.start, -c.end))
+    accepted: list[_Candidate] = []
+    last_end = -1
+    for cand in specific:
+        if cand.start >= last_end:  # first (longest) match at a spot wins
+            accepted.append(cand)
+            last_end = cand.end
+    # A vendor token that is also assigned to "token:" is reported once, as
+    # the vendor kind.  `accepted` is sorted and non-overlapping here.
+    starts = [c.start for c in accepted]
+    generic = [
+        c for c in _collect(text, (_scan_generic,)) if not _overlaps(c, accepted, starts)
+    ]
+    accepted.extend(generic)
+    accepted.sort(key=lambda c: c.start)
+    if not accepted:
+        return
+
+    line_starts = _line_starts(text)
+    allowed_cache: dict[int, bool] = {}
+    for cand in accepted:
+        if cand.fingerprint in allow:
+            continue
+        idx = bisect.bisect_right(line_starts, cand.start) - 1
+        if idx not in allowed_cache:
+            allowed_cache[idx] = _line_allowed(text, line_starts, idx)
+        if allowed_cache[idx]:
+            continue
+        yield SecretHit(
+            line=idx + 1,
+            column=cand.start - line_starts[idx] + 1,
+            kind=cand.kind,
+            fingerprint=cand.fingerprint,
+        )
+
+
+def _overlaps(cand: _Candidate, taken: list[_Candidate], starts: list[int]) -> bool:
+    # taken is sorted and non-overlapping: only the one before cand.start and
+    # those starting inside cand can overlap it.
+    j = max(0, bisect.bisect_right(starts, cand.start) - 1)
+    while j < len(taken) and taken[j].start < cand.end:
+        if cand.start < taken[j].end:
+            return True
+        j += 1
+    return False
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    find = text.find
+    i = find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts
+
+
+def _line_text(text: str, line_starts: list[int], idx: int) -> str:
+    start = line_starts[idx]
+    end = line_starts[idx + 1] - 1 if idx + 1 < len(line_starts) else len(text)
+    return text[start:end]
+
+
+def _line_allowed(text: str, line_starts: list[int], idx: int) -> bool:
+    if _ALLOW_RE.search(_line_text(text, line_starts, idx)):
+        return True
+    if idx > 0:
+        prev = _line_text(text, line_starts, idx - 1).strip()
+        if _ALLOW_RE.fullmatch(prev):
+            return True
+    return False

@@ -1,0 +1,156 @@
+"""MEM601 secret-in-memory: fires on every role, allow-listing, and the secret
+never reaches any output. Fake secrets are assembled at run time, so no
+credential-shaped string is committed."""
+from __future__ import annotations
+
+import json
+import random
+import string
+import subprocess
+import sys
+
+import pytest
+
+from memlint.secrets import fingerprint
+from tests.conftest import REPO
+
+_rng = random.Random(601)
+B62 = string.ascii_letters + string.digits
+
+
+def _rand(n: int, alphabet: str = B62) -> str:
+    while True:
+        s = "".join(_rng.choice(alphabet) for _ in range(n))
+        if not any(w in s.lower() for w in ("xxxx", "abcd", "1234", "your", "fake", "test", "qwer", "asdf")):
+            return s
+
+
+GITHUB = "gh" + "p_" + _rand(36)
+AWS_ID = "AK" + "IA" + _rand(16, string.ascii_uppercase + "234567")
+PASSWORD = _rand(24)
+KEY_BODY = "\n".join(_rand(64, B62 + "+/") for _ in range(4))
+PRIVATE_KEY = "-----BEGIN RSA PRIVATE KEY-----\n" + KEY_BODY + "\n-----END RSA PRIVATE KEY-----"
+SECRETS = [GITHUB, AWS_ID, PASSWORD, KEY_BODY.split("\n")[0]]
+
+MEM = "---\nname: {name}\ndescription: d\ntype: reference\n---\n"
+STORE = {
+    "MEMORY.md": f"# Index\n- [Deploy](deploy.md) — token {GITHUB}\n- [Keys](keys.md) — keys\n",
+    "deploy.md": MEM.format(name="deploy") + f"Deploy with GITHUB_TOKEN={GITHUB}\n",
+    "keys.md": MEM.format(name="keys") + f"AWS key id {AWS_ID}\n\n```\n{PRIVATE_KEY}\n```\n",
+    "2026-03-01.md": f"# Log\ndb_password = \"{PASSWORD}\"\n",
+    # the secret where other rules quote values: a frontmatter field, a date
+    "bad-fields.md": f"---\nname: bad-fields\ndescription: d\ntype: {GITHUB}\ncreated: {AWS_ID}\n---\nBody.\n",
+}
+
+
+def _codes(found, code="MEM601"):
+    return sorted((path, line) for path, line, c in found if c == code)
+
+
+def test_fires_on_every_role_with_line_and_kind(make_store, cli):
+    store = make_store(STORE)
+    result = cli("check", "--format", "json", "--select", "MEM601", store)
+    assert result.exit_code == 1
+    got = sorted((f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in result.json())
+    assert got == [
+        ("2026-03-01.md", 2, 16, "high-entropy value assigned to a secret-like name"),  # a daily log
+        ("MEMORY.md", 2, 31, "GitHub token"),  # the root
+        ("bad-fields.md", 4, 7, "GitHub token"),
+        ("bad-fields.md", 5, 10, "AWS access key id"),
+        ("deploy.md", 6, 26, "GitHub token"),
+        ("keys.md", 6, 12, "AWS access key id"),
+        ("keys.md", 9, 1, "private key block"),
+    ]
+    assert f"fingerprint {fingerprint(GITHUB)}" in result.json()[1]["message"]
+
+
+def test_quiet_on_placeholders_and_prose(make_store, findings):
+    store = make_store({
+        "MEMORY.md": "# Index\n- [Tokens](tokens.md) — where tokens live\n",
+        "tokens.md": MEM.format(name="tokens") + (
+            "The deploy token is in 1Password (Deploy/GitHub).\n"
+            "Set GITHUB_TOKEN=<your-token> or export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE.\n"
+            "password: changeme\n"
+        ),
+    })
+    assert _codes(findings(store)) == []
+
+
+def test_inline_allow_comment(make_store, findings):
+    store = make_store({
+        "MEMORY.md": "# Index\n- [D](deploy.md) — d\n",
+        "deploy.md": MEM.format(name="deploy")
+        + f"Public test key {GITHUB} <!-- memlint-allow-secret -->\n"
+        + "<!-- memlint-allow-secret -->\n"
+        + f"AWS {AWS_ID}\n"
+        + f"Not allowed: {AWS_ID}\n",
+    })
+    assert _codes(findings(store)) == [("deploy.md", 9)]
+
+
+def test_allow_by_fingerprint_in_config(make_store, findings):
+    store = make_store({
+        "MEMORY.md": "# Index\n- [D](deploy.md) — d\n",
+        "deploy.md": MEM.format(name="deploy") + f"{GITHUB}\n{AWS_ID}\n",
+        ".memlint.yaml": f"rules:\n  secret-in-memory:\n    allow: [{fingerprint(GITHUB)}]\n",
+    })
+    assert _codes(findings(store)) == [("deploy.md", 7)]
+
+
+def test_allow_must_be_a_list_of_strings(make_store, cli):
+    store = make_store({"MEMORY.md": "# Index\n", ".memlint.yaml": "rules:\n  MEM601:\n    allow: abc\n"})
+    result = cli("check", store)
+    assert result.exit_code == 2 and "allow" in result.stderr
+
+
+def test_suppression_directive_and_off(make_store, findings):
+    store = make_store({
+        "MEMORY.md": "# Index\n- [D](deploy.md) — d\n",
+        "deploy.md": MEM.format(name="deploy") + f"<!-- memlint-disable-next-line MEM601 -->\n{GITHUB}\n",
+    })
+    assert _codes(findings(store)) == []
+    store2 = make_store({"MEMORY.md": f"# Index\n{GITHUB}\n", ".memlint.yaml": "rules:\n  MEM601: off\n"}, sub="off")
+    assert _codes(findings(store2)) == []
+
+
+def test_files_in_the_wrong_encoding_are_scanned_too(make_store, findings):
+    store = make_store({
+        "MEMORY.md": "# Index\n- [L](latin.md)\n- [U](utf16.md)\n",
+        "latin.md": ("Caf\u00e9\n" + f"token {GITHUB}\n").encode("latin-1"),
+        "utf16.md": (f"line\ntoken {GITHUB}\n").encode("utf-16"),
+    })
+    found = findings(store)
+    assert _codes(found) == [("latin.md", 2), ("utf16.md", 2)]
+    assert _codes(found, "MEM006") == [("latin.md", 1), ("utf16.md", 1)]
+
+
+def test_symlinked_secret_outside_the_repository_is_not_read(tmp_path, make_store, findings):
+    outside = tmp_path / "outside.md"
+    outside.write_text(f"{GITHUB}\n")
+    store = make_store({"MEMORY.md": "# Index\n- [O](out.md)\n"})
+    (store / "out.md").symlink_to(outside)
+    found = findings(store)
+    assert _codes(found) == [] and _codes(found, "MEM006") == [("out.md", 1)]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
+def test_no_output_format_ever_prints_the_secret(make_store, fmt):
+    store = make_store(STORE)
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-m", "memlint", "check", "--format", fmt, str(store)],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 1 and "MEM601" in proc.stdout
+    assert "Traceback" not in proc.stderr
+    for secret in SECRETS:
+        for part in (secret, secret[4:20]):  # nor a long piece of it
+            assert part not in proc.stdout and part not in proc.stderr, (fmt, part)
+    if fmt == "json":
+        assert {f["code"] for f in json.loads(proc.stdout)} >= {"MEM601"}
+
+
+def test_other_rules_quote_the_secret_redacted(make_store, cli):
+    store = make_store(STORE)
+    result = cli("check", "--format", "json", "--select", "MEM004", store)
+    (finding,) = [f for f in result.json() if f["path"] == "bad-fields.md"]
+    assert finding["line"] == 5 and AWS_ID[:4] + "…(20 chars)" in finding["message"]
+    assert AWS_ID not in finding["message"]

@@ -1,0 +1,540 @@
+"""Hostile and broken input: a finding or a one-line error, never a traceback,
+a hang or a crash; bounded time and memory.
+
+Many cases run memlint as a real subprocess (``python3 -m memlint``) so that a
+traceback, a segfault or a runaway process is visible as such. The sample
+files live in ``testdata/bad/`` (see its README); cases that cannot be
+committed (huge files, symlinks, odd names, git states) are built here.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from memlint import markdown
+from tests.conftest import REPO, TESTDATA
+
+BAD = TESTDATA / "bad"
+ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*(\d+)\s*\|\s*(MEM\d{3})\s*\|")
+QUIET_ROW = re.compile(r"^\|\s*([^|]+?\.md)\s*\|\s*[^|\d]")
+MEM = "---\nname: {name}\ndescription: d\ntype: reference\n---\nBody.\n"
+
+# Runs memlint under a fresh interpreter and reports its peak memory: the
+# caller's own RUSAGE_CHILDREN would mix in every earlier child of the suite.
+_MEASURED = """
+import resource, subprocess, sys, time
+start = time.monotonic()
+proc = subprocess.run(sys.argv[1:], capture_output=True)
+sys.stdout.buffer.write(proc.stdout)
+sys.stderr.buffer.write(proc.stderr)
+sys.stderr.write("\\nMEASURED %d %f %d" % (proc.returncode, time.monotonic() - start,
+                 resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+"""
+
+
+class Run:
+    def __init__(self, proc: subprocess.CompletedProcess, seconds: float, max_rss_mb: float | None = None):
+        self.code = proc.returncode
+        self.stdout = proc.stdout.decode("utf-8", "replace")
+        self.stderr = proc.stderr.decode("utf-8", "replace")
+        self.seconds = seconds
+        self.max_rss_mb = max_rss_mb
+
+    def json(self):
+        return json.loads(self.stdout)
+
+    def triples(self):
+        return {(f["path"], f["line"], f["code"]) for f in self.json()}
+
+
+def _env() -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    env["PYTHONPATH"] = str(REPO)  # this checkout, wherever the command runs
+    return env
+
+
+def memlint(*args, cwd: Path | None = None, timeout: float = 60, measure: bool = False) -> Run:
+    """Run ``python3 -m memlint ARGS`` and assert the no-crash contract."""
+    command = [sys.executable, "-m", "memlint", *map(str, args)]
+    if measure:
+        command = [sys.executable, "-c", _MEASURED, *command]
+    start = time.monotonic()
+    # Its own process group, so that a timeout kills memlint too, not only
+    # the measuring wrapper above it.
+    child = subprocess.Popen(command, cwd=cwd or REPO, env=_env(), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        raise
+    proc = subprocess.CompletedProcess(command, child.returncode, out, err)
+    seconds, rss = time.monotonic() - start, None
+    if measure:
+        stderr, _, measured = proc.stderr.decode().rpartition("\nMEASURED ")
+        code, seconds, kb = measured.split()
+        proc = subprocess.CompletedProcess(proc.args, int(code), proc.stdout, stderr.encode())
+        seconds, rss = float(seconds), int(kb) / 1024
+    run = Run(proc, seconds, rss)
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.code in (0, 1, 2), f"exit {run.code} (negative: killed by a signal)\n{run.stderr}"
+    if run.code == 2:  # one error line: memlint's own, or click's after its usage hint
+        assert run.stderr.strip().splitlines()[-1].startswith(("memlint: ", "Error: ")), run.stderr
+    return run
+
+
+def git(repo: Path, *args, check: bool = True) -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_AUTHOR_DATE": "2026-01-02T03:04:05+00:00", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05+00:00",
+    }
+    return subprocess.run(
+        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", "-c", "protocol.file.allow=always", "-C", str(repo), *args],
+        env=env, capture_output=True, text=True, check=check,
+    )
+
+
+def write(base: Path, files: dict[str, str | bytes]) -> Path:
+    for rel, content in files.items():
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8", newline="")
+    return base
+
+
+# ---------------------------------------------------------------- testdata/bad
+
+
+def _readme():
+    findings, quiet = set(), set()
+    for line in (BAD / "README.md").read_text(encoding="utf-8").splitlines():
+        if m := ROW.match(line):
+            findings.add((m.group(1), int(m.group(2)), m.group(3)))
+        elif (m := QUIET_ROW.match(line)) and m.group(1) != "file":
+            quiet.add(m.group(1))
+    return findings, quiet
+
+
+def test_readme_lists_every_bad_file():
+    findings, quiet = _readme()
+    listed = {f for f, _, _ in findings} | quiet
+    on_disk = {p.name for p in BAD.glob("*.md")} - {"MEMORY.md", "README.md"}
+    assert listed == on_disk
+
+
+def test_bad_store_reports_exactly_the_readme_rows(tmp_path):
+    copy = tmp_path / "bad"
+    shutil.copytree(BAD, copy)
+    findings, quiet = _readme()
+    codes = {code for _, _, code in findings}
+    run = memlint("check", "--format", "json", "--today", "2026-11-30", copy)
+    assert run.code == 1
+    got = {t for t in run.triples() if t[2] in codes}
+    assert got == findings
+    assert not any(t[0] in quiet for t in got)
+    assert "MEM000" not in {t[2] for t in run.triples()}  # no rule crashed
+    assert run.seconds < 30
+
+
+def test_bad_store_in_text_format_is_one_line_per_finding(tmp_path):
+    copy = tmp_path / "bad"
+    shutil.copytree(BAD, copy)
+    run = memlint("check", "--format", "text", copy)
+    findings, _ = _readme()
+    lines = run.stdout.splitlines()
+    assert all(re.match(r"^\S.*:\d+:\d+: MEM\d{3} ", line) for line in lines), lines
+    assert len(lines) >= len(findings)
+
+
+def test_python_tag_is_refused_never_run(tmp_path):
+    marker = Path("/tmp/memlint-pwned")
+    marker.unlink(missing_ok=True)
+    parsed = markdown.parse((BAD / "yaml-python-tag.md").read_text(encoding="utf-8"))
+    assert parsed.frontmatter is None and "constructor for the tag" in parsed.frontmatter_error.message
+    assert not marker.exists()
+
+
+def test_crlf_fields_have_no_carriage_returns_and_lines_count():
+    parsed = markdown.parse((BAD / "crlf.md").read_bytes().decode("utf-8"))
+    assert parsed.frontmatter == {"name": "crlf", "description": "Windows line endings", "type": "reference"}
+    assert parsed.key_lines == {"name": 2, "description": 3, "type": 4}
+    assert [(l.target, l.line, l.column) for l in parsed.links] == [("bom.md", 6, 5)]
+
+
+def test_bom_is_skipped():
+    parsed = markdown.parse((BAD / "bom.md").read_text(encoding="utf-8"))
+    assert parsed.frontmatter["name"] == "bom" and parsed.frontmatter_lines == (1, 5)
+
+
+def test_dashes_in_body_are_not_frontmatter():
+    parsed = markdown.parse((BAD / "dashes-in-body.md").read_text(encoding="utf-8"))
+    assert set(parsed.frontmatter) == {"name", "description", "type"}
+    assert "name: not-a-field" in parsed.body
+
+
+def test_only_frontmatter_without_newline():
+    parsed = markdown.parse((BAD / "only-frontmatter.md").read_text(encoding="utf-8"))
+    assert parsed.frontmatter["name"] == "only-frontmatter" and parsed.body == "" and parsed.line_count == 5
+
+
+def test_deeply_nested_list_links_are_all_found():
+    parsed = markdown.parse((BAD / "nested-lists.md").read_text(encoding="utf-8"))
+    assert len(parsed.links) == 150
+    assert [l.line for l in parsed.links] == list(range(6, 156))
+
+
+@pytest.mark.parametrize(
+    "yaml_text, message",
+    [
+        ("a: &a [*a]", "nests deeper than"),  # an alias that contains itself
+        ("a: " + "[" * 40 + "]" * 40, "nests deeper than"),  # deep, but not enough to hurt libyaml
+        ("a: " + "[" * 2000 + "]" * 2000, "nests too deep"),  # refused before libyaml
+        ("a: 1\nb:\n  c: 1\n  c: 2", "duplicate key 'c'"),
+    ],
+)
+def test_hostile_yaml_is_an_error_not_a_crash(yaml_text, message):
+    data, error = markdown.load_yaml(yaml_text, 2)
+    assert data is None and message in error.message
+
+
+def test_merge_keys_may_override_without_being_duplicates():
+    data, error = markdown.load_yaml("base: &b {x: 1, y: 2}\nd:\n  <<: *b\n  x: 3", 2)
+    assert error is None and data["d"] == {"x": 3, "y": 2}
+
+
+@pytest.mark.parametrize(
+    "deep",
+    ["[" * 30000 + "]" * 30000, "\n  " + "- " * 30000 + "x", "{a: " * 12000 + "1" + "}" * 12000],
+    ids=["flow lists", "block lists", "flow maps"],
+)
+def test_yaml_nested_30000_deep_does_not_kill_the_process(tmp_path, deep):
+    # Under the 64 KB frontmatter cap; libyaml alone segfaults on each (in a
+    # subprocess, so that a regression cannot take the test run down with it).
+    store = write(tmp_path / "s", {"MEMORY.md": "- [d](d.md)\n", "d.md": f"---\nname: d\nx: {deep}\n---\n"})
+    run = memlint("check", "--format", "json", "--select", "MEM002", store)
+    assert run.triples() == {("d.md", 2, "MEM002")}
+
+
+# ---------------------------------------------------------------- huge files
+
+
+def test_50_mb_file_is_reported_in_bounded_time_and_memory(tmp_path):
+    store = write(tmp_path / "s", {"MEMORY.md": "- [big](big.md)\n"})
+    line = b"- [link](MEMORY.md) and some words to make the line longer\n"
+    with open(store / "big.md", "wb") as fh:
+        fh.write(b"---\nname: big\ndescription: d\ntype: reference\n---\n")
+        fh.write(line * (50 * 1024 * 1024 // len(line)))
+    run = memlint("check", "--format", "json", store, measure=True)
+    assert ("big.md", 1, "MEM006") in run.triples()
+    assert "over 8 MB" in run.stdout
+    assert run.seconds < 20
+    assert run.max_rss_mb < 300  # reads at most 8 MB + 1 byte of it
+
+
+MB = 1024 * 1024
+ONE_MB_LINES = {  # each of these made a regex or markdown-it pass take minutes
+    "open brackets": "[" * MB,
+    "embeds": "![[" * (MB // 3),
+    "unclosed comments": "<!--" * (MB // 4),
+    "unclosed directives": "<!-- memlint-disable " * (MB // 21),
+    "closing brackets": "[" + "<]" * (MB // 2),
+    "close-paren brackets": "[" + ")]]" * (MB // 3),
+    "backtick runs of every length": "".join("`" * k + "a" for k in range(1, 1448)),
+    "links": "[a](b) " * (MB // 7),
+    "email autolinks": "<a@b.c>" * (MB // 7),
+    "a list item padded with spaces": "- [a](b.md)\n" * 5 + "- " + " " * MB + "x",
+    "a paragraph continued by indented links": "password: " + "    - [a](b.md)\n" * (MB // 16),
+}
+
+
+@pytest.mark.parametrize("case", ONE_MB_LINES)
+def test_a_1_mb_line_is_linted_in_bounded_time(tmp_path, case):
+    body = ONE_MB_LINES[case]
+    store = write(tmp_path / "s", {"MEMORY.md": "- [l](line.md)\n", "line.md": MEM.format(name="line") + body + "\n"})
+    run = memlint("check", "--format", "json", store, measure=True)
+    assert run.code in (0, 1)
+    assert run.seconds < 20, run.seconds
+    assert run.max_rss_mb < 500
+
+
+def test_10000_links_in_one_file(tmp_path):
+    links = "".join(f"- [note {i}](n{i % 10}.md) and [[n{i % 10}]]\n" for i in range(10_000))
+    files = {"MEMORY.md": "# Index\n" + links}
+    files.update({f"n{i}.md": MEM.format(name=f"n{i}") for i in range(10)})
+    store = write(tmp_path / "s", files)
+    run = memlint("check", "--format", "json", store, measure=True)
+    assert ("MEMORY.md", 201, "MEM101") in run.triples()  # the root is over its 200-line cap
+    assert run.seconds < 20 and run.max_rss_mb < 500
+
+
+# ---------------------------------------------------------------- symlinks
+
+
+@pytest.fixture
+def linked_store(tmp_path):
+    """A repository whose store holds every kind of bad symlink.
+
+    Both targets outside the repository are FIFOs: opening one blocks forever,
+    so a run that finishes proves memlint never opened them.
+    """
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.mkfifo(outside / "secret.md")
+    repo = tmp_path / "repo"
+    store = write(repo / "store", {
+        "MEMORY.md": "# Index\n- [ok](ok.md)\n",
+        "ok.md": MEM.format(name="ok"),
+        "links.md": MEM.format(name="links") + textwrap.dedent(f"""\
+            - [climbs out](../../outside/secret.md)
+            - [absolute]({outside}/secret.md)
+            - [file url](file://{outside}/secret.md)
+            - [windows](C:\\Users\\me\\secret.md)
+            - [unc](\\\\server\\share\\secret.md)
+            """),
+    })
+    (repo / ".git").mkdir()  # the repository boundary, without needing git
+    os.mkfifo(repo / "fifo")
+    (store / "out.md").symlink_to(outside / "secret.md")
+    (store / "out-relative.md").symlink_to(Path("../../outside/secret.md"))
+    (store / "loop.md").symlink_to("loop.md")
+    (store / "ping.md").symlink_to("pong.md")
+    (store / "pong.md").symlink_to("ping.md")
+    (store / "dangling.md").symlink_to("nowhere.md")
+    (store / "fifo.md").symlink_to(Path("../fifo"))
+    (repo / "folder").mkdir()
+    (store / "folder.md").symlink_to(repo / "folder")
+    (store / "inside.md").symlink_to("ok.md")  # inside the repository: read
+    os.mkfifo(store / "plain-fifo.md")  # not a regular file: not a memory, never opened
+    return store
+
+
+def test_symlinks_are_reported_never_followed(linked_store):
+    run = memlint("check", "--format", "json", "--select", "MEM006", linked_store, timeout=30)
+    got = {(f["path"], f["message"]) for f in run.json()}
+    out = "symbolic link to a file outside the repository: not followed"
+    nowhere = "symbolic link that points nowhere (dangling or a loop)"
+    not_file = "symbolic link to something that is not a file: not followed"
+    assert got == {
+        ("store/out.md", out),
+        ("store/out-relative.md", out),
+        ("store/loop.md", nowhere),
+        ("store/ping.md", nowhere),
+        ("store/pong.md", nowhere),
+        ("store/dangling.md", nowhere),
+        ("store/fifo.md", not_file),
+        ("store/folder.md", not_file),
+    }
+    assert run.code == 1
+
+
+def test_symlinks_named_on_the_command_line(linked_store):
+    run = memlint("check", "--format", "json", "--select", "MEM006", "out.md", "loop.md", "inside.md", cwd=linked_store, timeout=30)
+    assert {f["path"] for f in run.json()} == {"store/out.md", "store/loop.md"}
+
+
+def test_links_out_of_the_repository_are_never_opened(linked_store):
+    from memlint.rules import all_rules
+
+    run = memlint("check", "--format", "json", linked_store, timeout=30)  # a FIFO read would hang
+    if "MEM203" in {r.CODE for r in all_rules()}:
+        lines = {f["line"] for f in run.json() if f["code"] == "MEM203" and f["path"] == "store/links.md"}
+        assert lines == {7, 8, 9, 10, 11}
+
+
+# ---------------------------------------------------------------- names and paths
+
+
+def test_odd_file_names_print_one_line_each(tmp_path):
+    names = ["new\nline.md", "tab\tand\x1b[31mescape.md", "-dash.md", "sp ace.md", "ünï-メモ.md"]
+    store = write(tmp_path / "s", {"MEMORY.md": "# Index\n", **{n: "no frontmatter\n" for n in names}})
+    run = memlint("check", "--format", "text", "--select", "MEM001", store)
+    lines = run.stdout.splitlines()
+    assert len(lines) == len(names)
+    assert "new\\nline.md:1:1: MEM001" in run.stdout
+    assert "tab\\tand\\x1b[31mescape.md:1:1: MEM001" in run.stdout
+    assert "\x1b" not in run.stdout
+    as_json = memlint("check", "--format", "json", "--select", "MEM001", store)
+    assert {f["path"] for f in as_json.json()} == set(names)
+
+
+def test_leading_dash_file_name_after_double_dash(tmp_path):
+    store = write(tmp_path / "s", {"MEMORY.md": "# Index\n", "-dash.md": "no frontmatter\n", "b.md": "no frontmatter\n"})
+    for args in (["--", "-dash.md"], ["./-dash.md"]):
+        run = memlint("check", "--format", "json", *args, cwd=store)
+        assert run.triples() == {("-dash.md", 1, "MEM001")}
+    as_option = memlint("check", "-dash.md", cwd=store)
+    assert as_option.code == 2  # click: no such option, a usage error
+
+
+@pytest.mark.parametrize("spelling", [".", "./", "{abs}/", "{abs}//", "../s/"])
+def test_store_path_spellings_agree(tmp_path, spelling):
+    store = write(tmp_path / "s", {"MEMORY.md": "# Index\n- [b](b.md)\n", "b.md": "no frontmatter\n"})
+    run = memlint("check", "--format", "json", spelling.format(abs=store), cwd=store)
+    assert run.triples() == {("b.md", 1, "MEM001")}
+
+
+def test_a_path_that_does_not_exist_is_one_line(tmp_path):
+    run = memlint("check", tmp_path / "nope")
+    assert run.code == 2 and run.stderr == f"memlint: {tmp_path / 'nope'}: no such file or folder\n"
+
+
+def test_store_folder_that_cannot_be_listed_is_skipped(tmp_path):
+    store = write(tmp_path / "s", {"MEMORY.md": "# Index\n", "ok.md": MEM.format(name="ok")})
+    (store / "sub.md").mkdir()  # a folder with a markdown name
+    (store / "sub.md" / "x.md").write_text("no frontmatter\n")
+    run = memlint("check", "--format", "json", store)
+    assert run.triples() == {("sub.md/x.md", 1, "MEM001")}
+
+
+# ---------------------------------------------------------------- git states
+
+
+def _repo_with_store(tmp_path, name="repo") -> Path:
+    repo = tmp_path / name
+    repo.mkdir()
+    git(repo, "init", "-q")
+    write(repo, {
+        "memory/MEMORY.md": "# Index\n- [a](a.md)\n- [b](b.md)\n",
+        "memory/a.md": MEM.format(name="a"),
+        "memory/b.md": "no frontmatter\n",
+    })
+    return repo
+
+
+def _commit(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", message)
+
+
+EXPECTED = {("memory/b.md", 1, "MEM001")}
+
+
+def _check_repo(repo: Path) -> set:
+    run = memlint("check", "--format", "json", "--select", "MEM0", repo / "memory")
+    assert run.code == 1
+    return run.triples()
+
+
+def test_repository_with_no_commits(tmp_path):
+    repo = _repo_with_store(tmp_path)
+    assert _check_repo(repo) == EXPECTED
+
+
+def test_shallow_clone_and_detached_head(tmp_path):
+    repo = _repo_with_store(tmp_path)
+    _commit(repo, "one")
+    (repo / "memory" / "a.md").write_text(MEM.format(name="a2"))
+    _commit(repo, "two")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True)
+    assert (shallow / ".git" / "shallow").exists()
+    assert _check_repo(shallow) == EXPECTED
+    git(repo, "checkout", "-q", "--detach", "HEAD~1")
+    assert _check_repo(repo) == EXPECTED
+
+
+def test_merge_in_progress_reports_the_conflict(tmp_path):
+    repo = _repo_with_store(tmp_path)
+    _commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "other")
+    (repo / "memory" / "a.md").write_text(MEM.format(name="a-other"))
+    _commit(repo, "other")
+    git(repo, "checkout", "-q", "main")
+    (repo / "memory" / "a.md").write_text(MEM.format(name="a-main"))
+    _commit(repo, "main")
+    assert git(repo, "merge", "-q", "other", check=False).returncode != 0
+    assert (repo / ".git" / "MERGE_HEAD").exists()
+    assert _check_repo(repo) == EXPECTED | {("memory/a.md", 2, "MEM002")}
+
+
+def test_file_staged_then_deleted(tmp_path):
+    repo = _repo_with_store(tmp_path)
+    _commit(repo, "base")
+    write(repo, {"memory/c.md": "no frontmatter\n"})
+    git(repo, "add", "memory/c.md")
+    (repo / "memory" / "c.md").unlink()
+    (repo / "memory" / "a.md").unlink()  # committed, deleted, not staged
+    assert _check_repo(repo) == EXPECTED
+
+
+def test_submodule_inside_the_store(tmp_path):
+    sub = _repo_with_store(tmp_path, "sub")
+    _commit(sub, "sub")
+    repo = _repo_with_store(tmp_path)
+    _commit(repo, "base")
+    git(repo, "submodule", "add", "-q", str(sub), "memory/vendored")
+    _commit(repo, "add submodule")
+    run = memlint("check", "--format", "json", "--select", "MEM0", repo / "memory")
+    assert ("memory/b.md", 1, "MEM001") in run.triples()
+    assert run.code == 1
+
+
+# ---------------------------------------------------------------- real and big stores
+
+
+def test_every_corpus_store_lints_without_an_internal_error(corpora):
+    from tests.conftest import CORPORA
+
+    for name, repo in corpora.items():
+        run = memlint("check", "--format", "json", repo / CORPORA[name][1], timeout=120)
+        assert run.code in (0, 1), name
+        assert not [f for f in run.json() if f["code"] == "MEM000"], name
+
+
+def test_synthetic_10k_store(tmp_path):
+    store = tmp_path / "big"
+    topics = store / "topics"
+    topics.mkdir(parents=True)
+    entries = []
+    for t in range(100):
+        lines = [f"# Topic {t}"]
+        for i in range(100):
+            n = t * 100 + i
+            (store / f"m{n:05d}.md").write_text(
+                f"---\nname: m{n}\ndescription: memory {n}\ntype: project\n---\n"
+                f"Fact {n}. See [[m{(n + 1) % 10000:05d}]] and [next](m{(n + 7) % 10000:05d}.md).\n"
+            )
+            lines.append(f"- [Memory {n}](../m{n:05d}.md) — fact {n}")
+        (topics / f"t{t:03d}.md").write_text("\n".join(lines) + "\n")
+        entries.append(f"- [Topic {t}](topics/t{t:03d}.md)")
+    (store / "MEMORY.md").write_text("# Index\n" + "\n".join(entries) + "\n")
+    run = memlint("check", "--format", "json", store, timeout=300, measure=True)
+    assert run.code in (0, 1)
+    assert not [f for f in run.json() if f["code"] == "MEM000"]
+    assert run.seconds < 120
+
+
+# ---------------------------------------------------------------- hostile config
+
+
+@pytest.mark.parametrize(
+    "name, text, message",
+    [
+        (".memlint.yaml", "exclude: " + "[" * 3000 + "]" * 3000, ".memlint.yaml:1:1: config nests too deep"),
+        (".memlint.yaml", (BAD / "yaml-alias-bomb.md").read_text().split("---")[1].lstrip("\n"),
+         ".memlint.yaml:1:1: config expands to more than 10,000 values"),
+        (".memlint.yaml", "rules:\n  MEM102: off\nrules:\n  MEM101: off\n", ".memlint.yaml:3:1: invalid YAML: duplicate key 'rules'"),
+        (".memlint.yaml", b"exclude: ['caf\xe9']\n", ".memlint.yaml: cannot read: 'utf-8' codec can't decode"),
+        ("pyproject.toml", "[tool.memlint]\nexclude = " + "[" * 3000 + "]" * 3000 + "\n", "pyproject.toml: cannot read TOML: nested too deep"),
+    ],
+)
+def test_hostile_config_is_a_one_line_error(tmp_path, name, text, message):
+    store = write(tmp_path / "s", {"MEMORY.md": "# Index\n", name: text})
+    run = memlint("check", store)
+    assert run.code == 2 and message in run.stderr

@@ -1,0 +1,607 @@
+"""Tests for memlint.secrets.
+
+No realistic credential appears literally in this file: every fake token is
+assembled at import time from a seeded RNG, so neither push-protection
+scanners nor memlint itself flag the test suite.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+import string
+import time
+
+import pytest
+
+from memlint.secrets import ALLOW_COMMENT, SecretHit, fingerprint, redact, scan
+
+UP = string.ascii_uppercase
+LO = string.ascii_lowercase
+DG = string.digits
+B62 = UP + LO + DG
+HEX = "0123456789abcdef"
+
+_rng = random.Random(20240601)
+_BAD = re.compile(r"(.)\1{4}|1234|abcd|xxxx|your|fake|test|qwer|asdf", re.IGNORECASE)
+
+
+def rand(n: int, alphabet: str = B62) -> str:
+    """Random string without accidental placeholder-looking runs."""
+    while True:
+        s = "".join(_rng.choice(alphabet) for _ in range(n))
+        if not _BAD.search(s):
+            return s
+
+
+def hits(text: str, **kw) -> list[SecretHit]:
+    return list(scan(text, **kw))
+
+
+# --------------------------------------------------------------------------
+# fake credentials, one per kind
+# --------------------------------------------------------------------------
+
+TOKENS: dict[str, tuple[str, str]] = {
+    # name: (kind, token)
+    "aws_id": ("AWS access key id", "AK" + "IA" + rand(16, UP + "234567")),
+    "aws_sts_id": ("AWS access key id", "AS" + "IA" + rand(16, UP + "234567")),
+    "github_classic": ("GitHub token", "gh" + "p_" + rand(36)),
+    "github_oauth": ("GitHub token", "gh" + "o_" + rand(36)),
+    "github_user": ("GitHub token", "gh" + "u_" + rand(36)),
+    "github_server": ("GitHub token", "gh" + "s_" + rand(36)),
+    "github_refresh": ("GitHub token", "gh" + "r_" + rand(36)),
+    "github_fine": ("GitHub token", "github" + "_pat_" + rand(22) + "_" + rand(59)),
+    "gitlab": ("GitLab token", "gl" + "pat-" + rand(20)),
+    "slack_bot": ("Slack token", "xo" + "xb-" + rand(12, DG) + "-" + rand(13, DG) + "-" + rand(24)),
+    "slack_user": (
+        "Slack token",
+        "xo" + "xp-" + rand(12, DG) + "-" + rand(12, DG) + "-" + rand(13, DG) + "-" + rand(32, HEX),
+    ),
+    "slack_app": (
+        "Slack token",
+        "xa" + "pp-1-" + rand(11, UP + DG) + "-" + rand(13, DG) + "-" + rand(64, HEX),
+    ),
+    "slack_webhook": (
+        "Slack webhook URL",
+        "https://hooks.slack.com/services/T"
+        + rand(9, UP + DG)
+        + "/B"
+        + rand(9, UP + DG)
+        + "/"
+        + rand(24),
+    ),
+    "openai_project": ("OpenAI API key", "sk" + "-proj-" + rand(120, B62 + "_-")),
+    "openai_legacy": ("OpenAI API key", "sk" + "-" + rand(20) + "T3Blbk" + "FJ" + rand(20)),
+    "sk_hex": ("sk- prefixed API key", "sk" + "-" + rand(32, HEX)),
+    "sk_tagged": ("sk- prefixed API key", "sk" + "-sp-" + rand(32, LO + DG)),
+    "anthropic": ("Anthropic API key", "sk" + "-ant-api03-" + rand(93, B62 + "_-") + "AA"),
+    "google": ("Google API key", "AI" + "za" + rand(35, B62 + "_-")),
+    "stripe_secret": ("Stripe secret key", "sk" + "_live_" + rand(24)),
+    "stripe_restricted": ("Stripe secret key", "rk" + "_live_" + rand(99)),
+    "twilio": ("Twilio API key", "S" + "K" + rand(32, HEX)),
+    "sendgrid": ("SendGrid API key", "SG" + "." + rand(22, B62 + "_-") + "." + rand(43, B62 + "_-")),
+    "npm": ("npm token", "np" + "m_" + rand(36)),
+    "pypi": ("PyPI token", "py" + "pi-AgEIcHlwaS5vcmc" + rand(150, B62 + "_-")),
+    "huggingface": ("Hugging Face token", "h" + "f_" + rand(34)),
+    "replicate": ("Replicate API token", "r" + "8_" + rand(37)),
+    "telegram": ("Telegram bot token", rand(10, DG) + ":" + "AA" + rand(33, B62 + "_-")),
+    "jwt": (
+        "JWT",
+        "ey" + "JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + ".ey" + rand(60, B62 + "_-") + "." + rand(43, B62 + "_-"),
+    ),
+}
+
+PREFIX = "- Found in the logs → "  # contains a non-ASCII char: columns count code points
+
+
+@pytest.mark.parametrize("name", sorted(TOKENS))
+def test_each_vendor_kind_fires_with_exact_position(name):
+    kind, token = TOKENS[name]
+    text = "# Notes\n\n" + PREFIX + token + " (rotate!)\n"
+    found = hits(text)
+    assert [(h.line, h.column, h.kind) for h in found] == [(3, len(PREFIX) + 1, kind)]
+    assert found[0].fingerprint == fingerprint(token)
+
+
+def test_hardcoded_column_and_line():
+    token = TOKENS["github_classic"][1]
+    text = "line one\nline two\n    export GH=" + token + "\n"
+    (hit,) = hits(text)
+    assert (hit.line, hit.column) == (3, 15)
+
+
+def test_token_at_start_and_end_of_text():
+    token = TOKENS["npm"][1]
+    assert [(h.line, h.column) for h in hits(token)] == [(1, 1)]
+    assert [(h.line, h.column) for h in hits("a\n" + token)] == [(2, 1)]
+
+
+def test_token_glued_to_other_token_characters_does_not_fire():
+    token = TOKENS["google"][1]
+    assert hits("x" + token) == []
+    assert hits(token + "Q") == []
+    assert hits("mask-" + TOKENS["openai_legacy"][1]) == []  # "...k-" inside a word
+
+
+def test_private_key_block_reported_once_at_begin_line():
+    body = "\n".join(rand(64, B62 + "+/") for _ in range(6))
+    text = (
+        "Deploy key for the box:\n"
+        "```\n"
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n" + body + "\n-----END OPENSSH PRIVATE KEY-----\n"
+        "```\n"
+    )
+    assert [(h.line, h.column, h.kind) for h in hits(text)] == [(3, 1, "private key block")]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "-----BEGIN EC PRIVATE KEY-----",
+        "-----BEGIN PRIVATE KEY-----",
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----",
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+    ],
+)
+def test_private_key_variants(header):
+    text = "  " + header + "\n  " + rand(64, B62 + "+/") + "\n  " + rand(40, B62 + "+/") + "\n"
+    assert [(h.line, h.column) for h in hits(text)] == [(1, 3)]
+
+
+def test_private_key_inside_json_string():
+    text = '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n' + rand(
+        64, B62 + "+/"
+    ) + '\\n-----END PRIVATE KEY-----\\n"}'
+    found = hits(text)
+    assert [(h.line, h.column, h.kind) for h in found] == [
+        (1, text.index("-----BEGIN") + 1, "private key block")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The file starts with `-----BEGIN OPENSSH PRIVATE KEY-----` and ends with the END line.",
+        "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----\n",
+        "-----BEGIN RSA PRIVATE KEY-----\n<paste key here>\n-----END RSA PRIVATE KEY-----\n",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA...\n-----END RSA PRIVATE KEY-----\n",
+        "-----BEGIN RSA PRIVATE KEY-----\n" + "A" * 64 + "\n-----END RSA PRIVATE KEY-----\n",
+        "-----BEGIN RSA PRIVATE KEY-----\nsee /home/user/projects/agents/memory/keys/deploy/readme\n",
+        "-----BEGIN PUBLIC KEY-----\n" + rand(64, B62 + "+/") + "\n-----END PUBLIC KEY-----\n",
+        "-----BEGIN CERTIFICATE-----\n" + rand(64, B62 + "+/") + "\n-----END CERTIFICATE-----\n",
+    ],
+)
+def test_private_key_mentions_without_key_material_do_not_fire(text):
+    assert hits(text) == []
+
+
+# --------------------------------------------------------------------------
+# generic rule
+# --------------------------------------------------------------------------
+
+GENERIC = "high-entropy value assigned to a secret-like name"
+VAL = rand(24, B62 + "!#%^")
+HEXVAL = rand(40, HEX)
+
+
+@pytest.mark.parametrize(
+    "line, column",
+    [
+        ('db_password = "' + VAL + '"', 16),
+        ("password: " + VAL, 11),
+        ("  passwd: '" + VAL + "'", 12),
+        ("SECRET=" + VAL, 8),
+        ('"api_key": "' + VAL + '"', 13),
+        ("apiKey => '" + VAL + "'", 12),
+        ("ACCESS_KEY := " + VAL, 15),
+        ("private-key: " + VAL, 14),
+        ("client_secret: `" + VAL + "`", 17),
+        ("auth: " + VAL, 7),
+        ("Authorization: Bearer " + VAL, 23),
+        ('"Authorization": "Basic ' + VAL + '"', 25),
+        ("- **Webhook secret**: `" + HEXVAL + "`", 24),
+        ("- **Token:** " + VAL, 14),
+        ("Gateway API token: `" + HEXVAL + "` (in config.json)", 21),
+        ("export GITHUB_TOKEN=" + HEXVAL, 21),
+        ("curl --password=" + VAL + " https://x", 17),
+        ("session_token: " + rand(8, HEX) + "-" + rand(4, HEX) + "-" + rand(4, HEX) + "-"
+         + rand(4, HEX) + "-" + rand(12, HEX), 16),
+    ],
+)
+def test_generic_assignment_fires(line, column):
+    found = hits("intro\n" + line + "\n")
+    assert [(h.line, h.column, h.kind) for h in found] == [(2, column, GENERIC)]
+
+
+def test_generic_hit_fingerprints_the_value_only():
+    (hit,) = hits('password = "' + VAL + '"')
+    assert hit.fingerprint == fingerprint(VAL)
+
+
+def test_aws_secret_access_key_when_assigned():
+    secret = rand(40, B62 + "/+")
+    for line in (
+        "aws_secret_access_key = " + secret,
+        "AWS_SECRET_ACCESS_KEY=" + secret,
+        '"SecretAccessKey": "' + secret + '"',
+    ):
+        (hit,) = hits(line)
+        assert hit.kind == "AWS secret access key"
+        assert hit.column == line.index(secret) + 1
+
+
+def test_vendor_token_assigned_to_secret_name_reported_once_as_vendor_kind():
+    token = TOKENS["github_classic"][1]
+    found = hits("GITHUB_TOKEN=" + token + "\ntoken: 'Bearer " + token + "'")
+    assert [(h.line, h.kind) for h in found] == [(1, "GitHub token"), (2, "GitHub token")]
+
+
+def test_secret_inside_value_of_non_secret_name_is_found():
+    # "JSON:" takes the whole backtick span as its value; the password
+    # assignment inside must still be seen.
+    line = 'Add to the JSON: `{"password":"' + VAL + '", "role":"user"}`'
+    found = hits(line)
+    assert [(h.column, h.kind) for h in found] == [(line.index(VAL) + 1, GENERIC)]
+
+
+def test_several_generic_hits_on_one_line():
+    other = rand(20, B62)
+    line = "user=bob password=" + VAL + " api_key=" + other
+    found = hits(line)
+    assert [h.column for h in found] == [line.index(VAL) + 1, line.index(other) + 1]
+
+
+def test_password_in_url():
+    pw = rand(20)
+    line = "DATABASE_URL: postgres://app:" + pw + "@db.internal:5432/prod"
+    found = hits(line)
+    assert [(h.column, h.kind) for h in found] == [(line.index(pw) + 1, "password in URL")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # placeholders
+        "api_key: <your-api-key>",
+        'api_key = "<your-token>"',
+        "token: xxxxxxxxxxxxxxxxxxxx",
+        "password: ********************",
+        "password: changeme",
+        'client_secret: "CHANGEME_PLEASE_NOW"',
+        "token: example-token-value-1",
+        "secret: REDACTED",
+        "api_key: sk-...",
+        'api_key = "replace-with-real-key"',
+        "password: dummy-password-123",
+        "token: abc123def456ghi789",
+        "api_key: 0000000000000000",
+        "AUTH_TOKEN=...",
+        "token: …",
+        # env-var and secret-manager references
+        "password: ${DB_PASSWORD}",
+        "token: $GITHUB_TOKEN",
+        "api_key: %API_KEY%",
+        'token = os.environ["GITHUB_TOKEN"]',
+        "apiKey: process.env.OPENAI_API_KEY",
+        "password: {{ vault_db_password }}",
+        "token: ${{ secrets.GH_PAT }}",
+        "api_key: settings.OPENAI_API_KEY",
+        "OPENAI_API_KEY=$(cat ~/.config/openai)",
+        "password: op://Private/db/password",
+        "secret: !vault |",
+        "password_hash: $2b$12$" + "K" * 3 + "Qm",
+        # ordinary words, paths, numbers
+        "password: hunter2",
+        "Token: stored in 1Password",
+        "auth: required",
+        "auth: oauth2-github-app",
+        "token: my-service-account",
+        "pwd: /home/agent/projects/memlint",
+        "token_path: ~/.config/gh/hosts.yml",
+        "max_tokens: 4096",
+        "tokens_used: 153200",
+        'tokenizer: "bert-base-uncased"',
+        "auth_model: claude-3-5-sonnet-20241022",
+        "auth: 2024-01-01T10:00:00Z",
+        "design-tokens.json=컬러12+8팔레트+타이포12",
+        "private_key_id: " + rand(40, HEX),
+        "token_type: bearer",
+        "auth_url: https://accounts.example.org/o/oauth2/auth",
+        "password: correcthorsebatterystaple",
+        # documented examples
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "password: postgres://user:password@localhost:5432/db",
+        "url: postgres://postgres:postgres@localhost:5432/db",
+        "url: https://user:${TOKEN}@github.com/org/repo.git",
+        # keyword without assignment
+        "The token " + rand(32) + " was rotated.",
+    ],
+)
+def test_generic_negatives(line):
+    assert hits("x\n" + line + "\n") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # AWS's documented example access key id and secret
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+        "Use AKIAI44QH8DHBEXAMPLE in the docs.",
+        # jwt.io's sample token
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
+        "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        # vendor-shaped placeholders
+        "gh" + "p_" + "x" * 36,
+        "gh" + "p_" + "1234567890abcdefghijklmnopqrstuvwxyz",
+        "GITHUB_TOKEN=ghp_your_token_here",
+        "xo" + "xb-your-bot-token-here",
+        "xo" + "xb-000000000000-0000000000000-XXXXXXXXXXXXXXXXXXXXXXXX",
+        "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "sk" + "-ant-api03-...",
+        "sk" + "-proj-" + "x" * 40,
+        "sk" + "_live_" + "0" * 24,
+        "AI" + "za" + "X" * 35,
+        # vendor-prefix look-alikes in ordinary text
+        "branch sk-long-feature-branch-name-for-the-memory-linter merged",
+        "region ASIAPACIFICSOUTHEAST1 is not a key",  # 1 is not base32
+        "see docs/task-" + rand(40) + ".md",  # "sk-" inside a word
+    ],
+)
+def test_documented_examples_and_vendor_placeholders_do_not_fire(text):
+    assert hits(text) == []
+
+
+ORDINARY_MARKDOWN = """\
+---
+name: feedback_auth_rotation
+description: How we rotate the gateway auth token
+type: feedback
+---
+
+# Auth token rotation
+
+The **token** lives in 1Password under `gateway/auth`; never paste it here.
+Rotation happened in commit 3f2a9c1d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c (see PR #412).
+Session 123e4567-e89b-12d3-a456-426614174000 hit the rate limit at 14:02.
+
+| Setting        | Value            |
+|----------------|------------------|
+| max_tokens     | 8192             |
+| auth           | OAuth2 + PKCE    |
+| password reset | self-service     |
+
+- Secret scanning: enabled on the org.
+- Password policy: 14 chars minimum, see https://wiki.internal/security/passwords.
+- API key format: `sk-...` for OpenAI, `AIza...` for Google.
+- Token budget: ~200k per session; tokenizer: cl100k_base.
+- Keys: ed25519 preferred over RSA; `ssh-keygen -t ed25519 -C "agent@box"`.
+
+```python
+token = os.environ.get("GATEWAY_TOKEN")
+client = Client(api_key=settings.api_key, timeout=30)
+```
+"""
+
+
+def test_ordinary_markdown_does_not_fire():
+    assert hits(ORDINARY_MARKDOWN) == []
+
+
+def test_git_shas_and_uuids_in_prose_do_not_fire():
+    text = "\n".join(
+        f"Commit {rand(40, HEX)} fixed the auth bug; trace id {rand(8, HEX)}-{rand(4, HEX)}"
+        f"-{rand(4, HEX)}-{rand(4, HEX)}-{rand(12, HEX)}; short sha {rand(7, HEX)}."
+        for _ in range(200)
+    )
+    assert hits(text) == []
+
+
+def test_base64_image_data_does_not_fire():
+    # A realistic data URI: standard base64 never contains "_", "-" or ".",
+    # and the token boundary checks keep prefixes inside it from matching.
+    blob = "".join(random.Random(7).choices(B62 + "+/", k=400_000))
+    text = "Screenshot:\n\n![dashboard](data:image/png;base64,iVBORw0KGgo" + blob + "==)\n"
+    assert hits(text) == []
+
+
+# --------------------------------------------------------------------------
+# allow-listing
+# --------------------------------------------------------------------------
+
+
+def test_allow_comment_constant():
+    assert ALLOW_COMMENT == "memlint-allow-secret"
+
+
+def test_allow_comment_on_same_line():
+    token = TOKENS["stripe_secret"][1]
+    assert hits(token + "  <!-- memlint-allow-secret -->") == []
+    assert hits("<!--memlint-allow-secret--> " + token) == []
+
+
+def test_allow_comment_on_previous_line():
+    token = TOKENS["stripe_secret"][1]
+    assert hits("<!-- memlint-allow-secret -->\n" + token + "\n") == []
+    assert hits("  <!-- memlint-allow-secret -->  \r\n" + token + "\r\n") == []
+
+
+def test_allow_comment_only_covers_the_next_line():
+    token = TOKENS["stripe_secret"][1]
+    found = hits("<!-- memlint-allow-secret -->\n" + token + "\n" + token + "\n")
+    assert [h.line for h in found] == [3]
+    found = hits("<!-- memlint-allow-secret -->\n\n" + token + "\n")
+    assert [h.line for h in found] == [3]
+
+
+def test_allow_comment_with_other_text_on_previous_line_does_not_cover_next():
+    token = TOKENS["stripe_secret"][1]
+    found = hits("rotated today <!-- memlint-allow-secret -->\n" + token + "\n")
+    assert [h.line for h in found] == [2]
+
+
+def test_allow_comment_before_private_key_begin_line():
+    body = rand(64, B62 + "+/")
+    text = "<!-- memlint-allow-secret -->\n-----BEGIN PRIVATE KEY-----\n" + body + "\n-----END PRIVATE KEY-----\n"
+    assert hits(text) == []
+
+
+def test_allow_fingerprint():
+    a = TOKENS["npm"][1]
+    b = TOKENS["huggingface"][1]
+    text = a + "\n" + b + "\n"
+    both = hits(text)
+    assert len(both) == 2
+    remaining = hits(text, allow=frozenset({both[0].fingerprint}))
+    assert [(h.line, h.kind) for h in remaining] == [(2, "Hugging Face token")]
+    assert hits(text, allow=frozenset(h.fingerprint for h in both)) == []
+
+
+# --------------------------------------------------------------------------
+# never reveal the secret
+# --------------------------------------------------------------------------
+
+ALL_SECRETS = [tok for _, tok in TOKENS.values()] + [VAL, HEXVAL]
+
+
+@pytest.mark.parametrize("secret", ALL_SECRETS)
+def test_hit_never_contains_the_secret(secret):
+    text = "note\ncredential = " + secret + "\n"
+    found = hits(text)
+    assert found
+    for hit in found:
+        rendered = [str(hit), repr(hit), *(str(v) for v in dataclasses.astuple(hit))]
+        for piece in rendered:
+            assert secret not in piece
+            # not even a recognisable chunk of it
+            for i in range(0, len(secret) - 12):
+                assert secret[i : i + 12] not in piece
+
+
+def test_secret_hit_is_frozen_and_str_is_useful():
+    (hit,) = hits(TOKENS["npm"][1])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        hit.line = 2  # type: ignore[misc]
+    assert str(hit) == f"1:1: npm token (fingerprint {hit.fingerprint})"
+
+
+def test_fingerprint_shape_and_stability():
+    fp = fingerprint("s3cr3t-value")
+    assert re.fullmatch(r"[0-9a-f]{12}", fp)
+    assert fp == fingerprint("s3cr3t-value")
+    assert fp != fingerprint("s3cr3t-valuf")
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("AKIA" + "Z" * 16, "AKIA…(20 chars)"),
+        ("x" * 100, "xxxx…(100 chars)"),
+        ("abcdefghij", "ab…(10 chars)"),
+        ("short", "…(5 chars)"),
+        ("", "…(0 chars)"),
+    ],
+)
+def test_redact(value, expected):
+    assert redact(value) == expected
+
+
+@pytest.mark.parametrize("secret", ALL_SECRETS)
+def test_redact_never_shows_more_than_four_leading_chars(secret):
+    shown = redact(secret).split("…")[0]
+    assert len(shown) <= 4
+    assert secret not in redact(secret)
+
+
+# --------------------------------------------------------------------------
+# ordering, line endings, misc
+# --------------------------------------------------------------------------
+
+
+def test_multiple_hits_ordered_by_position():
+    g = TOKENS["google"][1]
+    s = TOKENS["stripe_secret"][1]
+    text = "a " + s + " b " + g + "\n\npassword: " + VAL + "\n" + TOKENS["aws_id"][1]
+    found = hits(text)
+    assert [(h.line, h.column, h.kind) for h in found] == [
+        (1, 3, "Stripe secret key"),
+        (1, 3 + len(s) + 3, "Google API key"),
+        (3, 11, GENERIC),
+        (4, 1, "AWS access key id"),
+    ]
+
+
+def test_crlf_line_endings():
+    token = TOKENS["gitlab"][1]
+    found = hits("first\r\nsecond " + token + "\r\n")
+    assert [(h.line, h.column) for h in found] == [(2, 8)]
+
+
+def test_scan_returns_iterator_and_empty_text():
+    it = scan("")
+    assert iter(it) is it
+    assert list(it) == []
+
+
+# --------------------------------------------------------------------------
+# bounded running time on adversarial input
+# --------------------------------------------------------------------------
+
+MB = 1_000_000
+
+ADVERSARIAL = {
+    "letters": "a" * MB,
+    "name then operator": "a" * MB + "=" + VAL,
+    "repeated assignments": "password=" * (MB // 9),
+    "chained assignments": "a=" * (MB // 2) + "password=" + VAL,
+    "chained secret names": "password=" * (MB // 9) + VAL,
+    "unterminated quote": 'token: "' + "x" * MB,
+    "glued keywords": "token" * (MB // 5) + ": " + VAL,
+    "aws prefixes": "AKIA" * (MB // 4),
+    "github prefixes": "ghp_" * (MB // 4),
+    "gitlab prefixes": "glpat-" * (MB // 6),
+    "openai prefixes": "sk-" * (MB // 3),
+    "anthropic body": "sk-ant-" + "a-" * (MB // 2),
+    "slack body": "xoxb-" + "1-" * (MB // 2),
+    "jwt pieces": ("eyJ" + "a" * 20 + ".") * (MB // 24),
+    "begin headers": "-----BEGIN RSA PRIVATE KEY-----" * (MB // 31),
+    "begin spaces": "-----BEGIN " + " " * MB,
+    "keys without end": ("-----BEGIN PRIVATE KEY-----\n" + rand(64, B62) + "\n") * (MB // 93),
+    "key body without end": "-----BEGIN PRIVATE KEY-----\n" + (rand(64, B62) + "\n") * (MB // 65),
+    "url colons": "http://" + "a:" * (MB // 2),
+    "url creds": "://a:b" * (MB // 6),
+    "webhook prefixes": "hooks.slack.com/services/T" * (MB // 26),
+    "telegram digits": "1" * MB + ":AA",
+    "keyword words": "pass " * (MB // 5),
+    "base64": "".join(random.Random(3).choices(B62 + "+/", k=MB)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_adversarial_one_megabyte_line_is_fast(name):
+    text = ADVERSARIAL[name]
+    start = time.perf_counter()
+    for _ in scan(text):
+        pass
+    assert time.perf_counter() - start < 3.0
+
+
+def test_many_real_hits_on_one_line_is_fast():
+    text = ("password: '" + VAL + "' ") * 20_000  # ~0.75 MB, 20k hits
+    start = time.perf_counter()
+    found = hits(text)
+    assert time.perf_counter() - start < 5.0
+    assert len(found) == 20_000
+    assert len({h.fingerprint for h in found}) == 1
+
+
+def test_fifty_megabytes_of_markdown_is_bounded():
+    unit = ORDINARY_MARKDOWN + "password: hunter2\nAuthorization: Bearer <token>\n"
+    text = unit * (50 * MB // len(unit) + 1)
+    start = time.perf_counter()
+    found = hits(text)
+    elapsed = time.perf_counter() - start
+    assert found == []
+    assert elapsed < 20.0
