@@ -96,6 +96,8 @@ def outside_reason(raw: str) -> str | None:
         return "a path in a home folder"
     if raw.startswith("/"):
         return "an absolute path"
+    if raw.startswith("\\"):  # \dir\x.md: the root of the current drive on Windows
+        return "an absolute Windows path"
     return None
 
 

@@ -107,7 +107,7 @@ def test_an_indented_frontmatter_is_rewritten_by_ruamel_keeping_its_fields():
     ("---\nname: a\nBody with no closing fence\n", "never closed"),
     ("# Title\n\n---\nname: a\n---\nBody\n", "after other text"),
     ("---\n- a list\n---\nBody\n", "invalid frontmatter"),
-    ("---\nname: a\nname: b\n---\nBody\n", "ruamel.yaml cannot read"),
+    ("---\nname: a\nname: b\n---\nBody\n", "duplicate key 'name'"),
     ("---\nname: a\nmetadata:\n  created:\n---\nBody\n", "`metadata.created` is empty"),
 ])
 def test_files_it_cannot_edit_safely_are_never_touched(text, why):

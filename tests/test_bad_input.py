@@ -376,7 +376,7 @@ def test_odd_file_names_print_one_line_each(tmp_path):
 def test_leading_dash_file_name_after_double_dash(tmp_path):
     store = write(tmp_path / "s", {"MEMORY.md": "# Index\n", "-dash.md": "no frontmatter\n", "b.md": "no frontmatter\n"})
     for args in (["--", "-dash.md"], ["./-dash.md"]):
-        run = memlint("check", "--format", "json", *args, cwd=store)
+        run = memlint("check", "--format", "json", "--select", "MEM001", *args, cwd=store)
         assert run.triples() == {("-dash.md", 1, "MEM001")}
     as_option = memlint("check", "-dash.md", cwd=store)
     assert as_option.code == 2  # click: no such option, a usage error
@@ -398,7 +398,7 @@ def test_store_folder_that_cannot_be_listed_is_skipped(tmp_path):
     store = write(tmp_path / "s", {"MEMORY.md": "# Index\n", "ok.md": MEM.format(name="ok")})
     (store / "sub.md").mkdir()  # a folder with a markdown name
     (store / "sub.md" / "x.md").write_text("no frontmatter\n")
-    run = memlint("check", "--format", "json", store)
+    run = memlint("check", "--format", "json", "--select", "MEM0", store)
     assert run.triples() == {("sub.md/x.md", 1, "MEM001")}
 
 
