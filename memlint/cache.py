@@ -66,6 +66,14 @@ def disabled() -> bool:
     return os.environ.get("MEMLINT_NO_CACHE", "") not in ("", "0")
 
 
+def _meant_writable(path: Path) -> bool:
+    """Whether the owner's write bit is set (and the folder exists)."""
+    try:
+        return bool(os.stat(path).st_mode & 0o200)
+    except OSError:
+        return False
+
+
 # --------------------------------------------------------------------------- files
 
 
@@ -167,11 +175,17 @@ class StoreCache:
 
     @classmethod
     def open(cls, repo_root: Path, store_dir: Path) -> "StoreCache | None":
-        """The store's cache, or None when disabled or its folder cannot be written."""
+        """The store's cache, or None: switched off, or a store (or its .git)
+        made read-only, where memlint writes nothing at all (its permission
+        bits are read, not just tried: root writes through them), or a
+        folder that cannot be written."""
         if disabled():
             return None
-        from memlint.statedir import state_dir
+        from memlint.statedir import git_dir, state_dir
 
+        base = git_dir(repo_root)
+        if not _meant_writable(store_dir) or (base is not None and not _meant_writable(base)):
+            return None
         try:
             folder = state_dir(repo_root, store_dir)
         except OSError:

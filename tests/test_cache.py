@@ -255,3 +255,15 @@ def test_split_work_comes_back_in_order_and_survives_a_failing_child():
         return x * 2
 
     assert _map_split(fails_in_child, items) == [x * 2 for x in items]
+
+
+def test_a_store_made_read_only_gets_no_cache(check, repo):
+    for path in [repo.root / "memory", *(repo.root / "memory").iterdir()]:
+        path.chmod(path.stat().st_mode & ~0o222)
+    try:
+        found = check(repo)
+        assert not (repo.root / ".git" / "memlint").exists()  # root included: the bits are read, not tried
+        assert found == check(repo, "--no-cache")
+    finally:
+        for path in [repo.root / "memory", *(repo.root / "memory").iterdir()]:
+            path.chmod(path.stat().st_mode | 0o200)
