@@ -51,9 +51,12 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _OPENCLAW_TAG = re.compile(r"^(?:reply_to_current|reply_to:.*|audio_as_voice)$")
 
 
+_FOLDED_OUT = re.compile(r"[\s_\-]+")
+
+
 def fold(name: str) -> str:
     """Case, '-', '_' and spaces folded: how a person misremembers a name."""
-    return re.sub(r"[\s_\-]+", "", name.casefold())
+    return _FOLDED_OUT.sub("", name.casefold())
 
 
 def is_internal(link: Link) -> bool:

@@ -880,9 +880,12 @@ def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str
     return pos + 1
 
 
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+
+
 def is_external(target: str) -> bool:
     """A URL with a scheme other than file: is not an edge of the store graph."""
-    m = re.match(r"^([A-Za-z][A-Za-z0-9+.\-]*):", target)
+    m = _SCHEME.match(target)
     if not m:
         return False
     scheme = m.group(1).lower()

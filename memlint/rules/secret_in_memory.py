@@ -41,18 +41,19 @@ OPTIONS = {"allow": ((list,), [])}
 
 
 def check(doc, store, options):
+    allow = frozenset(options["allow"])
+    # Depends only on the file's content and the allow-list: kept by blob id (memlint.cache).
+    found = store.memo(doc, "secrets:" + ",".join(sorted(allow)), lambda: _hits(doc, allow))
+    for line, column, message in found:
+        yield Problem(doc.path, line, column, message)
+
+
+def _hits(doc, allow: frozenset) -> list[tuple[int, int, str]]:
     text = doc.parsed.text if doc.parsed is not None else _undecodable_text(doc)
     if not text:
-        return
-    allow = frozenset(options["allow"])
-    for hit in secrets.scan(text, allow=allow):
-        yield Problem(
-            doc.path,
-            hit.line,
-            hit.column,
-            f"{hit.kind} (fingerprint {hit.fingerprint}): rotate it and remove it from memory; "
-            f"if it is not a secret, allow-list the fingerprint",
-        )
+        return []
+    return [(hit.line, hit.column, f"{hit.kind} (fingerprint {hit.fingerprint}): rotate it and remove it from memory; "
+             f"if it is not a secret, allow-list the fingerprint") for hit in secrets.scan(text, allow=allow)]
 
 
 def _undecodable_text(doc) -> str | None:
