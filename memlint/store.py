@@ -205,7 +205,8 @@ class Store:
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
         held = {f.blob: cache.get(kind, f.blob, _MISSING) for f in self._files if f.blob} if cache is not None else {}
-        todo = [f for f in self._files if f.problem is None and (not f.blob or held[f.blob] is _MISSING)]
+        todo = [f for f in self._files
+                if f.problem is None and (not f.blob or held.get(f.blob, _MISSING) is _MISSING)]
         contents: dict[str, bytes] = {}
         if self.staged:  # the staged content to parse, in one `git cat-file --batch`
             contents = _read_blobs(self.repo_root, {f.blob for f in todo if f.blob and f.data is None})
@@ -409,7 +410,10 @@ def _map_split(fn, items: list) -> list:
     parent computes that half itself."""
     import threading
 
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
+    cpus = os.cpu_count() or 1
+    # Only with a core to spare: on a busy machine the two halves just take
+    # turns, and sending results back costs more than it saves.
+    if not hasattr(os, "fork") or cpus < 2 or threading.active_count() > 1 or os.getloadavg()[0] > cpus - 0.5:
         return [fn(x) for x in items]
     import pickle
 

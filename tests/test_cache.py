@@ -237,11 +237,14 @@ def test_a_big_store_is_parsed_in_two_processes_with_the_same_findings(check, re
     from memlint import store as store_mod
 
     monkeypatch.setattr(store_mod, "_SPLIT_MIN", 1)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     same_as_without_cache(check, repo)
 
 
-def test_split_work_comes_back_in_order_and_survives_a_failing_child():
+def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
     from memlint.store import _map_split
+
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # as on an idle machine
 
     parent = os.getpid()
     items = list(range(40))
@@ -267,3 +270,13 @@ def test_a_store_made_read_only_gets_no_cache(check, repo):
     finally:
         for path in [repo.root / "memory", *(repo.root / "memory").iterdir()]:
             path.chmod(path.stat().st_mode | 0o200)
+
+
+def test_staged_runs_follow_the_index(check, repo):
+    assert check(repo, "--staged") == check(repo, "--staged", "--no-cache")
+    repo.write("memory/b.md", memory("b", extra="Staged: [x](staged-missing.md).\n"))  # staged
+    repo.write("memory/c.md", memory("c", extra="Not staged: [y](unstaged-missing.md).\n"), add=False)
+    found = check(repo, "--staged")
+    assert found == check(repo, "--staged", "--no-cache")
+    messages = " ".join(m for _, _, _, m in found)
+    assert "staged-missing.md" in messages and "unstaged-missing.md" not in messages
