@@ -8,11 +8,10 @@ the dates are equal, the later path is the newer.
 """
 from __future__ import annotations
 
-import fnmatch
-import re
 from datetime import datetime
 
 from memlint import rules as rule_registry
+from memlint.config import glob_match
 from memlint.lifecycle import retired_statuses, status_of
 
 # Generated reports: snapshots a job writes again and again, where near-identical
@@ -28,19 +27,9 @@ OPTIONS = {
 
 
 def glob_matcher(patterns):
-    """A one-regex ``config.glob_match(path, patterns)``: one call per file, not one per pattern."""
-    alternatives, prefixes = [], []
-    for pattern in patterns:
-        alternatives.append(fnmatch.translate(pattern))
-        if pattern.startswith("**/"):
-            alternatives.append(fnmatch.translate(pattern[3:]))
-        if pattern.endswith("/**"):
-            prefixes.append(pattern[:-2])
-    if not alternatives:
-        return lambda path: False
-    match = re.compile("|".join(f"(?:{a})" for a in alternatives)).match
-    prefixes = tuple(prefixes)
-    return lambda path: match(path) is not None or (path + "/").startswith(prefixes)
+    """``config.glob_match`` with the pattern list bound (compiled once, cached there)."""
+    patterns = tuple(patterns)
+    return lambda path: glob_match(path, patterns)
 
 
 def compared(store, options, code: str) -> list:
