@@ -223,10 +223,15 @@ def _simhash(shingles: frozenset[int]) -> int:
 @dataclass(frozen=True)
 class Fingerprint:
     exact: bytes               # blake2b-128 of normalise(body); b"" when blank
-    simhash: int               # 64-bit SimHash of (a consistent sample of) the shingles
     shingles: frozenset[int]   # 30-bit hashes of per-line/sentence word 3-shingles (<= MAX_SHINGLES)
     words: int                 # tokens in the body
     bands: tuple[int, ...] = ()  # band keys at _STORED_ROWS rows; () when not computed (near_pairs makes them)
+
+    @property
+    def simhash(self) -> int:
+        """64-bit SimHash of (a consistent sample of) the shingles. No rule
+        reads it, so it is computed on demand, not for every body."""
+        return _simhash(self.shingles) if self.shingles else 0
 
 
 _EMPTY = frozenset()
@@ -237,7 +242,7 @@ def fingerprint(body: str) -> Fingerprint:
     lowered = body.lower()
     key = _digest(" ".join(lowered.translate(_NORM_TABLE).split()))
     if not key:
-        return Fingerprint(b"", 0, _EMPTY, 0)
+        return Fingerprint(b"", _EMPTY, 0)
     segments = _segments(lowered)
     # A shingle's hash is the top 30 bits of its crc32: uniform, stable across
     # processes, computed in C, and a CPython single-digit int (fast to sort
@@ -248,7 +253,7 @@ def fingerprint(body: str) -> Fingerprint:
     if len(shingles) > MAX_SHINGLES:  # keep a consistent sample: the smallest hashes
         shingles = frozenset(sorted(shingles)[:MAX_SHINGLES])
     words = sum(map(len, segments))
-    return Fingerprint(key, _simhash(shingles), shingles, words, tuple(_band_keys(shingles, _STORED_ROWS)))
+    return Fingerprint(key, shingles, words, tuple(_band_keys(shingles, _STORED_ROWS)))
 
 
 # --- exact duplicates ------------------------------------------------------

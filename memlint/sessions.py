@@ -74,6 +74,11 @@ def _read_text(path: Path) -> str:
     return path.read_bytes().decode("utf-8", errors="replace")
 
 
+def _text_and_date(path: Path) -> tuple[str, date]:
+    """A log's text, and its date: from its name, else its modification time."""
+    return _read_text(path), _date_in_name(path.name) or _mtime_date(path)
+
+
 def sessions_from_logs(store_dir: Path, log_paths: Iterable[str]) -> Iterator[Session]:
     """Daily logs as sessions.
 
@@ -88,8 +93,7 @@ def sessions_from_logs(store_dir: Path, log_paths: Iterable[str]) -> Iterator[Se
         rel_posix = str(rel).replace(os.sep, "/")
         path = store_dir / rel
         try:
-            text = _read_text(path)
-            when = _date_in_name(path.name) or _mtime_date(path)
+            text, when = _text_and_date(path)
         except OSError:
             continue
         yield Session(id=f"log:{rel_posix}", when=when, text=text)
@@ -224,8 +228,7 @@ def sessions_from_dir(sessions_dir: Path) -> Iterator[Session]:
                     continue
                 when = when or _mtime_date(path)
             else:
-                text = _read_text(path)
-                when = _date_in_name(path.name) or _mtime_date(path)
+                text, when = _text_and_date(path)
         except OSError:
             continue
         yield Session(id=f"file:{rel}", when=when, text=text)
