@@ -13,6 +13,8 @@ from memlint.finding import Finding
 from memlint.store import Store
 
 INTERNAL_CODE = "MEM000"
+# Rules with these tags read git dates (directly, or through lifecycle and duplicates).
+_HISTORY_TAGS = frozenset({"git", "dates", "lifecycle", "duplicates"})
 
 
 @dataclass
@@ -65,19 +67,38 @@ def lint_store(store: Store, selection: Selection | None = None) -> Result:
     return result
 
 
+def _content_tasks(store: Store, rules) -> list:
+    """The per-file values the rules will ``memo`` (``content_memo`` in a rule
+    module), to be computed while the files are read."""
+    tasks = []
+    for rule in rules:
+        make = getattr(rule, "content_memo", None)
+        if make is None:
+            continue
+        try:
+            task = make(store, store.config.rule_config(rule, store.preset).options)
+        except Exception:  # noqa: BLE001 - the rule itself reports it when it runs
+            continue
+        if task is not None:
+            tasks.append(task)
+    return tasks
+
+
 def _lint_store(store: Store, selection: Selection) -> Result:
     from memlint.lifecycle import is_retired_memory
     from memlint.redaction import redact_findings
 
     result = Result()
+    enabled = [rule for rule in rule_registry.all_rules()
+               if store.config.rule_config(rule, store.preset).severity != "off" and selection.wants(rule)]
+    store.history_wanted = any(_HISTORY_TAGS.intersection(getattr(rule, "TAGS", ())) for rule in enabled)
+    store.content_tasks = _content_tasks(store, enabled)
     by_path = {doc.path: doc for doc in store.docs.values()}
     suppressions: dict[str, suppress.Suppressions] = {}
     # Retired memories are kept for provenance, not loaded: content rules skip them.
     retired_exempt = tuple(store.settings.get("retired-exempt-rules") or ())
-    for rule in rule_registry.all_rules():
+    for rule in enabled:
         conf = store.config.rule_config(rule, store.preset)
-        if conf.severity == "off" or not selection.wants(rule):
-            continue
         keys = {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
         skips_retired = bool(retired_exempt) and rule_registry.matches(rule, retired_exempt)
         try:

@@ -51,13 +51,20 @@ class Doc:
 
     def field(self, name: str):
         """A frontmatter field, flat or nested under ``metadata:``."""
-        fm = self.frontmatter or {}
-        if name in fm:
-            return fm[name]
+        return self._fields().get(name)
+
+    def _fields(self) -> dict:
+        """Frontmatter fields, the ``metadata:`` ones under the flat ones, made
+        once per parse (the rules ask for fields hundreds of thousands of times)."""
+        parsed = self.parsed
+        held = self.__dict__.get("_fields_of")
+        if held is not None and held[0] is parsed:
+            return held[1]
+        fm = parsed.frontmatter if parsed is not None and parsed.frontmatter else {}
         meta = fm.get("metadata")
-        if isinstance(meta, dict):
-            return meta.get(name)
-        return None
+        fields = {**meta, **fm} if isinstance(meta, dict) and meta else fm
+        self.__dict__["_fields_of"] = (parsed, fields)
+        return fields
 
     def key_line(self, name: str) -> int:
         """Line of a frontmatter key, else the opening fence, else 1."""
@@ -139,6 +146,13 @@ class Store:
         self.cache = _open_cache(self.repo_root, self.dir) if cache else None
         self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
         self._docs: dict[str, Doc] | None = None
+        # Set by the linter when a rule will read git dates: reading the files
+        # then starts `git log` alongside (``prefetch_history``).
+        self.history_wanted = False
+        # (cache kind, function of a Doc) of values that depend only on a
+        # file's content, which the rules will ask ``memo`` for: set by the
+        # linter, computed while the files are read.
+        self.content_tasks: list[tuple[str, object]] = []
         self._files = self._list_files()
 
     # -- loading
@@ -211,24 +225,38 @@ class Store:
         if self.staged:  # the staged content to parse, in one `git cat-file --batch`
             contents = _read_blobs(self.repo_root, {f.blob for f in todo if f.blob and f.data is None})
 
+        # What depends only on a file's content is computed here, with the
+        # parse, so that a big store's work splits over two processes: the
+        # duplicate fingerprint, and what the rules asked for (content_tasks).
+        tasks = [("fingerprint", _fingerprint_of), *self.content_tasks] if cache is not None else []
+
         def read(f: _File):
-            """(problem, problem line, size, parsed) of one file, and its body's fingerprint."""
+            """(problem, problem line, size, parsed) of one file, and the values of the tasks."""
             data = f.data if f.data is not None else contents.get(f.blob) if f.blob else None
             text, problem, line = read_text(f.abspath) if data is None else decode(data)
             if text is None:
-                return (problem, line, 0, None), None
+                return (problem, line, 0, None), ()
             parsed = markdown.parse(text, backtick_refs=True, wikilinks=wikilinks)
             size = len(text.encode("utf-8")) if not text.isascii() else len(text)
-            # Fingerprints (duplicates) also depend only on the content: made here, so that
-            # a big store's work splits over two processes with the parse.
-            return (problem, line, size, parsed), _fingerprint(parsed.body) if cache is not None and f.blob else None
+            if not f.blob or not tasks:
+                return (problem, line, size, parsed), ()
+            doc = Doc(prefix + f.rel, f.rel, f.abspath, size, parsed=parsed, blob=f.blob)
+            return (problem, line, size, parsed), [_run_task(fn, doc) for _, fn in tasks]
 
-        results = _map_split(read, todo) if cache is not None and len(todo) >= _SPLIT_MIN else map(read, todo)
-        for f, (outcome, fingerprint) in zip(todo, results):
+        meanwhile = self.prefetch_history if self.history_wanted else None
+        if cache is not None and len(todo) >= _SPLIT_MIN:
+            results = _map_split(read, todo, meanwhile)
+        else:
+            if meanwhile is not None:
+                meanwhile()
+            results = map(read, todo)
+        for f, (outcome, values) in zip(todo, results):
             held[f.blob or id(f)] = outcome
             if cache is not None and f.blob:
                 cache.put(kind, f.blob, outcome)
-                cache.put("fingerprint", f.blob, fingerprint)
+                for (task_kind, _), value in zip(tasks, values):
+                    if value is not _MISSING:
+                        cache.put(task_kind, f.blob, value)
         for f in self._files:
             doc = Doc(prefix + f.rel, f.rel, f.abspath, 0, blob=f.blob)
             docs[f.rel] = doc
@@ -304,9 +332,32 @@ class Store:
 
         return Graph(self)
 
-    @cached_property
+    @property
     def history(self):
-        """Git dates for the store, or None when there is no usable git."""
+        """Git dates for the store, or None when there is no usable git.
+        Computed once; ``prefetch_history`` may have started it already."""
+        if "_history" not in self.__dict__:
+            waiting = self.__dict__.pop("_history_thread", None)
+            if waiting is not None:
+                waiting()
+            else:
+                self._history = self._load_history()
+        return self._history
+
+    def prefetch_history(self) -> None:
+        """Start loading the history in a thread, so that `git log` (its own
+        process) runs on another core while this one parses the files; the
+        `history` property waits for it. Not before a fork (``_map_split``)."""
+        if "_history" in self.__dict__ or "_history_thread" in self.__dict__:
+            return
+        from memlint.history import _background
+
+        def load() -> None:
+            self._history = self._load_history()
+
+        self._history_thread = _background(load)
+
+    def _load_history(self):
         from memlint import history
 
         root = history.find_repo_root(self.dir)
@@ -403,28 +454,40 @@ def _read_bytes(path: Path) -> bytes | None:
 _SPLIT_MIN = 400  # files to parse from which a second process pays for itself
 
 
-def _map_split(fn, items: list) -> list:
+def _map_split(fn, items: list, meanwhile=None) -> list:
     """``[fn(x) for x in items]``, the second half in a forked child process
     (the machine has another core; the GIL keeps threads from using it). The
     child sends its results back pickled; should it fail in any way, the
-    parent computes that half itself."""
+    parent computes that half itself. ``meanwhile()``, if given, is called
+    once in the parent after the fork (it may start threads: a fork must
+    come first)."""
     import threading
+
+    def alone() -> list:
+        if meanwhile is not None:
+            meanwhile()
+        return [fn(x) for x in items]
 
     cpus = os.cpu_count() or 1
     # Only with a core to spare: on a busy machine the two halves just take
     # turns, and sending results back costs more than it saves.
     if not hasattr(os, "fork") or cpus < 2 or threading.active_count() > 1 or os.getloadavg()[0] > cpus - 0.5:
-        return [fn(x) for x in items]
+        return alone()
+    import gc
     import pickle
 
     half = len(items) // 2
     read_end, write_end = os.pipe()
+    # Frozen objects are left alone by the collector, whose passes would
+    # otherwise write to every shared page (copy-on-write) in both processes.
+    gc.freeze()
     try:
         pid = os.fork()
     except OSError:
+        gc.unfreeze()
         os.close(read_end)
         os.close(write_end)
-        return [fn(x) for x in items]
+        return alone()
     if pid == 0:  # the child: compute, send, and leave without running any cleanup of the parent's
         try:
             os.close(read_end)
@@ -434,10 +497,13 @@ def _map_split(fn, items: list) -> list:
         finally:
             os._exit(0)
     os.close(write_end)
+    if meanwhile is not None:
+        meanwhile()
     mine = [fn(x) for x in items[:half]]
     with os.fdopen(read_end, "rb") as inp:
         data = inp.read()
     os.waitpid(pid, 0)
+    gc.unfreeze()
     try:
         theirs = pickle.loads(data)
     except Exception:  # noqa: BLE001 - a child that died mid-way: do its half here
@@ -447,10 +513,19 @@ def _map_split(fn, items: list) -> list:
     return mine + theirs
 
 
-def _fingerprint(body: str):
+def _fingerprint_of(doc: Doc):
     from memlint.fingerprint import fingerprint
 
-    return fingerprint(body)
+    return fingerprint(doc.parsed.body)
+
+
+def _run_task(fn, doc: Doc):
+    """``fn(doc)``, or _MISSING when it fails: the rule that asked for it
+    then computes it again, where a failure is reported as the rule's."""
+    try:
+        return fn(doc)
+    except Exception:  # noqa: BLE001
+        return _MISSING
 
 
 def _open_cache(repo_root: Path, store_dir: Path):

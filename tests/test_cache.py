@@ -234,11 +234,21 @@ def test_history_resumed_across_merges(repo):
 
 
 def test_a_big_store_is_parsed_in_two_processes_with_the_same_findings(check, repo, monkeypatch):
+    """Parsing, fingerprints, schema errors and secrets are computed in two
+    processes while git log runs in a thread: the findings are the same."""
     from memlint import store as store_mod
 
+    token = "gh" + "p_" + "".join(WORDS[i % 16][i % 4] for i in range(36)).replace("a", "Q7")[:36]
+    repo.write("memory/b.md", memory("b", extra=f"Deploy with GITHUB_TOKEN={token}\n").replace("type: project", "type: projet"))
+    repo.write("memory/c.md", memory("c").replace("type: project", "type: nonsense"))
+    repo.commit("secrets and bad types", "2025-02-10T10:00:00+00:00")
     monkeypatch.setattr(store_mod, "_SPLIT_MIN", 1)
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
-    same_as_without_cache(check, repo)
+    found = same_as_without_cache(check, repo)
+    codes = {(path, code) for path, _, code, _ in found}
+    # b.md is parsed by the parent, c.md by the child (the second half); MEM404 reads git dates
+    assert {("memory/b.md", "MEM601"), ("memory/b.md", "MEM003"), ("memory/c.md", "MEM003"),
+            ("memory/a.md", "MEM404"), ("memory/c.md", "MEM404")} <= codes
 
 
 def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
@@ -258,6 +268,11 @@ def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch
         return x * 2
 
     assert _map_split(fails_in_child, items) == [x * 2 for x in items]
+
+    # `meanwhile` (the history thread's start) runs once, in the parent, after the fork
+    called = []
+    assert _map_split(lambda x: x, items, lambda: called.append(os.getpid())) == items
+    assert called == [parent]
 
 
 def test_a_store_made_read_only_gets_no_cache(check, repo):

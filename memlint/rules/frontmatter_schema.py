@@ -124,17 +124,29 @@ def _message(error) -> tuple[str, str]:
     return where, f"`{where or 'frontmatter'}`: {error.message}"
 
 
+def content_memo(store, options):
+    """(cache kind, function of a doc): the schema errors of one file depend
+    only on its content, the schema and the date fields (kept by blob id)."""
+    path = schema_path(store)
+    if path is None:
+        return None
+    schema, digest = _schema(str(path))
+    skip = tuple(store.settings["date-fields"])
+
+    def problems(doc):
+        return _problems(doc, str(path), schema, skip) if doc.frontmatter is not None else []
+
+    return f"schema:{digest}:{','.join(skip)}", problems
+
+
 def check(doc, store, options):
     if doc.role != "memory" or doc.frontmatter is None:
         return
-    path = schema_path(store)
-    if path is None:
+    task = content_memo(store, options)
+    if task is None:
         return
-    schema, digest = _schema(str(path))
-    skip = tuple(store.settings["date-fields"])
-    # Depends only on the file's content, the schema and the date fields: kept by blob id.
-    found = store.memo(doc, f"schema:{digest}:{','.join(skip)}", lambda: _problems(doc, str(path), schema, skip))
-    for line, column, message in found:
+    kind, problems = task
+    for line, column, message in store.memo(doc, kind, lambda: problems(doc)):
         yield Problem(doc.path, line, column, message)
 
 

@@ -40,11 +40,16 @@ TAGS = ("secrets", "security")
 OPTIONS = {"allow": ((list,), [])}
 
 
-def check(doc, store, options):
+def content_memo(store, options):
+    """(cache kind, function of a doc): the hits depend only on the file's
+    content and the allow-list (kept by blob id, memlint.cache)."""
     allow = frozenset(options["allow"])
-    # Depends only on the file's content and the allow-list: kept by blob id (memlint.cache).
-    found = store.memo(doc, "secrets:" + ",".join(sorted(allow)), lambda: _hits(doc, allow))
-    for line, column, message in found:
+    return "secrets:" + ",".join(sorted(allow)), lambda doc: _hits(doc, allow)
+
+
+def check(doc, store, options):
+    kind, hits = content_memo(store, options)
+    for line, column, message in store.memo(doc, kind, lambda: hits(doc)):
         yield Problem(doc.path, line, column, message)
 
 

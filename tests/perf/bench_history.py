@@ -299,7 +299,7 @@ def _store(repo: Path):
 
 def _fresh(store):
     """store.git_dates with nothing cached: history is loaded again."""
-    for name in ("history", "git_dates"):
+    for name in ("_history", "git_dates"):
         store.__dict__.pop(name, None)
     return store.git_dates
 
