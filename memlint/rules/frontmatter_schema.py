@@ -156,8 +156,10 @@ def _problems(doc, path: str, schema, skip: tuple[str, ...]) -> list[tuple[int, 
     test = _path_test(path)
     if test is not None and test(instance):
         return []
-    validator = _validator(path)
-    errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
+    errors = _known_errors(schema, instance)
+    if errors is None:  # a keyword or value the short validator leaves to jsonschema
+        errors = list(_validator(path).iter_errors(instance))
+    errors = sorted(errors, key=lambda e: list(map(str, e.absolute_path)))
     found = []
     for error in errors:
         field, message = _message(error)
@@ -272,3 +274,87 @@ def _is_date(value: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+# The errors jsonschema would report, for the keywords _compile knows, without
+# importing it (~60 ms: most stores have a frontmatter error or two). Same
+# order (schema keyword order, depth first) and the attributes _message reads;
+# anything it cannot mirror exactly is left to jsonschema.
+class _Unsure(Exception):
+    pass
+
+
+class _Error:
+    def __init__(self, validator, validator_value, instance, path, message="", context=()):
+        self.validator, self.validator_value, self.instance = validator, validator_value, instance
+        self.absolute_path, self.message, self.context = path, message, context
+
+
+def _known_errors(schema, instance) -> list | None:
+    if _path_test_for(schema) is None:
+        return None
+    try:
+        return _errors(schema, instance, ())
+    except _Unsure:
+        return None
+
+
+def _path_test_for(schema):
+    return _quick_test(json.dumps(schema, sort_keys=True)) if isinstance(schema, dict) else None
+
+
+def _errors(schema, instance, path: tuple) -> list:
+    if schema is True:
+        return []
+    found = []
+    for keyword, value in schema.items():
+        if keyword in _ANNOTATIONS:
+            continue
+        if keyword == "type":
+            names = value if isinstance(value, list) else [value]
+            if not any(_TYPES[n](instance) for n in names):
+                if isinstance(instance, float) and "integer" in names:
+                    raise _Unsure  # jsonschema counts 1.0 as an integer
+                found.append(_Error("type", value, instance, path))
+        elif keyword == "enum":
+            if not (isinstance(instance, str) and instance in value):
+                found.append(_Error("enum", value, instance, path))
+        elif keyword == "minLength":
+            if isinstance(instance, str) and len(instance) < value:
+                if instance != "":
+                    raise _Unsure  # the message wording differs between jsonschema versions
+                found.append(_Error("minLength", value, instance, path))
+        elif keyword == "required":
+            if isinstance(instance, dict):
+                for name in value:
+                    if name not in instance:
+                        if "'" in name:
+                            raise _Unsure
+                        found.append(_Error("required", value, instance, path, f"{name!r} is a required property"))
+        elif keyword == "properties":
+            if isinstance(instance, dict):
+                for name, sub in value.items():
+                    if name in instance:
+                        found.extend(_errors(sub, instance[name], (*path, name)))
+        elif keyword == "items":
+            if isinstance(instance, list):
+                for index, item in enumerate(instance):
+                    found.extend(_errors(value, item, (*path, index)))
+        elif keyword == "anyOf":
+            context = []
+            for sub in value:
+                sub_errors = _errors(sub, instance, path)
+                if not sub_errors:
+                    break
+                context.extend(sub_errors)
+            else:
+                needed = {e.message.split("'")[1] for e in context if e.validator == "required"}
+                if "type" not in needed:
+                    raise _Unsure  # _message would quote jsonschema's own text
+                found.append(_Error("anyOf", value, instance, path, context=context))
+        elif keyword == "format":
+            if isinstance(instance, str) and not _is_date(instance):
+                found.append(_Error("format", value, instance, path))
+        else:
+            raise _Unsure
+    return found
