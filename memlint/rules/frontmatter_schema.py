@@ -43,10 +43,15 @@ def schema_path(store) -> Path | None:
     name = store.settings.get("schema")
     if not name:
         return None
+    return _schema_path(name, store.config.base_dir or store.dir)
+
+
+@lru_cache(maxsize=8)
+def _schema_path(name: str, base: Path) -> Path:
+    """A shipped schema, else ``name`` from ``base`` (asked once per file: the answer is kept)."""
     shipped = SHIPPED / name
     if shipped.is_file():
         return shipped
-    base = store.config.base_dir or store.dir
     return (base / name).resolve()
 
 
