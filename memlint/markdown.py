@@ -198,7 +198,11 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
     if conflict:
         line = first_line + fm_text.count("\n", 0, conflict.start())
         return None, FrontmatterError(f"unresolved merge conflict marker {conflict.group(1)}", line, 1)
-    if _nesting_bound(fm_text) > _LIBYAML_SAFE_DEPTH:
+    data = _simple_yaml(fm_text)
+    if data is not _NOT_SIMPLE:
+        return data, None
+    # A line adds at most twice its length to the bound: short text is safe.
+    if len(fm_text) > _LIBYAML_SAFE_DEPTH // 2 and _nesting_bound(fm_text) > _LIBYAML_SAFE_DEPTH:
         # libyaml recurses in C once per level and crashes the whole process
         # past ~20,000 levels; the pure-Python loader is quadratic there.
         return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
@@ -225,6 +229,175 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
     if too_big:
         return None, FrontmatterError(too_big, first_line, 1)
     return data, None
+
+
+# ------------------------------------------------ simple frontmatter, fast
+#
+# Most frontmatter is flat ``key: value`` lines, a few one-line lists, maybe
+# one nested mapping of such lines. Reading those by hand is ~10x faster than
+# the loader (whose cost is Python-level node construction). Anything else,
+# or anything unsure, goes to the loader: the result is always what the
+# loader would give (tests/test_simple_yaml.py compares them).
+
+_NOT_SIMPLE = object()
+# YAML's printable characters, less the tab and the breaks that YAML alone
+# counts (\x85, \u2028, \u2029) and the BOM.
+_SIMPLE_TEXT = re.compile("[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*")
+_SIMPLE_ENTRY = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
+_SIMPLE_ITEM = re.compile(r"( *)- +(.*)")
+_DOUBLE_QUOTED = re.compile(r'"([^"\\]*)" *')
+_SINGLE_QUOTED = re.compile(r"'((?:[^']|'')*)' *")
+_FLOW_ITEM = re.compile(
+    r"""(?:"([^"\\]*)"|'((?:[^']|'')*)'|([^\s,\[\]{}#:'"&*!|>%@`?-](?:[^,\[\]{}#:'"]*[^\s,\[\]{}#:'"])?)) *(?:(,) *|$)"""
+)
+_PLAIN_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@` ")
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
+
+
+def _plain_value(text: str):
+    """A plain scalar typed as the loader's resolvers type it, or _NOT_SIMPLE."""
+    for tag, pattern in _Loader.yaml_implicit_resolvers.get(text[0], ()):
+        if pattern.match(text):
+            if tag == "tag:yaml.org,2002:bool":
+                return _Loader.bool_values[text.lower()]
+            if tag == "tag:yaml.org,2002:null":
+                return None
+            if tag == "tag:yaml.org,2002:int" and _DECIMAL.fullmatch(text):
+                return int(text)
+            return _NOT_SIMPLE
+    return text
+
+
+def _simple_scalar(text: str):
+    """One line's value after ``key: `` or ``- ``, trailing spaces stripped."""
+    first = text[0]
+    if first == '"':
+        m = _DOUBLE_QUOTED.fullmatch(text)
+        return m.group(1) if m else _NOT_SIMPLE
+    if first == "'":
+        m = _SINGLE_QUOTED.fullmatch(text)
+        return m.group(1).replace("''", "'") if m else _NOT_SIMPLE
+    if first == "[":
+        return _simple_flow_list(text)
+    if first in _PLAIN_INDICATORS or ": " in text or " #" in text or text.endswith(":"):
+        return _NOT_SIMPLE
+    return _plain_value(text)
+
+
+def _simple_flow_list(text: str):
+    """``[a, "b", 'c']`` on one line, items scalars."""
+    inner = text.rstrip(" ")
+    if not inner.endswith("]"):
+        return _NOT_SIMPLE
+    inner = inner[1:-1].strip(" ")
+    items: list = []
+    pos, end = 0, len(inner)
+    while pos < end:
+        m = _FLOW_ITEM.match(inner, pos)
+        if not m:
+            return _NOT_SIMPLE
+        double, single, plain, comma = m.groups()
+        if double is not None:
+            items.append(double)
+        elif single is not None:
+            items.append(single.replace("''", "'"))
+        else:
+            value = _plain_value(plain)
+            if value is _NOT_SIMPLE:
+                return _NOT_SIMPLE
+            items.append(value)
+        pos = m.end()
+        if comma is None and pos < end:
+            return _NOT_SIMPLE
+    return items
+
+
+def _simple_yaml(fm_text: str):
+    """What the loader makes of ``fm_text`` when it is simple, else _NOT_SIMPLE."""
+    if not _SIMPLE_TEXT.fullmatch(fm_text):
+        return _NOT_SIMPLE
+    data: dict = {}
+    values = 1
+    lines = fm_text.split("\n")
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        i += 1
+        if not line.strip(" ") or line[0] == "#":
+            continue
+        m = _SIMPLE_ENTRY.fullmatch(line)
+        if not m or m.group(1):
+            return _NOT_SIMPLE
+        key, text = m.group(2), m.group(3)
+        if key in data or _plain_value(key) is not key:
+            return _NOT_SIMPLE
+        text = text.rstrip(" ") if text else ""
+        if text:
+            value = _simple_scalar(text)
+            if value is _NOT_SIMPLE:
+                return _NOT_SIMPLE
+            values += 1 + (len(value) if type(value) is list else 0)
+        else:  # a list or a mapping on the lines below, or null
+            while i < n and not lines[i].strip(" "):
+                i += 1
+            value = None
+            if i < n and lines[i][:1] == " " or lines[i:i + 1] and lines[i][:2] in ("- ", "-"):
+                value, i, count = _simple_block(lines, i)
+                if value is _NOT_SIMPLE:
+                    return _NOT_SIMPLE
+                values += count
+            values += 1
+        if values > MAX_YAML_VALUES:
+            return _NOT_SIMPLE
+        data[key] = value
+    return data if data else _NOT_SIMPLE
+
+
+def _simple_block(lines: list[str], i: int):
+    """(value, next line, values) for a block list of scalars or a mapping of
+    ``key: scalar`` lines, starting at line ``i``."""
+    first = lines[i]
+    indent = len(first) - len(first.lstrip(" "))
+    prefix = " " * indent
+    item = _SIMPLE_ITEM.fullmatch(first)
+    out: list | dict = [] if item else {}
+    count = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        if not line.strip(" "):
+            i += 1
+            continue
+        if not line.startswith(prefix) or line[indent:indent + 1] == " ":
+            break  # a deeper line is not simple; a shallower one ends the block
+        if type(out) is list:
+            m = _SIMPLE_ITEM.fullmatch(line)
+            if not m or len(m.group(1)) != indent:
+                break
+            text = m.group(2).rstrip(" ")
+            value = _simple_scalar(text) if text else _NOT_SIMPLE
+            if value is _NOT_SIMPLE or type(value) is list:
+                return _NOT_SIMPLE, i, 0
+            out.append(value)
+        else:
+            if indent == 0:
+                break
+            m = _SIMPLE_ENTRY.fullmatch(line)
+            if not m or len(m.group(1)) != indent or not m.group(3):
+                return _NOT_SIMPLE, i, 0
+            key, text = m.group(2), m.group(3).rstrip(" ")
+            if key in out or _plain_value(key) is not key or not text:
+                return _NOT_SIMPLE, i, 0
+            value = _simple_scalar(text)
+            if value is _NOT_SIMPLE:
+                return _NOT_SIMPLE, i, 0
+            count += len(value) if type(value) is list else 0
+            out[key] = value
+        count += 1
+        i += 1
+    if i < n and lines[i].strip(" ") and lines[i][:1] == " ":
+        return _NOT_SIMPLE, i, 0  # indented, yet not part of the block
+    return out, i, count
 
 
 _YAML_ONLY_BREAK = re.compile("\r|[\x85\u2028\u2029]")  # line-end \r are stripped before YAML
