@@ -496,6 +496,7 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
 # ---------------------------------------------------------------- links
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+_FENCE_START = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M)
 # Patterns start with a literal character where they can: the regex engine
 # then skips ahead to it instead of trying every position. A '!' before '['
 # (image, embed) is looked up by hand.
@@ -572,24 +573,37 @@ def blank_fenced_code(text: str) -> str:
     """Replace fenced code blocks with spaces, keeping every newline."""
     if "```" not in text and "~~~" not in text:
         return text
-    lines = text.split("\n")
-    fence = None
-    for i, line in enumerate(lines):
-        if fence is None:
-            m = _FENCE_OPEN.match(line)
-            if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
-                fence = m.group(2)
-                lines[i] = " " * len(line)
-        else:
+    parts, copied = [], 0  # text[:copied] is in parts
+    m = _FENCE_START.search(text)
+    while m:  # jump from fence to fence; only lines inside one are walked
+        start = m.start()
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        opening = _FENCE_OPEN.match(text[start:end])
+        if not opening or opening.group(2)[0] == "`" and "`" in opening.group(3):
+            m = _FENCE_START.search(text, end)
+            continue
+        fence = opening.group(2)
+        while end < len(text):  # to the closing line, or the end of the text
+            line_start = end + 1
+            end = text.find("\n", line_start)
+            end = len(text) if end < 0 else end
+            line = text[line_start:end]
             stripped = line.strip()
             if (
                 len(line) - len(line.lstrip(" ")) < 4
                 and stripped.startswith(fence[0] * len(fence))
                 and set(stripped) == {fence[0]}
             ):
-                fence = None
-            lines[i] = " " * len(line)
-    return "\n".join(lines)
+                break
+        parts.append(text[copied:start])
+        parts.append(_blank_text(text[start:end], " "))
+        copied = end
+        m = _FENCE_START.search(text, end)
+    if not parts:
+        return text
+    parts.append(text[copied:])
+    return "".join(parts)
 
 
 def code_spans(text: str) -> list[tuple[int, int, int, int]]:
@@ -636,12 +650,20 @@ def _blank_ranges(text: str, ranges: list[tuple[int, int]], fill: str = "_") -> 
     return "".join(parts)
 
 
+_PLUS_ONE = (1).__add__
+
+
 class _LineIndex:
+    """1-based (line, column) of offsets in a text; built on first use."""
+
     def __init__(self, text: str, first_line: int):
-        self.starts = list(accumulate((len(line) + 1 for line in text.split("\n")), initial=0))
+        self.text = text
+        self.starts: list[int] | None = None
         self.first_line = first_line
 
     def at(self, offset: int) -> tuple[int, int]:
+        if self.starts is None:  # line start offsets, without a Python-level loop
+            self.starts = list(accumulate(map(_PLUS_ONE, map(len, self.text.split("\n"))), initial=0))
         i = bisect.bisect_right(self.starts, offset) - 1
         return self.first_line + i, offset - self.starts[i] + 1
 
@@ -894,7 +916,14 @@ def _indented_code_matters(text: str) -> bool:
     opening with indented code) it may be code, in which a '[', '<' or '`'
     is literal, so only such lines send the file to the parser.
     """
-    if ("    " not in text and "\t" not in text) or not _INDENTED.search(text):
+    if "    " not in text and "\t" not in text:
+        return False
+    # Only an indented line with link syntax can matter: most texts have none.
+    for m in _INDENTED.finditer(text):
+        line_end = text.find("\n", m.end())
+        if not _LINK_CHARS.isdisjoint(text[m.start():line_end if line_end >= 0 else len(text)]):
+            break
+    else:
         return False
     # What the line before says about an indented run starting after it:
     prev_blank, prev_depth, prev_ends_block = True, None, True  # (the start of the text)
