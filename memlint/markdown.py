@@ -154,7 +154,7 @@ def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
         return None
     limit = len(lines)
     for j in range(start + 1, limit):
-        if _CLOSE_LINE.match(lines[j]):
+        if lines[j][:3] in ("---", "...") and _CLOSE_LINE.match(lines[j]):
             return start, j
     return (start, -1)
 
@@ -194,7 +194,7 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
         return None, FrontmatterError(
             f"{what} uses more than {MAX_ALIASES} YAML aliases (an alias bomb?); not expanded", first_line, 1
         )
-    conflict = _CONFLICT_MARKER.search(fm_text)
+    conflict = ("<<<<<<<" in fm_text or ">>>>>>>" in fm_text or "=======" in fm_text) and _CONFLICT_MARKER.search(fm_text)
     if conflict:
         line = first_line + fm_text.count("\n", 0, conflict.start())
         return None, FrontmatterError(f"unresolved merge conflict marker {conflict.group(1)}", line, 1)
@@ -244,6 +244,7 @@ _NOT_SIMPLE = object()
 # counts (\x85, \u2028, \u2029) and the BOM.
 _SIMPLE_TEXT = re.compile("[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*")
 _SIMPLE_ENTRY = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
+_TOP_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
 _SIMPLE_ITEM = re.compile(r"( *)- +(.*)")
 _DOUBLE_QUOTED = re.compile(r'"([^"\\]*)" *')
 _SINGLE_QUOTED = re.compile(r"'((?:[^']|'')*)' *")
@@ -252,10 +253,14 @@ _FLOW_ITEM = re.compile(
 )
 _PLAIN_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@` ")
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_RESOLVED_FIRST = frozenset(first for first, resolvers in _Loader.yaml_implicit_resolvers.items() if first and resolvers)
+_SPECIAL_FIRST = _PLAIN_INDICATORS | _RESOLVED_FIRST
 
 
 def _plain_value(text: str):
     """A plain scalar typed as the loader's resolvers type it, or _NOT_SIMPLE."""
+    if text[0] not in _RESOLVED_FIRST:
+        return text
     for tag, pattern in _Loader.yaml_implicit_resolvers.get(text[0], ()):
         if pattern.match(text):
             if tag == "tag:yaml.org,2002:bool":
@@ -271,6 +276,8 @@ def _plain_value(text: str):
 def _simple_scalar(text: str):
     """One line's value after ``key: `` or ``- ``, trailing spaces stripped."""
     first = text[0]
+    if first not in _SPECIAL_FIRST:  # the common case: a plain string
+        return _NOT_SIMPLE if ": " in text or " #" in text or text[-1] == ":" else text
     if first == '"':
         m = _DOUBLE_QUOTED.fullmatch(text)
         return m.group(1) if m else _NOT_SIMPLE
@@ -323,13 +330,13 @@ def _simple_yaml(fm_text: str):
     while i < n:
         line = lines[i]
         i += 1
-        if not line.strip(" ") or line[0] == "#":
-            continue
-        m = _SIMPLE_ENTRY.fullmatch(line)
-        if not m or m.group(1):
+        m = _TOP_ENTRY.fullmatch(line)
+        if not m:
+            if not line.strip(" ") or line[0] == "#":
+                continue
             return _NOT_SIMPLE
-        key, text = m.group(2), m.group(3)
-        if key in data or _plain_value(key) is not key:
+        key, text = m.groups()
+        if key in data or key[0] in _RESOLVED_FIRST and _plain_value(key) is not key:
             return _NOT_SIMPLE
         text = text.rstrip(" ") if text else ""
         if text:
@@ -440,6 +447,11 @@ def _too_big(data: object, what: str) -> str | None:
     return None
 
 
+def _line_offset(lines: list[str], index: int) -> int:
+    """Offset in the text of the start of ``lines[index]`` (lines split at "\n")."""
+    return sum(map(len, lines[:index])) + index
+
+
 def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> Parsed:
     """Parse one file's text (already decoded). Pure: same text, same result.
 
@@ -464,7 +476,10 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
         else:
             result.frontmatter_lines = (start + 1, end + 1)
             fm_lines = lines[start + 1 : end]
-            fm_text = "\n".join(l.rstrip("\r") for l in fm_lines)
+            fm_start = _line_offset(lines, start + 1)
+            fm_text = text[fm_start:max(fm_start, _line_offset(lines, end) - 1)]  # the lines, joined
+            if "\r" in fm_text:
+                fm_text = "\n".join(l.rstrip("\r") for l in fm_lines)
             result.key_lines = _key_lines(fm_lines, start + 2)
             data, error = load_yaml(fm_text, start + 2)
             if error is not None:
@@ -480,8 +495,7 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
             body_index = end + 1
     # Lines before a preamble-frontmatter are body-like text too; keep them out
     # of the body but count lines correctly: the body starts after the fence.
-    body_lines = lines[body_index:]
-    result.body = "\n".join(body_lines)
+    result.body = text[_line_offset(lines, body_index):] if body_index else text  # "\n".join(lines[body_index:])
     result.body_line = body_index + 1
     links, slow = extract_links(result.body, result.body_line, backtick_refs=backtick_refs, wikilinks=wikilinks)
     if result.preamble_lines and fences is not None:
@@ -496,7 +510,6 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
 # ---------------------------------------------------------------- links
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-_FENCE_START = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M)
 # Patterns start with a literal character where they can: the regex engine
 # then skips ahead to it instead of trying every position. A '!' before '['
 # (image, embed) is looked up by hand.
@@ -574,14 +587,13 @@ def blank_fenced_code(text: str) -> str:
     if "```" not in text and "~~~" not in text:
         return text
     parts, copied = [], 0  # text[:copied] is in parts
-    m = _FENCE_START.search(text)
-    while m:  # jump from fence to fence; only lines inside one are walked
-        start = m.start()
+    start = _fence_start(text, 0)
+    while start >= 0:  # jump from fence to fence; only lines inside one are walked
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         opening = _FENCE_OPEN.match(text[start:end])
         if not opening or opening.group(2)[0] == "`" and "`" in opening.group(3):
-            m = _FENCE_START.search(text, end)
+            start = _fence_start(text, end)
             continue
         fence = opening.group(2)
         while end < len(text):  # to the closing line, or the end of the text
@@ -599,11 +611,28 @@ def blank_fenced_code(text: str) -> str:
         parts.append(text[copied:start])
         parts.append(_blank_text(text[start:end], " "))
         copied = end
-        m = _FENCE_START.search(text, end)
+        start = _fence_start(text, end)
     if not parts:
         return text
     parts.append(text[copied:])
     return "".join(parts)
+
+
+def _fence_start(text: str, pos: int) -> int:
+    """Start of the first line at or after ``pos`` (a line start) that opens
+    with up to three spaces and ``` or ~~~; -1 if none. (str.find, not a
+    regex scan: a regex starting with ^ is tried at every offset.)"""
+    first = -1
+    for needle in ("```", "~~~"):
+        i = text.find(needle, pos)
+        while i >= 0 and (first < 0 or i < first):
+            line_start = text.rfind("\n", pos, i) + 1 or pos
+            if i - line_start <= 3 and text[line_start:i] == " " * (i - line_start):
+                first = line_start
+                break
+            line_end = text.find("\n", i)
+            i = text.find(needle, line_end) if line_end >= 0 else -1
+    return first
 
 
 def code_spans(text: str) -> list[tuple[int, int, int, int]]:
@@ -621,6 +650,8 @@ def code_spans(text: str) -> list[tuple[int, int, int, int]]:
             j += 1
         runs.append((i, j))
         i = text.find("`", j)
+    if len(runs) == text.count("`"):  # single backticks (the usual case): they pair in order
+        return [(runs[k][0], runs[k][1], runs[k + 1][0], runs[k + 1][1]) for k in range(0, len(runs) - 1, 2)]
     partner = [-1] * len(runs)
     last: dict[int, int] = {}
     for k in range(len(runs) - 1, -1, -1):
@@ -918,13 +949,8 @@ def _indented_code_matters(text: str) -> bool:
     """
     if "    " not in text and "\t" not in text:
         return False
-    # Only an indented line with link syntax can matter: most texts have none.
-    for m in _INDENTED.finditer(text):
-        line_end = text.find("\n", m.end())
-        if not _LINK_CHARS.isdisjoint(text[m.start():line_end if line_end >= 0 else len(text)]):
-            break
-    else:
-        return False
+    if not _indented_link_line(text):
+        return False  # only an indented line with link syntax can matter: most texts have none
     # What the line before says about an indented run starting after it:
     prev_blank, prev_depth, prev_ends_block = True, None, True  # (the start of the text)
     run_depth, run_code = None, False  # the indented run we are in (its block-quote depth), else None
@@ -946,6 +972,23 @@ def _indented_code_matters(text: str) -> bool:
         # '<': maybe a one-line HTML block (a comment), which a paragraph does not continue
         prev_blank, prev_depth, run_depth = False, depth, None
         prev_ends_block = bool(not content.strip() or _BLOCK_LINE.match(content) or "<" in content)
+    return False
+
+
+def _indented_link_line(text: str) -> bool:
+    """Whether a line that may be indented code (``_INDENTED``) holds a '[',
+    ']', '<' or '`'. Such a line holds four spaces or a tab: only those
+    lines are looked at, each once per needle."""
+    for needle in ("    ", "\t"):
+        i = text.find(needle)
+        while i >= 0:
+            start = text.rfind("\n", 0, i) + 1
+            end = text.find("\n", i)
+            end = len(text) if end < 0 else end
+            line = text[start:end]
+            if not _LINK_CHARS.isdisjoint(line) and _INDENTED.match(line):
+                return True
+            i = text.find(needle, end)
     return False
 
 
