@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from itertools import accumulate
+from operator import attrgetter
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
@@ -164,7 +165,9 @@ def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:
     out: dict[str, int] = {}
     parent = None
     for offset, raw in enumerate(fm_lines):
-        m = _KEY_LINE.match(raw.rstrip("\r"))
+        m = _KEY_LINE.match(raw)  # a trailing \r matters only after a bare "key:"
+        if not m and raw.endswith("\r"):
+            m = _KEY_LINE.match(raw.rstrip("\r"))
         if not m:
             continue
         indent, key = len(m.group(1)), m.group(2)
@@ -261,6 +264,20 @@ def _plain_value(text: str):
     """A plain scalar typed as the loader's resolvers type it, or _NOT_SIMPLE."""
     if text[0] not in _RESOLVED_FIRST:
         return text
+    try:
+        return _PLAIN_TYPED[text]  # dates and keys repeat across a store
+    except KeyError:
+        pass
+    if len(_PLAIN_TYPED) > 10_000:
+        _PLAIN_TYPED.clear()
+    value = _PLAIN_TYPED[text] = _resolve_plain(text)
+    return value
+
+
+_PLAIN_TYPED: dict[str, object] = {}
+
+
+def _resolve_plain(text: str):
     for tag, pattern in _Loader.yaml_implicit_resolvers.get(text[0], ()):
         if pattern.match(text):
             if tag == "tag:yaml.org,2002:bool":
@@ -336,7 +353,7 @@ def _simple_yaml(fm_text: str):
                 continue
             return _NOT_SIMPLE
         key, text = m.groups()
-        if key in data or key[0] in _RESOLVED_FIRST and _plain_value(key) is not key:
+        if key in data or key[0] in _RESOLVED_FIRST and type(_plain_value(key)) is not str:
             return _NOT_SIMPLE
         text = text.rstrip(" ") if text else ""
         if text:
@@ -393,7 +410,7 @@ def _simple_block(lines: list[str], i: int):
             if not m or len(m.group(1)) != indent or not m.group(3):
                 return _NOT_SIMPLE, i, 0
             key, text = m.group(2), m.group(3).rstrip(" ")
-            if key in out or _plain_value(key) is not key or not text:
+            if key in out or type(_plain_value(key)) is not str or not text:
                 return _NOT_SIMPLE, i, 0
             value = _simple_scalar(text)
             if value is _NOT_SIMPLE:
@@ -675,7 +692,8 @@ def _blank_ranges(text: str, ranges: list[tuple[int, int]], fill: str = "_") -> 
     parts, pos = [], 0
     for start, end in ranges:
         parts.append(text[pos:start])
-        parts.append(_blank_text(text[start:end], fill))
+        chunk = text[start:end]
+        parts.append(fill * (end - start) if "\n" not in chunk else _blank_text(chunk, fill))
         pos = end
     parts.append(text[pos:])
     return "".join(parts)
@@ -685,18 +703,29 @@ _PLUS_ONE = (1).__add__
 
 
 class _LineIndex:
-    """1-based (line, column) of offsets in a text; built on first use."""
+    """1-based (line, column) of offsets in a text. The first few lookups
+    count newlines (most texts have a few links); then a table of line
+    starts is built, so that many links stay linear."""
 
     def __init__(self, text: str, first_line: int):
         self.text = text
         self.starts: list[int] | None = None
         self.first_line = first_line
+        self.counted = 0
 
     def at(self, offset: int) -> tuple[int, int]:
-        if self.starts is None:  # line start offsets, without a Python-level loop
+        if self.starts is None:
+            if self.counted < 8:
+                self.counted += 1
+                text = self.text
+                return self.first_line + text.count("\n", 0, offset), offset - text.rfind("\n", 0, offset)
+            # line start offsets, without a Python-level loop
             self.starts = list(accumulate(map(_PLUS_ONE, map(len, self.text.split("\n"))), initial=0))
         i = bisect.bisect_right(self.starts, offset) - 1
         return self.first_line + i, offset - self.starts[i] + 1
+
+
+_LINE_COLUMN = attrgetter("line", "column")
 
 
 def extract_links(
@@ -751,7 +780,7 @@ def extract_links(
         if found is None:
             found = _links_by_regex(no_code, index, whole_lines=False)
         links.extend(found)
-    links.sort(key=lambda l: (l.line, l.column))
+    links.sort(key=_LINE_COLUMN)
     return links, used_parser
 
 
@@ -797,9 +826,8 @@ def _unsure(no_code: str, no_fences: str, body: str, spans, comments) -> bool:
     Every check is linear in the text, hostile input included."""
     if "]:" in no_code:
         return True
-    if any(_AFTER_OPEN.match(no_code, i) for i in _positions(no_code, "[")):
-        return True
-    if any(_AFTER_CLOSE.match(no_code, i) for i in _positions(no_code, "]")):
+    # (A search tries each '[' or ']' once, as a find loop would, in C.)
+    if _AFTER_OPEN.search(no_code) or _AFTER_CLOSE.search(no_code):
         return True
     if "&" in no_code and _ENTITY.search(no_code):
         return True
