@@ -875,14 +875,6 @@ def _comments_matter(text: str, body: str, comments: list[tuple[int, int]]) -> b
     return False
 
 
-def _positions(text: str, char: str):
-    """Offsets of ``char`` in ``text``."""
-    i = text.find(char)
-    while i >= 0:
-        yield i
-        i = text.find(char, i + 1)
-
-
 def _matches(pattern: re.Pattern, text: str, first: str):
     """pattern.finditer(text) for a pattern that starts with the character ``first``."""
     i = text.find(first)
