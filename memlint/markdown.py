@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from itertools import accumulate
+from operator import attrgetter
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
@@ -154,7 +155,7 @@ def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
         return None
     limit = len(lines)
     for j in range(start + 1, limit):
-        if _CLOSE_LINE.match(lines[j]):
+        if lines[j][:3] in ("---", "...") and _CLOSE_LINE.match(lines[j]):
             return start, j
     return (start, -1)
 
@@ -164,7 +165,9 @@ def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:
     out: dict[str, int] = {}
     parent = None
     for offset, raw in enumerate(fm_lines):
-        m = _KEY_LINE.match(raw.rstrip("\r"))
+        m = _KEY_LINE.match(raw)  # a trailing \r matters only after a bare "key:"
+        if not m and raw.endswith("\r"):
+            m = _KEY_LINE.match(raw.rstrip("\r"))
         if not m:
             continue
         indent, key = len(m.group(1)), m.group(2)
@@ -194,11 +197,15 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
         return None, FrontmatterError(
             f"{what} uses more than {MAX_ALIASES} YAML aliases (an alias bomb?); not expanded", first_line, 1
         )
-    conflict = _CONFLICT_MARKER.search(fm_text)
+    conflict = ("<<<<<<<" in fm_text or ">>>>>>>" in fm_text or "=======" in fm_text) and _CONFLICT_MARKER.search(fm_text)
     if conflict:
         line = first_line + fm_text.count("\n", 0, conflict.start())
         return None, FrontmatterError(f"unresolved merge conflict marker {conflict.group(1)}", line, 1)
-    if _nesting_bound(fm_text) > _LIBYAML_SAFE_DEPTH:
+    data = _simple_yaml(fm_text)
+    if data is not _NOT_SIMPLE:
+        return data, None
+    # A line adds at most twice its length to the bound: short text is safe.
+    if len(fm_text) > _LIBYAML_SAFE_DEPTH // 2 and _nesting_bound(fm_text) > _LIBYAML_SAFE_DEPTH:
         # libyaml recurses in C once per level and crashes the whole process
         # past ~20,000 levels; the pure-Python loader is quadratic there.
         return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
@@ -225,6 +232,196 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
     if too_big:
         return None, FrontmatterError(too_big, first_line, 1)
     return data, None
+
+
+# ------------------------------------------------ simple frontmatter, fast
+#
+# Most frontmatter is flat ``key: value`` lines, a few one-line lists, maybe
+# one nested mapping of such lines. Reading those by hand is ~10x faster than
+# the loader (whose cost is Python-level node construction). Anything else,
+# or anything unsure, goes to the loader: the result is always what the
+# loader would give (tests/test_simple_yaml.py compares them).
+
+_NOT_SIMPLE = object()
+# YAML's printable characters, less the tab and the breaks that YAML alone
+# counts (\x85, \u2028, \u2029) and the BOM.
+_SIMPLE_TEXT = re.compile("[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*")
+_SIMPLE_ENTRY = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
+_TOP_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
+_SIMPLE_ITEM = re.compile(r"( *)- +(.*)")
+_DOUBLE_QUOTED = re.compile(r'"([^"\\]*)" *')
+_SINGLE_QUOTED = re.compile(r"'((?:[^']|'')*)' *")
+_FLOW_ITEM = re.compile(
+    r"""(?:"([^"\\]*)"|'((?:[^']|'')*)'|([^\s,\[\]{}#:'"&*!|>%@`?-](?:[^,\[\]{}#:'"]*[^\s,\[\]{}#:'"])?)) *(?:(,) *|$)"""
+)
+_PLAIN_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@` ")
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_RESOLVED_FIRST = frozenset(first for first, resolvers in _Loader.yaml_implicit_resolvers.items() if first and resolvers)
+_SPECIAL_FIRST = _PLAIN_INDICATORS | _RESOLVED_FIRST
+
+
+def _plain_value(text: str):
+    """A plain scalar typed as the loader's resolvers type it, or _NOT_SIMPLE."""
+    if text[0] not in _RESOLVED_FIRST:
+        return text
+    try:
+        return _PLAIN_TYPED[text]  # dates and keys repeat across a store
+    except KeyError:
+        pass
+    if len(_PLAIN_TYPED) > 10_000:
+        _PLAIN_TYPED.clear()
+    value = _PLAIN_TYPED[text] = _resolve_plain(text)
+    return value
+
+
+_PLAIN_TYPED: dict[str, object] = {}
+
+
+def _resolve_plain(text: str):
+    for tag, pattern in _Loader.yaml_implicit_resolvers.get(text[0], ()):
+        if pattern.match(text):
+            if tag == "tag:yaml.org,2002:bool":
+                return _Loader.bool_values[text.lower()]
+            if tag == "tag:yaml.org,2002:null":
+                return None
+            if tag == "tag:yaml.org,2002:int" and _DECIMAL.fullmatch(text):
+                return int(text)
+            return _NOT_SIMPLE
+    return text
+
+
+def _simple_scalar(text: str):
+    """One line's value after ``key: `` or ``- ``, trailing spaces stripped."""
+    first = text[0]
+    if first not in _SPECIAL_FIRST:  # the common case: a plain string
+        return _NOT_SIMPLE if ": " in text or " #" in text or text[-1] == ":" else text
+    if first == '"':
+        m = _DOUBLE_QUOTED.fullmatch(text)
+        return m.group(1) if m else _NOT_SIMPLE
+    if first == "'":
+        m = _SINGLE_QUOTED.fullmatch(text)
+        return m.group(1).replace("''", "'") if m else _NOT_SIMPLE
+    if first == "[":
+        return _simple_flow_list(text)
+    if first in _PLAIN_INDICATORS or ": " in text or " #" in text or text.endswith(":"):
+        return _NOT_SIMPLE
+    return _plain_value(text)
+
+
+def _simple_flow_list(text: str):
+    """``[a, "b", 'c']`` on one line, items scalars."""
+    inner = text.rstrip(" ")
+    if not inner.endswith("]"):
+        return _NOT_SIMPLE
+    inner = inner[1:-1].strip(" ")
+    items: list = []
+    pos, end = 0, len(inner)
+    while pos < end:
+        m = _FLOW_ITEM.match(inner, pos)
+        if not m:
+            return _NOT_SIMPLE
+        double, single, plain, comma = m.groups()
+        if double is not None:
+            items.append(double)
+        elif single is not None:
+            items.append(single.replace("''", "'"))
+        else:
+            value = _plain_value(plain)
+            if value is _NOT_SIMPLE:
+                return _NOT_SIMPLE
+            items.append(value)
+        pos = m.end()
+        if comma is None and pos < end:
+            return _NOT_SIMPLE
+    return items
+
+
+def _simple_yaml(fm_text: str):
+    """What the loader makes of ``fm_text`` when it is simple, else _NOT_SIMPLE."""
+    if not _SIMPLE_TEXT.fullmatch(fm_text):
+        return _NOT_SIMPLE
+    data: dict = {}
+    values = 1
+    lines = fm_text.split("\n")
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        i += 1
+        m = _TOP_ENTRY.fullmatch(line)
+        if not m:
+            if not line.strip(" ") or line[0] == "#":
+                continue
+            return _NOT_SIMPLE
+        key, text = m.groups()
+        if key in data or key[0] in _RESOLVED_FIRST and type(_plain_value(key)) is not str:
+            return _NOT_SIMPLE
+        text = text.rstrip(" ") if text else ""
+        if text:
+            value = _simple_scalar(text)
+            if value is _NOT_SIMPLE:
+                return _NOT_SIMPLE
+            values += 1 + (len(value) if type(value) is list else 0)
+        else:  # a list or a mapping on the lines below, or null
+            while i < n and not lines[i].strip(" "):
+                i += 1
+            value = None
+            if i < n and lines[i][:1] == " " or lines[i:i + 1] and lines[i][:2] in ("- ", "-"):
+                value, i, count = _simple_block(lines, i)
+                if value is _NOT_SIMPLE:
+                    return _NOT_SIMPLE
+                values += count
+            values += 1
+        if values > MAX_YAML_VALUES:
+            return _NOT_SIMPLE
+        data[key] = value
+    return data if data else _NOT_SIMPLE
+
+
+def _simple_block(lines: list[str], i: int):
+    """(value, next line, values) for a block list of scalars or a mapping of
+    ``key: scalar`` lines, starting at line ``i``."""
+    first = lines[i]
+    indent = len(first) - len(first.lstrip(" "))
+    prefix = " " * indent
+    item = _SIMPLE_ITEM.fullmatch(first)
+    out: list | dict = [] if item else {}
+    count = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        if not line.strip(" "):
+            i += 1
+            continue
+        if not line.startswith(prefix) or line[indent:indent + 1] == " ":
+            break  # a deeper line is not simple; a shallower one ends the block
+        if type(out) is list:
+            m = _SIMPLE_ITEM.fullmatch(line)
+            if not m or len(m.group(1)) != indent:
+                break
+            text = m.group(2).rstrip(" ")
+            value = _simple_scalar(text) if text else _NOT_SIMPLE
+            if value is _NOT_SIMPLE or type(value) is list:
+                return _NOT_SIMPLE, i, 0
+            out.append(value)
+        else:
+            if indent == 0:
+                break
+            m = _SIMPLE_ENTRY.fullmatch(line)
+            if not m or len(m.group(1)) != indent or not m.group(3):
+                return _NOT_SIMPLE, i, 0
+            key, text = m.group(2), m.group(3).rstrip(" ")
+            if key in out or type(_plain_value(key)) is not str or not text:
+                return _NOT_SIMPLE, i, 0
+            value = _simple_scalar(text)
+            if value is _NOT_SIMPLE:
+                return _NOT_SIMPLE, i, 0
+            count += len(value) if type(value) is list else 0
+            out[key] = value
+        count += 1
+        i += 1
+    if i < n and lines[i].strip(" ") and lines[i][:1] == " ":
+        return _NOT_SIMPLE, i, 0  # indented, yet not part of the block
+    return out, i, count
 
 
 _YAML_ONLY_BREAK = re.compile("\r|[\x85\u2028\u2029]")  # line-end \r are stripped before YAML
@@ -267,6 +464,11 @@ def _too_big(data: object, what: str) -> str | None:
     return None
 
 
+def _line_offset(lines: list[str], index: int) -> int:
+    """Offset in the text of the start of ``lines[index]`` (lines split at "\n")."""
+    return sum(map(len, lines[:index])) + index
+
+
 def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> Parsed:
     """Parse one file's text (already decoded). Pure: same text, same result.
 
@@ -291,7 +493,10 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
         else:
             result.frontmatter_lines = (start + 1, end + 1)
             fm_lines = lines[start + 1 : end]
-            fm_text = "\n".join(l.rstrip("\r") for l in fm_lines)
+            fm_start = _line_offset(lines, start + 1)
+            fm_text = text[fm_start:max(fm_start, _line_offset(lines, end) - 1)]  # the lines, joined
+            if "\r" in fm_text:
+                fm_text = "\n".join(l.rstrip("\r") for l in fm_lines)
             result.key_lines = _key_lines(fm_lines, start + 2)
             data, error = load_yaml(fm_text, start + 2)
             if error is not None:
@@ -307,8 +512,7 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
             body_index = end + 1
     # Lines before a preamble-frontmatter are body-like text too; keep them out
     # of the body but count lines correctly: the body starts after the fence.
-    body_lines = lines[body_index:]
-    result.body = "\n".join(body_lines)
+    result.body = text[_line_offset(lines, body_index):] if body_index else text  # "\n".join(lines[body_index:])
     result.body_line = body_index + 1
     links, slow = extract_links(result.body, result.body_line, backtick_refs=backtick_refs, wikilinks=wikilinks)
     if result.preamble_lines and fences is not None:
@@ -399,24 +603,53 @@ def blank_fenced_code(text: str) -> str:
     """Replace fenced code blocks with spaces, keeping every newline."""
     if "```" not in text and "~~~" not in text:
         return text
-    lines = text.split("\n")
-    fence = None
-    for i, line in enumerate(lines):
-        if fence is None:
-            m = _FENCE_OPEN.match(line)
-            if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
-                fence = m.group(2)
-                lines[i] = " " * len(line)
-        else:
+    parts, copied = [], 0  # text[:copied] is in parts
+    start = _fence_start(text, 0)
+    while start >= 0:  # jump from fence to fence; only lines inside one are walked
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        opening = _FENCE_OPEN.match(text[start:end])
+        if not opening or opening.group(2)[0] == "`" and "`" in opening.group(3):
+            start = _fence_start(text, end)
+            continue
+        fence = opening.group(2)
+        while end < len(text):  # to the closing line, or the end of the text
+            line_start = end + 1
+            end = text.find("\n", line_start)
+            end = len(text) if end < 0 else end
+            line = text[line_start:end]
             stripped = line.strip()
             if (
                 len(line) - len(line.lstrip(" ")) < 4
                 and stripped.startswith(fence[0] * len(fence))
                 and set(stripped) == {fence[0]}
             ):
-                fence = None
-            lines[i] = " " * len(line)
-    return "\n".join(lines)
+                break
+        parts.append(text[copied:start])
+        parts.append(_blank_text(text[start:end], " "))
+        copied = end
+        start = _fence_start(text, end)
+    if not parts:
+        return text
+    parts.append(text[copied:])
+    return "".join(parts)
+
+
+def _fence_start(text: str, pos: int) -> int:
+    """Start of the first line at or after ``pos`` (a line start) that opens
+    with up to three spaces and ``` or ~~~; -1 if none. (str.find, not a
+    regex scan: a regex starting with ^ is tried at every offset.)"""
+    first = -1
+    for needle in ("```", "~~~"):
+        i = text.find(needle, pos)
+        while i >= 0 and (first < 0 or i < first):
+            line_start = text.rfind("\n", pos, i) + 1 or pos
+            if i - line_start <= 3 and text[line_start:i] == " " * (i - line_start):
+                first = line_start
+                break
+            line_end = text.find("\n", i)
+            i = text.find(needle, line_end) if line_end >= 0 else -1
+    return first
 
 
 def code_spans(text: str) -> list[tuple[int, int, int, int]]:
@@ -434,6 +667,8 @@ def code_spans(text: str) -> list[tuple[int, int, int, int]]:
             j += 1
         runs.append((i, j))
         i = text.find("`", j)
+    if len(runs) == text.count("`"):  # single backticks (the usual case): they pair in order
+        return [(runs[k][0], runs[k][1], runs[k + 1][0], runs[k + 1][1]) for k in range(0, len(runs) - 1, 2)]
     partner = [-1] * len(runs)
     last: dict[int, int] = {}
     for k in range(len(runs) - 1, -1, -1):
@@ -457,20 +692,40 @@ def _blank_ranges(text: str, ranges: list[tuple[int, int]], fill: str = "_") -> 
     parts, pos = [], 0
     for start, end in ranges:
         parts.append(text[pos:start])
-        parts.append(_blank_text(text[start:end], fill))
+        chunk = text[start:end]
+        parts.append(fill * (end - start) if "\n" not in chunk else _blank_text(chunk, fill))
         pos = end
     parts.append(text[pos:])
     return "".join(parts)
 
 
+_PLUS_ONE = (1).__add__
+
+
 class _LineIndex:
+    """1-based (line, column) of offsets in a text. The first few lookups
+    count newlines (most texts have a few links); then a table of line
+    starts is built, so that many links stay linear."""
+
     def __init__(self, text: str, first_line: int):
-        self.starts = list(accumulate((len(line) + 1 for line in text.split("\n")), initial=0))
+        self.text = text
+        self.starts: list[int] | None = None
         self.first_line = first_line
+        self.counted = 0
 
     def at(self, offset: int) -> tuple[int, int]:
+        if self.starts is None:
+            if self.counted < 8:
+                self.counted += 1
+                text = self.text
+                return self.first_line + text.count("\n", 0, offset), offset - text.rfind("\n", 0, offset)
+            # line start offsets, without a Python-level loop
+            self.starts = list(accumulate(map(_PLUS_ONE, map(len, self.text.split("\n"))), initial=0))
         i = bisect.bisect_right(self.starts, offset) - 1
         return self.first_line + i, offset - self.starts[i] + 1
+
+
+_LINE_COLUMN = attrgetter("line", "column")
 
 
 def extract_links(
@@ -525,7 +780,7 @@ def extract_links(
         if found is None:
             found = _links_by_regex(no_code, index, whole_lines=False)
         links.extend(found)
-    links.sort(key=lambda l: (l.line, l.column))
+    links.sort(key=_LINE_COLUMN)
     return links, used_parser
 
 
@@ -571,9 +826,8 @@ def _unsure(no_code: str, no_fences: str, body: str, spans, comments) -> bool:
     Every check is linear in the text, hostile input included."""
     if "]:" in no_code:
         return True
-    if any(_AFTER_OPEN.match(no_code, i) for i in _positions(no_code, "[")):
-        return True
-    if any(_AFTER_CLOSE.match(no_code, i) for i in _positions(no_code, "]")):
+    # (A search tries each '[' or ']' once, as a find loop would, in C.)
+    if _AFTER_OPEN.search(no_code) or _AFTER_CLOSE.search(no_code):
         return True
     if "&" in no_code and _ENTITY.search(no_code):
         return True
@@ -619,14 +873,6 @@ def _comments_matter(text: str, body: str, comments: list[tuple[int, int]]) -> b
         if "```" in inside or "~~~" in inside:
             return True
     return False
-
-
-def _positions(text: str, char: str):
-    """Offsets of ``char`` in ``text``."""
-    i = text.find(char)
-    while i >= 0:
-        yield i
-        i = text.find(char, i + 1)
 
 
 def _matches(pattern: re.Pattern, text: str, first: str):
@@ -721,8 +967,10 @@ def _indented_code_matters(text: str) -> bool:
     opening with indented code) it may be code, in which a '[', '<' or '`'
     is literal, so only such lines send the file to the parser.
     """
-    if ("    " not in text and "\t" not in text) or not _INDENTED.search(text):
+    if "    " not in text and "\t" not in text:
         return False
+    if not _indented_link_line(text):
+        return False  # only an indented line with link syntax can matter: most texts have none
     # What the line before says about an indented run starting after it:
     prev_blank, prev_depth, prev_ends_block = True, None, True  # (the start of the text)
     run_depth, run_code = None, False  # the indented run we are in (its block-quote depth), else None
@@ -744,6 +992,23 @@ def _indented_code_matters(text: str) -> bool:
         # '<': maybe a one-line HTML block (a comment), which a paragraph does not continue
         prev_blank, prev_depth, run_depth = False, depth, None
         prev_ends_block = bool(not content.strip() or _BLOCK_LINE.match(content) or "<" in content)
+    return False
+
+
+def _indented_link_line(text: str) -> bool:
+    """Whether a line that may be indented code (``_INDENTED``) holds a '[',
+    ']', '<' or '`'. Such a line holds four spaces or a tab: only those
+    lines are looked at, each once per needle."""
+    for needle in ("    ", "\t"):
+        i = text.find(needle)
+        while i >= 0:
+            start = text.rfind("\n", 0, i) + 1
+            end = text.find("\n", i)
+            end = len(text) if end < 0 else end
+            line = text[start:end]
+            if not _LINK_CHARS.isdisjoint(line) and _INDENTED.match(line):
+                return True
+            i = text.find(needle, end)
     return False
 
 
