@@ -240,7 +240,7 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
 # one nested mapping of such lines. Reading those by hand is ~10x faster than
 # the loader (whose cost is Python-level node construction). Anything else,
 # or anything unsure, goes to the loader: the result is always what the
-# loader would give (tests/test_simple_yaml.py compares them).
+# loader would give (tests/test_parse_fastpaths.py compares them).
 
 _NOT_SIMPLE = object()
 # YAML's printable characters, less the tab and the breaks that YAML alone
