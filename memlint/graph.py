@@ -209,6 +209,7 @@ class Graph:
         self.files = IndexedFiles(store.indexed_paths()) if store.staged else RepoFiles(store.repo_root)
         prefix = store._repo_path(store.dir)
         self._store_prefix = "" if prefix in (".", "") else prefix
+        self._doc_dirs: dict[str, str] = {}
         self._names: dict[str, list[str]] = defaultdict(list)
         self._stems: dict[str, list[str]] = defaultdict(list)
         self._folded: dict[str, list[str]] = defaultdict(list)
@@ -263,7 +264,12 @@ class Graph:
         return "" if joined == "." else joined
 
     def _doc_dir(self, doc: "Doc") -> str:
-        return posixpath.join(self._store_prefix, posixpath.dirname(doc.rel)) if self._store_prefix else posixpath.dirname(doc.rel)
+        """The repo-relative folder of a doc (asked once per link: kept per folder)."""
+        folder = doc.rel.rpartition("/")[0]
+        found = self._doc_dirs.get(folder)
+        if found is None:
+            found = self._doc_dirs[folder] = posixpath.join(self._store_prefix, folder) if self._store_prefix else folder
+        return found
 
     def _locate(self, repo_rel: str):
         """(status, target) for a lexical repo-relative path inside the repository."""
