@@ -197,7 +197,7 @@ _WIDE_SEPARATORS_RE = _alternation("".join(c for c in _TOKEN_SEPARATORS if not c
 _WIDE_BREAKS_RE = _alternation("".join(c for c in _LINE_BREAKS if not c.isascii()))
 # A . ! or ? followed by whitespace ends a sentence. The replacements are made
 # one after another, in this order (bytes.replace is 10x faster than a regex
-# here), and only for the marks the text holds.
+# here), and only for the marks and whitespace the text holds.
 _SENTENCE_ENDS = (
     (b".", (b". ", b".\n", b".\t")),
     (b"!", (b"! ", b"!\n")),
@@ -224,7 +224,8 @@ def _segment_text(lowered: bytes) -> bytes:
     for mark, ends in _SENTENCE_ENDS:
         if mark in text:
             for end in ends:
-                text = text.replace(end, b"\n")
+                if end[1:] in text:  # one-byte searches (memchr) are cheap; a replace's scan is not
+                    text = text.replace(end, b"\n")
     if wide:
         text = _CJK_RE.sub(rb" \1 ", text)
     return text
