@@ -46,6 +46,12 @@ near-duplicates.
 
 Each body costs one sort and C-level maps over its hashes. Bodies are
 compared only if they share a band key.
+
+``fingerprint`` itself works on the lowercased body's UTF-8 bytes
+(bytes.translate, bytes.replace, bytes regexes), takes the 3-word windows of
+all words in a row less those that cross a segment's end, and so has no
+per-line Python loop. tests/test_fingerprint.py checks that it returns
+exactly what the plain, per-segment str algorithm returns.
 """
 
 from __future__ import annotations
@@ -53,11 +59,13 @@ from __future__ import annotations
 import hashlib
 import re
 import string
+import sys
 import zlib
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
-from operator import add, lshift, methodcaller, ne, or_, rshift
+from itertools import chain, compress, filterfalse, islice, repeat
+from operator import add, and_, lshift, methodcaller, mul, or_, rshift
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -111,11 +119,45 @@ _STORED_ROWS = 2         # rows of the band keys a Fingerprint carries: _rows_fo
 
 # --- normalisation ---------------------------------------------------------
 
+# Both the exact key and the tokens are made from the lowercased body's UTF-8
+# bytes (lone surrogates kept with "surrogatepass"): bytes.translate with a
+# 256-byte table is many times faster than str.translate with a dict. ASCII
+# bytes occur in UTF-8 only as themselves, and a multi-byte character's
+# encoding only at a character boundary, so byte-level replacements act
+# exactly as the character-level ones would.
+
 # Markdown punctuation (headings, emphasis, code, quotes, link and image
 # brackets, tables, strikethrough, list markers) and, with it, all other ASCII
 # punctuation becomes a space. So "**x**" -> "x", "[text](target)" -> "text
 # target", and "**staging**." equals "staging.".
 _NORM_TABLE = str.maketrans({c: " " for c in string.punctuation})
+
+# The characters str.split() splits on: ASCII ones (\x1c-\x1f included) and,
+# beyond ASCII, _UNICODE_SPACES (a test checks the list is complete).
+_ASCII_SPACES = "".join(c for c in map(chr, range(128)) if c.isspace())
+_UNICODE_SPACES = "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+# normalise() on bytes: punctuation and ASCII whitespace -> space, then runs of
+# spaces collapsed, the ends stripped.
+_NORM_BYTES = bytes.maketrans(
+    (string.punctuation + _ASCII_SPACES).encode(), b" " * (len(string.punctuation) + len(_ASCII_SPACES))
+)
+
+
+def _alternation(chars: str) -> re.Pattern[bytes]:
+    """A bytes pattern matching the UTF-8 encoding of any of ``chars``."""
+    return re.compile(b"|".join(re.escape(c.encode()) for c in sorted(chars)))
+
+
+_UNICODE_SPACES_RE = _alternation(_UNICODE_SPACES)
+_SPACE_RUN_RE = re.compile(b"  +")
+
+
+def _normalise_bytes(lowered: bytes) -> bytes:
+    """normalise(), on an already lowercased body's UTF-8 bytes."""
+    text = lowered.translate(_NORM_BYTES)
+    if not lowered.isascii():
+        text = _UNICODE_SPACES_RE.sub(b" ", text)
+    return _SPACE_RUN_RE.sub(b" ", text).strip(b" ")
 
 
 def normalise(body: str) -> str:
@@ -123,15 +165,15 @@ def normalise(body: str) -> str:
     return " ".join(body.lower().translate(_NORM_TABLE).split())
 
 
-def _digest(normalised: str) -> bytes:
+def _digest(normalised: bytes) -> bytes:
     if not normalised:
         return b""
-    return hashlib.blake2b(normalised.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    return hashlib.blake2b(normalised, digest_size=16).digest()
 
 
 def exact_key(body: str) -> bytes:
-    """blake2b-128 of :func:`normalise`; ``b""`` for a blank body, which is never a duplicate."""
-    return _digest(normalise(body))
+    """blake2b-128 of :func:`normalise` (as UTF-8); ``b""`` for a blank body, which is never a duplicate."""
+    return _digest(_normalise_bytes(body.lower().encode("utf-8", "surrogatepass")))
 
 
 # --- tokens and shingles ---------------------------------------------------
@@ -146,44 +188,92 @@ _TOKEN_SEPARATORS = (
     "\u3001\u3008\u3009\u300a\u300b\u300c\u300d\u300e\u300f\u3010\u3011"
     "\uff08\uff09\uff0c\uff1a\uff1b"
 )
-_TOKEN_TABLE = str.maketrans(
-    {
-        **{c: " " for c in _TOKEN_SEPARATORS},
-        **{c: "\n" for c in "\u3002\uff01\uff1f\u2028\u2029\r"},  # 。！？ and line separators
-    }
+_LINE_BREAKS = "\u3002\uff01\uff1f\u2028\u2029\r"  # 。！？ and line separators end a segment too
+_ASCII_SEPARATORS = "".join(c for c in _TOKEN_SEPARATORS if c.isascii())
+_TOKEN_BYTES = bytes.maketrans(
+    (_ASCII_SEPARATORS + "\r").encode(), b" " * len(_ASCII_SEPARATORS) + b"\n"
 )
-# A . ! or ? followed by whitespace ends a sentence (str.replace is 10x faster
-# than a regex here).
-_SENTENCE_ENDS = (". ", ".\n", ".\t", "! ", "!\n", "? ", "?\n")
+_WIDE_SEPARATORS_RE = _alternation("".join(c for c in _TOKEN_SEPARATORS if not c.isascii()))
+_WIDE_BREAKS_RE = _alternation("".join(c for c in _LINE_BREAKS if not c.isascii()))
+# A . ! or ? followed by whitespace ends a sentence. The replacements are made
+# one after another, in this order (bytes.replace is 10x faster than a regex
+# here), and only for the marks and whitespace the text holds.
+_SENTENCE_ENDS = (
+    (b".", (b". ", b".\n", b".\t")),
+    (b"!", (b"! ", b"!\n")),
+    (b"?", (b"? ", b"?\n")),
+)
 # Scripts written without spaces between words: one token per character.
-_CJK_RE = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+# These are the UTF-8 encodings of U+3040-U+30FF (kana), U+3400-U+4DBF,
+# U+4E00-U+9FFF and U+F900-U+FAFF (ideographs); a test checks every character.
+_CJK_RE = re.compile(
+    b"(\xe3[\x81-\x83\x90-\xbf][\x80-\xbf]"
+    b"|\xe4[\x80-\xb6\xb8-\xbf][\x80-\xbf]"
+    b"|[\xe5-\xe9][\x80-\xbf][\x80-\xbf]"
+    b"|\xef[\xa4-\xab][\x80-\xbf])"
+)
 
 
-def _segments(lowered: str) -> list[list[bytes]]:
-    """Token lists (as UTF-8 bytes) of a lowercased body, one list per line or sentence.
+def _segment_text(lowered: bytes) -> bytes:
+    """A lowercased body's UTF-8 bytes with one line per segment (a line or a
+    sentence) and separators turned into spaces."""
+    text = lowered.translate(_TOKEN_BYTES) + b"\n"
+    wide = not lowered.isascii()
+    if wide:
+        text = _WIDE_BREAKS_RE.sub(b"\n", _WIDE_SEPARATORS_RE.sub(b" ", text))
+    for mark, ends in _SENTENCE_ENDS:
+        if mark in text:
+            for end in ends:
+                if end[1:] in text:  # one-byte searches (memchr) are cheap; a replace's scan is not
+                    text = text.replace(end, b"\n")
+    if wide:
+        text = _CJK_RE.sub(rb" \1 ", text)
+    return text
 
-    A segment that is only a number (an ordered-list marker such as "1." on its
-    own) is dropped, so renumbering a list changes nothing.
+
+def _segments(lowered: bytes) -> list[list[bytes]]:
+    """Token lists of a lowercased body's UTF-8 bytes, one list per non-empty
+    line or sentence (number-only segments included: see _shingle_crcs)."""
+    return list(filter(None, map(bytes.split, _segment_text(lowered).split(b"\n"))))
+
+
+_JOIN = b" ".join
+_IS_SHORT = SHINGLE_K.__gt__
+# _WINDOW_STARTS[m]: for each word of an m-word segment, whether a 3-word
+# window starting there stays inside the segment (1) or not (0).
+_WINDOW_STARTS = [b"\x01" * (m - 2) + b"\x00" * min(m, 2) for m in range(256)]
+
+
+def _window_starts(m: int) -> bytes:
+    return b"\x01" * (m - 2) + b"\x00" * min(m, 2)
+
+
+def _shingle_crcs(segments: list[list[bytes]]) -> tuple[list[int], int]:
+    """(crc32 of each shingle string, word count) of the segments.
+
+    A segment's shingles are its word 3-grams, joined by spaces; a segment
+    shorter than three words ("why", "how to apply") is one shingle. A
+    segment that is only a number (an ordered-list marker such as "1." on its
+    own) is dropped, so renumbering a list changes nothing. Duplicates are
+    left in (the caller makes a set of the hashes).
+
+    The 3-grams are the windows of all the words in a row, less those that
+    cross a segment's end, so there is no per-segment Python work.
     """
-    text = lowered.translate(_TOKEN_TABLE) + "\n"
-    for end in _SENTENCE_ENDS:
-        if end in text:
-            text = text.replace(end, "\n")
-    if not text.isascii():
-        text = _CJK_RE.sub(r" \1 ", text)
-    lines = text.encode("utf-8", "surrogatepass").split(b"\n")
-    return [w for w in map(bytes.split, lines) if w and (len(w) > 1 or not w[0].isdigit())]
-
-
-def _shingle_strings(segments: list[list[bytes]]) -> set[bytes]:
-    out: set[bytes] = set()
-    join = b" ".join
-    for w in segments:
-        if len(w) >= SHINGLE_K:
-            out.update(map(join, zip(w, w[1:], w[2:])))  # SHINGLE_K == 3
-        else:
-            out.add(join(w))  # a short segment ("why", "how to apply") is one shingle
-    return out
+    lengths = list(map(len, segments))
+    words = list(chain.from_iterable(segments))
+    inside = b"".join(map(_WINDOW_STARTS.__getitem__ if max(lengths, default=0) < len(_WINDOW_STARTS) else _window_starts, lengths))
+    windows = compress(zip(words, islice(words, 1, None), islice(words, 2, None)), inside)  # SHINGLE_K == 3
+    crcs = list(map(zlib.crc32, map(_JOIN, windows)))
+    count = len(words)
+    if min(lengths, default=SHINGLE_K) < SHINGLE_K:
+        short = list(map(_JOIN, compress(segments, map(_IS_SHORT, lengths))))
+        numbers = sum(map(bytes.isdigit, short))  # a joined pair holds a space, never a digit-only string
+        if numbers:
+            count -= numbers
+            short = filterfalse(bytes.isdigit, short)
+        crcs += map(zlib.crc32, short)
+    return crcs, count
 
 
 _TO_BYTES = methodcaller("to_bytes", 8, "big")
@@ -239,21 +329,21 @@ _EMPTY = frozenset()
 
 def fingerprint(body: str) -> Fingerprint:
     """Fingerprint one memory body (frontmatter already removed). Pure and picklable."""
-    lowered = body.lower()
-    key = _digest(" ".join(lowered.translate(_NORM_TABLE).split()))
+    lowered = body.lower().encode("utf-8", "surrogatepass")
+    key = _digest(_normalise_bytes(lowered))
     if not key:
         return Fingerprint(b"", _EMPTY, 0)
-    segments = _segments(lowered)
+    crcs, words = _shingle_crcs(_segments(lowered))
     # A shingle's hash is the top 30 bits of its crc32: uniform, stable across
     # processes, computed in C, and a CPython single-digit int (fast to sort
     # and hash). Raw crc32 found near-threshold pairs as often as a mixed
     # 64-bit hash did (tried on 1,500 generated pairs at each of five sizes).
-    crcs = list(map(zlib.crc32, _shingle_strings(segments)))
     shingles = frozenset(map(rshift, crcs, repeat(32 - _HASH_BITS, len(crcs))))
-    if len(shingles) > MAX_SHINGLES:  # keep a consistent sample: the smallest hashes
-        shingles = frozenset(sorted(shingles)[:MAX_SHINGLES])
-    words = sum(map(len, segments))
-    return Fingerprint(key, shingles, words, tuple(_band_keys(shingles, _STORED_ROWS)))
+    ordered = sorted(shingles)
+    if len(ordered) > MAX_SHINGLES:  # keep a consistent sample: the smallest hashes
+        del ordered[MAX_SHINGLES:]
+        shingles = frozenset(ordered)
+    return Fingerprint(key, shingles, words, tuple(_sorted_band_keys(ordered, _STORED_ROWS)))
 
 
 # --- exact duplicates ------------------------------------------------------
@@ -324,10 +414,13 @@ def _windows(s: list[int], rows: int, starts: Iterable[int] | None = None) -> li
     ring = s + s[: rows - 1]
     if starts is None:
         columns = [ring[r:] for r in range(rows)]
+    elif rows == 2:  # the stored keys: one comprehension beats four maps over the starts
+        return [ring[i] | ring[i + 1] << _HASH_BITS for i in starts]
     else:
         get = ring.__getitem__
+        starts = list(starts)
         columns = [list(map(get, starts))]
-        columns += [list(map(get, map(add, starts, repeat(r, len(columns[0]))))) for r in range(1, rows)]
+        columns += [list(map(get, map(add, starts, repeat(r, len(starts))))) for r in range(1, rows)]
     keys = columns[0]
     for r in range(1, rows):  # map() stops at the shortest column: one key per window
         keys = map(or_, keys, map(lshift, columns[r], repeat(_HASH_BITS * r)))
@@ -343,23 +436,40 @@ def _pack(values: Sequence[int]) -> int:
 
 
 def _band_keys(shingles: frozenset[int], rows: int) -> list[int]:
-    """About _BANDS band keys for one shingle set (see the module docstring).
+    """About _BANDS band keys for one shingle set (see the module docstring)."""
+    return _sorted_band_keys(sorted(shingles), rows)
+
+
+# A hash's bin is its top byte as a 32-bit number (hashes are below 2**30, and
+# _BIN_SHIFT is 24), so array("I") of the sorted hashes, sliced, lists the bins.
+_TOP_BYTE = slice(3 if sys.byteorder == "little" else 0, None, 4)
+
+
+def _bin_starts(s: list[int]) -> Iterable[int]:
+    """The index of each non-empty bin's smallest hash in sorted ``s``: where
+    the bin differs from the previous hash's."""
+    n = len(s)
+    bins = int.from_bytes(array("I", s).tobytes()[_TOP_BYTE], "little")
+    changed = (bins ^ (bins << 8 | 0xFF)) & ((1 << 8 * n) - 1)  # byte i: bin i xor bin i - 1 (bin -1 is 0xff)
+    return compress(range(n), changed.to_bytes(n, "little"))
+
+
+def _sorted_band_keys(s: list[int], rows: int) -> list[int]:
+    """_band_keys of a set given as its sorted list.
 
     The number of extra orders only falls as a set grows, so any two bodies
     share all the orders of the larger one.
     """
-    s = sorted(shingles)
     n = len(s)
     if n <= rows:
         return [_pack(s)]
     if n > _BANDS:
         # One window per non-empty bin (the top bits of a hash), starting at
-        # the bin's smallest hash: bins change where the shifted values do.
-        bins = list(map(rshift, s, repeat(_BIN_SHIFT, n)))
-        return _windows(s, rows, list(compress(range(n), map(ne, bins, chain((-1,), bins)))))
+        # the bin's smallest hash.
+        return _windows(s, rows, _bin_starts(s))
     keys = _windows(s, rows)
     for a in _ORDERS[: round(_BANDS / n) - 1]:
-        keys += _windows(sorted([(x * a) & _HASH_MASK for x in s]), rows)
+        keys += _windows(sorted(map(and_, map(mul, s, repeat(a, n)), repeat(_HASH_MASK, n))), rows)
     return keys
 
 

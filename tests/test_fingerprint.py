@@ -371,3 +371,167 @@ def test_stored_band_keys_meet_keys_computed_on_the_spot():
     assert pair_ids(expected) == {("b0", "b1"), ("b2", "b3")}
     assert near_pairs(bare) == expected and near_pairs(mixed) == expected
     assert near_pairs(mixed, 0.7) == near_pairs(stored, 0.7)  # rows 3: stored keys unused
+
+
+# --- the fast implementation against a plain one --------------------------------
+#
+# fingerprint() works on UTF-8 bytes with C-level maps; the threshold was
+# calibrated on, and the cache stores, the values of the plain algorithm
+# below (str.translate, one segment at a time). They must agree exactly.
+
+import hashlib
+import re
+import string
+import zlib
+
+_REF_SEPARATORS = (
+    "\"#$%&'()*+,-/:;<=>@[\\]^_`{|}~"
+    "\u00a0\u2000\u2001\u2002\u2003\u2009\u200b\u3000"
+    "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00b7\u2022\u2192\u2190"
+    "\u3001\u3008\u3009\u300a\u300b\u300c\u300d\u300e\u300f\u3010\u3011"
+    "\uff08\uff09\uff0c\uff1a\uff1b"
+)
+_REF_BREAKS = "\u3002\uff01\uff1f\u2028\u2029\r"
+_REF_NORM = str.maketrans({c: " " for c in string.punctuation})
+_REF_TOKENS = str.maketrans({**{c: " " for c in _REF_SEPARATORS}, **{c: "\n" for c in _REF_BREAKS}})
+_REF_CJK = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+_REF_ORDERS = (0x2545F491, 0x1B873593, 0x0CC9E2D5, 0x27D4EB2F, 0x165667B1, 0x3C6EF35F, 0x08EBCA6B)
+
+
+def _ref_band_keys(s: list[int], rows: int) -> list[int]:
+    """Band keys of a sorted shingle list, written plainly (64 bands, 30-bit hashes)."""
+    def key(values):
+        out = 0
+        for r, value in enumerate(values):
+            out |= value << (30 * r)
+        return out
+
+    def windows(values, starts):
+        ring = values + values[: rows - 1]
+        return [key(ring[i : i + rows]) for i in starts]
+
+    n = len(s)
+    if n <= rows:
+        return [key(s)]
+    if n > 64:  # one window per non-empty bin (top 6 of 30 bits), from its smallest hash
+        return windows(s, [i for i in range(n) if i == 0 or s[i] >> 24 != s[i - 1] >> 24])
+    keys = windows(s, range(n))
+    for a in _REF_ORDERS[: round(64 / n) - 1]:
+        keys += windows(sorted((x * a) & (2**30 - 1) for x in s), range(n))
+    return keys
+
+
+def _ref_fingerprint(body: str) -> tuple[bytes, frozenset[int], int, tuple[int, ...]]:
+    """(exact, shingles, words, bands), computed the plain way."""
+    lowered = body.lower()
+    normalised = " ".join(lowered.translate(_REF_NORM).split())
+    if not normalised:
+        return b"", frozenset(), 0, ()
+    exact = hashlib.blake2b(normalised.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    text = lowered.translate(_REF_TOKENS) + "\n"
+    for end in (". ", ".\n", ".\t", "! ", "!\n", "? ", "?\n"):  # one after another, in this order
+        text = text.replace(end, "\n")
+    text = _REF_CJK.sub(r" \1 ", text)
+    segments = []
+    for line in text.encode("utf-8", "surrogatepass").split(b"\n"):
+        words = line.split()
+        if words and not (len(words) == 1 and words[0].isdigit()):
+            segments.append(words)
+    strings = set()
+    for words in segments:
+        if len(words) >= 3:
+            strings.update(b" ".join(words[i : i + 3]) for i in range(len(words) - 2))
+        else:
+            strings.add(b" ".join(words))
+    ordered = sorted({zlib.crc32(s) >> 2 for s in strings})[:MAX_SHINGLES]
+    return exact, frozenset(ordered), sum(map(len, segments)), tuple(_ref_band_keys(ordered, 2))
+
+
+def _fields(fp: Fingerprint) -> tuple[bytes, frozenset[int], int, tuple[int, ...]]:
+    return fp.exact, fp.shingles, fp.words, fp.bands
+
+
+_SEPARATORS = _REF_SEPARATORS + _REF_BREAKS
+_UNICODE_WHITESPACE = "".join(c for c in map(chr, range(128, 0x3001)) if c.isspace())
+_CJK_EDGES = "\u303f\u3040\u30ff\u3100\u33ff\u3400\u4dbf\u4dc0\u4dff\u4e00\u9fff\ua000\uf8ff\uf900\ufaff\ufb00"
+_PIECES = {
+    "ascii": ["deploy", "Staging", "API", "x", "a", "the", "i", "v2", "rollout", "QA", "e.g", "ok"],
+    "numbers": ["1", "2.", "10", "3)", "007", "1.5", "٣", "²"],
+    "punctuation": list(string.punctuation) + ["**", "`", "```", "[x](y)", "![a](b.png)", "| a | b |", "---", "..", "...", "?!", "!!"],
+    "space": [" ", "  ", "\t", "\n", "\n\n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", ". ", ".\t", "! ", "?\n", ".\n"],
+    "unicode": list(_SEPARATORS) + list(_UNICODE_WHITESPACE) + ["é", "É", "İ", "ß", "ÿ", "\x85", "\x00", "—", "→", "✅", "한국어", "Ω", "🙂"],
+    "cjk": list(_CJK_EDGES) + ["气象套利", "置信度", "ひらがな", "カタカナ", "漢字", "。", "，", "：", "（注）", "豈"],
+    "surrogate": ["\ud800", "\udfff", "\udc80"],
+}
+
+
+def _random_body(rng: random.Random) -> str:
+    kinds = rng.sample(sorted(_PIECES), rng.randint(1, len(_PIECES)))
+    pool = [piece for kind in kinds for piece in _PIECES[kind]]
+    out = []
+    for _ in range(rng.randrange(0, 120)):
+        out.append(rng.choice(pool))
+        out.append(rng.choice(("", " ", " ", " ", "\n", ". ", ", ")))
+    return "".join(out)
+
+
+def test_fingerprint_equals_the_plain_algorithm_on_generated_bodies():
+    rng = random.Random(20240601)
+    bodies = [_random_body(rng) for _ in range(3000)]
+    bodies += [
+        "", " ", "\n\t \r\n", "\u3000\u2028", ".", "...", "- [ ] ", "1.", "1.\n2.\n3.", "12 34", "1\n2 x\n3",
+        "\u2026", "\u3002\u3002", "a", "a b", "a b c", "a.b. c! d? e", "a.\tb.\tc", "x..  y", "x!? y", "x!\ty",
+        BASE, SAME_TEMPLATE, BASE.upper(), BASE.replace("\n", "\r\n"),
+        "气象套利信号分析：置信度不低于百分之九十六，优势不低于百分之二。数据来自历史气象记录。",
+        "\ud800 lone \udfff surrogates \udc80.",
+    ]
+    for body in bodies:
+        assert _fields(fingerprint(body)) == _ref_fingerprint(body), repr(body)
+        assert exact_key(body) == _ref_fingerprint(body)[0]
+
+
+def test_fingerprint_equals_the_plain_algorithm_on_huge_bodies():
+    rng = random.Random(5)
+    words = [f"w{rng.randrange(10**6)}" for _ in range(9000)]
+    for body in (
+        " ".join(words),  # one segment, far more than MAX_SHINGLES shingles
+        "\n".join(" ".join(words[i : i + 300]) for i in range(0, 9000, 300)),  # long segments
+        ". ".join(words[:6000]),  # thousands of one-word segments
+        "\u3002".join("".join(chr(0x4E00 + rng.randrange(20000)) for _ in range(8)) for _ in range(700)),
+    ):
+        fp = fingerprint(body)
+        assert len(fp.shingles) <= MAX_SHINGLES
+        assert _fields(fp) == _ref_fingerprint(body)
+
+
+def test_band_keys_equal_the_plain_algorithm_for_every_row_count():
+    rng = random.Random(9)
+    for n in [0, 1, 2, 3, 5, 9, 20, 31, 32, 33, 63, 64, 65, 66, 100, 200, 1000, 5000]:
+        shingles = frozenset(rng.randrange(2**30) for _ in range(n))
+        clustered = frozenset(rng.randrange(2**24) for _ in range(n))  # all in bin 0
+        for s in (shingles, clustered):
+            for rows in range(2, 9):
+                assert fingerprint_module._band_keys(s, rows) == _ref_band_keys(sorted(s), rows), (n, rows)
+
+
+def test_unicode_spaces_are_exactly_what_str_split_splits_on():
+    spaces = {c for c in map(chr, range(128, 0x110000)) if c.isspace()}
+    assert spaces == set(fingerprint_module._UNICODE_SPACES)
+
+
+def test_cjk_bytes_pattern_matches_exactly_the_cjk_characters():
+    one_char = re.compile(fingerprint_module._CJK_RE.pattern + b"$")
+    for code in range(0x80, 0x10000):
+        c = chr(code)
+        assert bool(one_char.match(c.encode("utf-8", "surrogatepass"))) == bool(_REF_CJK.fullmatch(c)), hex(code)
+
+
+def test_fingerprint_equals_the_plain_algorithm_on_the_real_stores(corpora):
+    bodies = []
+    for repo in corpora.values():
+        for path in sorted(repo.rglob("*.md")):
+            if ".git" not in path.parts:
+                bodies.append(path.read_bytes().decode("utf-8", "replace"))
+    assert len(bodies) > 250
+    for body in bodies:
+        assert _fields(fingerprint(body)) == _ref_fingerprint(body)
