@@ -20,6 +20,7 @@ Fix: add the missing field or use a value the message lists.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -83,7 +84,9 @@ def _validator(path: str):
 
 
 def _jsonable(value):
-    """YAML values as JSON Schema sees them: dates become ISO strings."""
+    """YAML values as JSON Schema sees them: dates become ISO strings, keys strings."""
+    if type(value) is dict and all(type(k) is str and type(v) is str for k, v in value.items()):
+        return value  # most frontmatter: nothing to convert
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, date):
@@ -228,7 +231,7 @@ def _compile(schema):
             if not names or not all(isinstance(n, str) and n in _TYPES for n in names):
                 return None
             checks = [_TYPES[n] for n in names]
-            tests.append(lambda v, checks=checks: any(c(v) for c in checks))
+            tests.append(checks[0] if len(checks) == 1 else lambda v, checks=checks: any(c(v) for c in checks))
         elif keyword == "enum":
             if not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
                 return None
@@ -248,8 +251,7 @@ def _compile(schema):
             subs = {name: _compile(sub) for name, sub in value.items()}
             if any(sub is None for sub in subs.values()):
                 return None
-            tests.append(lambda v, subs=subs: not isinstance(v, dict)
-                         or all(test(v[name]) for name, test in subs.items() if name in v))
+            tests.append(functools.partial(_properties_hold, tuple(subs.items())))
         elif keyword == "items":
             sub = _compile(value)
             if sub is None:
@@ -268,7 +270,26 @@ def _compile(schema):
             tests.append(lambda v: not isinstance(v, str) or _is_date(v))
         else:
             return None
-    return lambda instance: all(test(instance) for test in tests)
+    if len(tests) == 1:
+        return tests[0]
+    return functools.partial(_all_hold, tuple(tests))
+
+
+# Plain loops, not generators: the quick test runs for every file's frontmatter.
+def _all_hold(tests, instance) -> bool:
+    for test in tests:
+        if not test(instance):
+            return False
+    return True
+
+
+def _properties_hold(subs, instance) -> bool:
+    if not isinstance(instance, dict):
+        return True
+    for name, test in subs:
+        if name in instance and not test(instance[name]):
+            return False
+    return True
 
 
 def _is_date(value: str) -> bool:
