@@ -8,8 +8,9 @@ repository; ``memlint.statedir``):
   never read): the parse (``memlint.markdown.Parsed``) and what is computed
   from the content alone (fingerprints, schema findings), in 16 shard files,
   so a run that changed a few files rewrites a few shards;
-- the git history replay at a commit (``memlint.history``), extended with only
-  the new commits when the cached HEAD is an ancestor of HEAD;
+- the git history replay at the last few commits checked (``memlint.history``),
+  one file each: the one at HEAD reused, else one at an ancestor of HEAD
+  extended with only the new commits;
 - the findings of a whole check, reused only when every input is the same:
   the files and their blob ids, HEAD and the git index, the configuration,
   the options, the date, memlint's own code, and each path the link graph
@@ -38,6 +39,7 @@ MAGIC = b"memlint-cache"
 SHARDS = "0123456789abcdef"  # first hex digit of the blob id
 MISSING = object()
 _MAX_FINDINGS = 8  # results kept (pre-commit runs several hooks, each its own selection)
+_HISTORIES = 3  # history replays kept per store, at the most recent commits checked
 
 
 def blob_id(data: bytes) -> str:
@@ -171,6 +173,7 @@ class StoreCache:
         self._dirty: set[str] = set()
         self._live: set[str] = set()  # blob ids of this run: other entries are dropped when a shard is rewritten
         self._singles: dict[str, object] = {}
+        self._histories: dict[tuple[str, str], object] = {}  # to write: (key, commit) -> History
         self._dirty_singles: set[str] = set()
 
     @classmethod
@@ -218,7 +221,28 @@ class StoreCache:
             self.put(kind, blob, value)
         return value
 
-    # -- whole-store values: the history, findings
+    # -- the history replay at recent commits, one file each
+    def _history_file(self, key: str, head: str) -> Path:
+        digest = hashlib.blake2b(key.encode("utf-8", "surrogateescape"), digest_size=6).hexdigest()
+        return self.folder / f"history-{digest}-{head}.pickle"
+
+    def histories(self, key: str) -> dict:
+        """{commit: function loading the History kept at it}, newest first."""
+        pattern = self._history_file(key, "*").name
+        try:
+            found = sorted(self.folder.glob(pattern), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        except OSError:
+            return {}
+        prefix, suffix = pattern.split("*")
+        return {p.name[len(prefix):-len(suffix)]: functools.partial(_read, p) for p in found}
+
+    def has_history(self, key: str, head: str) -> bool:
+        return (key, head) in self._histories or self._history_file(key, head).is_file()
+
+    def put_history(self, key: str, head: str, value) -> None:
+        self._histories[(key, head)] = value
+
+    # -- whole-store values: findings
     def single(self, name: str):
         if name not in self._singles:
             self._singles[name] = _read(self.folder / f"{name}.pickle")
@@ -251,6 +275,15 @@ class StoreCache:
         for name in sorted(self._dirty_singles):
             _write(self.folder / f"{name}.pickle", self._singles[name])
         self._dirty_singles.clear()
+        for (key, head), value in self._histories.items():
+            _write(self._history_file(key, head), value)
+            # Keep the newest few: enough for a reset, an amend or a branch switch.
+            for old in list(self.histories(key))[_HISTORIES:]:
+                try:
+                    self._history_file(key, old).unlink()
+                except OSError:
+                    pass
+        self._histories.clear()
 
 
 # --------------------------------------------------------------------------- whole findings

@@ -568,11 +568,10 @@ class IndexFinder:
             rows.sort()
         # Indexes by name, for memories that say where they belong (topics: [tools]).
         self.by_topic: dict[str, str] = {}
-        for rel in sorted(docs, key=lambda r: (r.count("/"), r)):
-            if docs[rel].role in INDEX_ROLES:
-                stem = fold(docs[rel].stem)
-                for key in (stem, stem[3:] if stem.startswith("moc") else stem):
-                    self.by_topic.setdefault(key, rel)
+        for rel in sorted((r for r, d in docs.items() if d.role in INDEX_ROLES), key=lambda r: (r.count("/"), r)):
+            stem = fold(docs[rel].stem)
+            for key in (stem, stem[3:] if stem.startswith("moc") else stem):
+                self.by_topic.setdefault(key, rel)
 
     @staticmethod
     def _clear_winner(counts: dict[str, int]) -> str | None:

@@ -269,7 +269,7 @@ def _background(fn, *args):
 
 
 def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Path | None = None,
-                 previous: History | None = None) -> History:
+                 previous: History | None = None, earlier: dict | None = None) -> History:
     """Creation and last-change dates of every file tracked at HEAD, in one pass.
 
     `repo_root` may be any folder of the work tree; paths are relative to its
@@ -281,6 +281,11 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     HEAD its dates are reused; when every commit since its HEAD descends from
     it, only those commits are replayed (see `_extend`). Otherwise, and for a
     shallow clone, everything is.
+
+    `earlier` (instead of `previous`) is {commit: function returning the
+    History at that commit}, newest first: the one at HEAD, else the newest
+    that is an ancestor of HEAD, is loaded and used as `previous` (a commit
+    reset away or a branch switched from leaves the others usable).
     """
     root = Path(repo_root).resolve()
     log_args = _log_args(date_kind)
@@ -302,6 +307,8 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     staged = _background(_staged, g, spec)
     if head is None:
         return History(root, None, shallow, {}, *staged())
+    if previous is None and earlier and not shallow:
+        previous = _pick_earlier(g, head, earlier)
     resumable = (previous is not None and previous.head is not None and not shallow and not previous.shallow
                  and previous.repo_root == root)
     if resumable and previous.head == head:
@@ -334,6 +341,16 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
         if c is not None:
             files[p] = FileDates(stamps[c], stamps[m], shas[c], shas[m])
     return History(root, head, shallow, files, *staged())
+
+
+def _pick_earlier(g, head: str, earlier: dict) -> History | None:
+    """The History of `earlier` at `head`, else at its newest ancestor, else None."""
+    for commit, load in earlier.items():
+        if commit == head or _run(g, ["merge-base", "--is-ancestor", commit, head], check=False)[0] == 0:
+            found = load()
+            if isinstance(found, History) and found.head == commit:
+                return found
+    return None
 
 
 def _extend(g, previous: History, head: str, spec: list[str], log_args: list[str], listed) -> dict[str, FileDates] | None:

@@ -370,15 +370,13 @@ class Store:
         try:
             if self.cache is None:
                 return history.load_history(root, date_kind=date_kind, under=under)
-            # The cache holds the replay at some commit: reused, or extended by the commits since.
-            kept = self.cache.single("history")
-            kept = kept if isinstance(kept, dict) else {}
-            previous = kept.get((date_kind, under))
+            # The cache holds the replay at a few recent commits: the one at HEAD
+            # reused, or one at an ancestor extended by the commits since.
+            key = f"{date_kind}:{under}"
             found = history.load_history(root, date_kind=date_kind, under=under,
-                                         previous=previous if isinstance(previous, history.History) else None)
-            if previous is None or found.head != previous.head or found.files is not previous.files:
-                self.cache.set_single("history", {**kept, (date_kind, under): replace(
-                    found, staged_new=frozenset(), staged_renames={})})
+                                         earlier=self.cache.histories(key))
+            if found.head is not None and not found.shallow and not self.cache.has_history(key, found.head):
+                self.cache.put_history(key, found.head, replace(found, staged_new=frozenset(), staged_renames={}))
             return found
         except history.HistoryError as exc:
             self.history_problem = str(exc)

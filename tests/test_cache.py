@@ -209,6 +209,28 @@ def test_history_resumed_from_an_ancestor_equals_a_full_replay(repo):
     assert replay_equal(repo, resumed).files is resumed.files  # same HEAD: reused as is
 
 
+def test_history_resumed_from_the_newest_kept_ancestor(repo):
+    """The cache keeps replays at a few commits: after a reset, the one at a
+    commit that is no longer an ancestor is passed over for one that is."""
+    at_a = load_history(repo.root, under="memory")
+    repo.write("memory/b.md", memory("b", extra="soon reset away\n"))
+    repo.commit("X", "2025-02-03T10:00:00+00:00")
+    at_x = load_history(repo.root, under="memory")
+    repo.run("reset", "-q", "--hard", "HEAD~1")
+    repo.write("memory/c.md", memory("c", extra="kept\n"))
+    repo.commit("B", "2025-02-04T10:00:00+00:00")
+    loaded = []
+
+    def keep(history):
+        return lambda: loaded.append(history.head) or history
+
+    resumed = load_history(repo.root, under="memory", earlier={at_x.head: keep(at_x), at_a.head: keep(at_a)})
+    assert loaded == [at_a.head]  # X is not an ancestor of HEAD: never even loaded
+    full = load_history(repo.root, under="memory")
+    assert resumed.files == full.files and resumed.head == full.head
+    assert resumed.files["memory/b.md"] == at_a.files["memory/b.md"]  # X's edit of b.md is gone
+
+
 def test_history_resumed_across_merges(repo):
     start = load_history(repo.root, under="memory")
     repo.checkout("side", new=True)  # forked after `start`: resumable
