@@ -140,7 +140,7 @@ def load(path: Path | None = None, *, start: Path | None = None) -> Config:
     if path.name == "pyproject.toml":
         data = _pyproject_section(path) or {}
     else:
-        from memlint.markdown import load_yaml
+        from memlint.frontmatter_yaml import load_yaml
 
         try:
             text = path.read_text(encoding="utf-8")

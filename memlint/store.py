@@ -278,6 +278,8 @@ class Store:
 
     def save_cache(self) -> None:
         if self.cache is not None:
+            if "_history_thread" in self.__dict__:
+                self.history  # a history still loading adds to the cache: wait for it
             self.cache.save()
 
     def _drop_link_twins(self) -> None:
@@ -495,13 +497,16 @@ def _map_split(fn, items: list, meanwhile=None) -> list:
         finally:
             os._exit(0)
     os.close(write_end)
-    if meanwhile is not None:
-        meanwhile()
-    mine = [fn(x) for x in items[:half]]
-    with os.fdopen(read_end, "rb") as inp:
-        data = inp.read()
-    os.waitpid(pid, 0)
-    gc.unfreeze()
+    reader = os.fdopen(read_end, "rb")
+    try:
+        if meanwhile is not None:
+            meanwhile()
+        mine = [fn(x) for x in items[:half]]
+        data = reader.read()
+    finally:  # even when this half failed: a child still writing gets a broken pipe and leaves
+        reader.close()
+        os.waitpid(pid, 0)
+        gc.unfreeze()
     try:
         theirs = pickle.loads(data)
     except Exception:  # noqa: BLE001 - a child that died mid-way: do its half here

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from memlint import markdown
+from memlint.frontmatter_yaml import load_yaml
 from tests.conftest import REPO, TESTDATA
 
 BAD = TESTDATA / "bad"
@@ -209,12 +210,12 @@ def test_deeply_nested_list_links_are_all_found():
     ],
 )
 def test_hostile_yaml_is_an_error_not_a_crash(yaml_text, message):
-    data, error = markdown.load_yaml(yaml_text, 2)
+    data, error = load_yaml(yaml_text, 2)
     assert data is None and message in error.message
 
 
 def test_merge_keys_may_override_without_being_duplicates():
-    data, error = markdown.load_yaml("base: &b {x: 1, y: 2}\nd:\n  <<: *b\n  x: 3", 2)
+    data, error = load_yaml("base: &b {x: 1, y: 2}\nd:\n  <<: *b\n  x: 3", 2)
     assert error is None and data["d"] == {"x": 3, "y": 2}
 
 

@@ -7,6 +7,7 @@ run that does not use the cache.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -290,6 +291,17 @@ def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch
         return x * 2
 
     assert _map_split(fails_in_child, items) == [x * 2 for x in items]
+
+    # a failure in the parent's half is raised, without waiting forever on a
+    # child blocked writing a big result, nor leaving the collector frozen
+    def fails_in_parent(x):
+        if os.getpid() == parent and x == 5:
+            raise ValueError("parent half failed")
+        return "y" * 100_000
+
+    with pytest.raises(ValueError, match="parent half failed"):
+        _map_split(fails_in_parent, items)
+    assert gc.get_freeze_count() == 0
 
     # `meanwhile` (the history thread's start) runs once, in the parent, after the fork
     called = []

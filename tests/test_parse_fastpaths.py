@@ -17,7 +17,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlint import markdown
+from memlint import frontmatter_yaml, markdown
 from tests.conftest import CORPORA
 
 # Scalars that YAML types or rejects in every way a frontmatter line can hold.
@@ -47,11 +47,11 @@ def _typed(value):
 
 def _assert_same_as_loader(fm_text: str) -> bool:
     """True when the fast path took ``fm_text``; then the loader must agree."""
-    fast = markdown._simple_yaml(fm_text)
-    if fast is markdown._NOT_SIMPLE:
+    fast = frontmatter_yaml._simple_yaml(fm_text)
+    if fast is frontmatter_yaml._NOT_SIMPLE:
         return False
     try:
-        loaded = yaml.load(fm_text, Loader=markdown._Loader)
+        loaded = yaml.load(fm_text, Loader=frontmatter_yaml._Loader)
     except yaml.YAMLError as exc:  # pragma: no cover - the failure message
         pytest.fail(f"fast path read {fm_text!r} as {fast!r}; the loader says {exc}")
     assert _typed(fast) == _typed(loaded), fm_text
@@ -68,7 +68,7 @@ def test_every_atom_in_every_position():
 
 
 def _frontmatter(rng: random.Random, clean: bool) -> str:
-    atoms = [a for a in ATOMS if markdown._simple_scalar(a) is not markdown._NOT_SIMPLE] if clean else ATOMS
+    atoms = [a for a in ATOMS if frontmatter_yaml._simple_scalar(a) is not frontmatter_yaml._NOT_SIMPLE] if clean else ATOMS
     keys = [f"k{i}" for i in range(30)] + KEYS[:6] if clean else KEYS
 
     def pick(options, usual):  # clean frontmatter takes the usual choice most of the time
