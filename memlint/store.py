@@ -83,7 +83,7 @@ class Doc:
         return self.rel.rsplit("/", 1)[-1][:-3] if self.rel.endswith(".md") else self.rel.rsplit("/", 1)[-1]
 
 
-def read_text(path: Path) -> tuple[str | None, str | None, int]:
+def read_text(path: str | Path) -> tuple[str | None, str | None, int]:
     """Decode a file as UTF-8. Returns (text, problem, problem_line)."""
     try:
         with open(path, "rb") as fh:
@@ -180,7 +180,8 @@ class Store:
         prefix = "" if prefix in ("", ".") else prefix + "/"
         if self.staged:
             blob_of = _index_blobs(self.dir, self.repo_root)
-            files = ((self.dir / rel, rel, None) for rel in blob_of)
+            top = str(self.dir)
+            files = ((os.path.join(top, rel), rel, None) for rel in blob_of)
         else:
             blob_of, files = {}, _walk_markdown(self.dir)
             state = _git_state(self.repo_root, prefix.rstrip("/")) if self.cache is not None else None
@@ -188,14 +189,14 @@ class Store:
                 tracked, self.git_digest = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
         listed = []
-        for abspath, rel, is_link in files:
+        for path, rel, is_link in files:
             if not glob_match(rel, include) or glob_match(rel, exclude):
                 continue
-            entry = _File(rel, abspath, blob_of.get(rel))
-            if entry.blob is None and (abspath.is_symlink() if is_link is None else is_link):
+            entry = _File(rel, path, blob_of.get(rel))
+            if entry.blob is None and (os.path.islink(path) if is_link is None else is_link):
                 entry.link = True
                 try:
-                    target = abspath.resolve(strict=True)
+                    target = Path(path).resolve(strict=True)
                 except (OSError, RuntimeError):
                     entry.problem = "symbolic link that points nowhere (dangling or a loop)"
                 else:
@@ -204,7 +205,7 @@ class Store:
                     elif not target.is_file():  # opening a FIFO would block forever
                         entry.problem = "symbolic link to something that is not a file: not followed"
             if entry.blob is None and entry.problem is None and self.cache is not None:
-                entry.data = _read_bytes(abspath)
+                entry.data = _read_bytes(path)
                 if entry.data is not None and len(entry.data) <= MAX_FILE_BYTES:
                     entry.blob = _blob_id(entry.data)
             listed.append(entry)
@@ -233,7 +234,7 @@ class Store:
         def read(f: _File):
             """(problem, problem line, size, parsed) of one file, and the values of the tasks."""
             data = f.data if f.data is not None else contents.get(f.blob) if f.blob else None
-            text, problem, line = read_text(f.abspath) if data is None else decode(data)
+            text, problem, line = read_text(f.path) if data is None else decode(data)
             if text is None:
                 return (problem, line, 0, None), ()
             parsed = markdown.parse(text, backtick_refs=True, wikilinks=wikilinks)
@@ -433,17 +434,21 @@ class _File:
     """A file of the store as listed, before it is parsed."""
 
     rel: str
-    abspath: Path
+    path: str  # absolute (a Path only when needed: a store lists thousands of files)
     blob: str | None = None
     data: bytes | None = None  # read while listing (to hash it), not yet parsed
     problem: str | None = None
     link: bool = False
 
+    @property
+    def abspath(self) -> Path:
+        return Path(self.path)
+
 
 _MISSING = object()
 
 
-def _read_bytes(path: Path) -> bytes | None:
+def _read_bytes(path: str | Path) -> bytes | None:
     try:
         with open(path, "rb") as fh:
             return fh.read(MAX_FILE_BYTES + 1)
@@ -557,7 +562,7 @@ def _find_git_root(start: Path) -> Path | None:
 
 
 def _walk_markdown(top: Path):
-    """(absolute path, top-relative POSIX path, is a symlink) of every *.md below ``top``.
+    """(absolute path as a string, top-relative POSIX path, is a symlink) of every *.md below ``top``.
 
     Hidden folders (.git, .archive, ...) are skipped, as memory indexers do.
     Symlinked folders are not entered.
@@ -574,10 +579,10 @@ def _walk_markdown(top: Path):
             if entry.is_dir(follow_symlinks=False):
                 if name.startswith(".") or name in SKIP_DIRS:
                     continue
-                stack.append((Path(entry.path), f"{prefix}{name}/"))
+                stack.append((entry.path, f"{prefix}{name}/"))
             # is_symlink first: is_file() follows the link and raises on a loop
             elif name.endswith(".md") and (entry.is_symlink() or entry.is_file(follow_symlinks=False)):
-                yield Path(entry.path), f"{prefix}{name}", entry.is_symlink()
+                yield entry.path, f"{prefix}{name}", entry.is_symlink()
 
 
 def _is_walked(rel: str) -> bool:
