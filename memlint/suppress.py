@@ -9,6 +9,7 @@ RULES are codes or names separated by spaces or commas; none means all.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 # The rule list never holds '<' or '>', so an unclosed directive is scanned
@@ -26,14 +27,49 @@ class Suppressions:
     # (start line, end line or None, rules) ranges
     ranges: list[tuple[int, int | None, set[str]]] = field(default_factory=list)
 
+    # rule (or ALL) -> (starts, ends) of the merged ranges that name it, for bisect
+    _by_rule: dict[str, tuple[list[int], list[float]]] | None = field(default=None, repr=False, compare=False)
+
     def hides(self, line: int, keys: set[str]) -> bool:
         if _hit(self.file, keys):
             return True
-        if line and _hit(self.lines.get(line, set()), keys):
+        if not line:
+            return False
+        if _hit(self.lines.get(line, set()), keys):
             return True
-        return any(
-            start <= line and (end is None or line < end) and _hit(rules, keys) for start, end, rules in self.ranges
-        ) if line else False
+        if not self.ranges:
+            return False
+        if self._by_rule is None:
+            self._by_rule = _merged_by_rule(self.ranges)
+        for key in (ALL, *keys):
+            spans = self._by_rule.get(key)
+            if spans is not None:
+                i = bisect_right(spans[0], line) - 1
+                if i >= 0 and line < spans[1][i]:
+                    return True
+        return False
+
+
+def _merged_by_rule(ranges) -> dict[str, tuple[list[int], list[float]]]:
+    """Each rule's ranges merged into sorted, disjoint [start, end) spans: a
+    lookup costs a bisect per key, however many directives a file holds."""
+    spans: dict[str, list[tuple[int, float]]] = {}
+    for start, end, rules in ranges:
+        for rule in rules:
+            spans.setdefault(rule, []).append((start, float("inf") if end is None else end))
+    merged = {}
+    for rule, found in spans.items():
+        found.sort()
+        starts: list[int] = []
+        ends: list[float] = []
+        for start, end in found:
+            if starts and start <= ends[-1]:
+                ends[-1] = max(ends[-1], end)
+            else:
+                starts.append(start)
+                ends.append(end)
+        merged[rule] = (starts, ends)
+    return merged
 
 
 def _hit(rules: set[str], keys: set[str]) -> bool:
@@ -49,7 +85,9 @@ def parse(text: str) -> Suppressions:
     out = Suppressions()
     if "memlint-" not in text:
         return out
-    open_ranges: list[tuple[int, set[str]]] = []
+    open_ranges: list[tuple[int, set[str]]] = []  # every range opened, in order
+    open_by_rule: dict[str, list[int]] = {}  # rule -> indexes in open_ranges naming it
+    closed: set[int] = set()
     line, counted = 1, 0
     for m in _DIRECTIVE.finditer(text):
         line += text.count("\n", counted, m.start())
@@ -62,14 +100,20 @@ def parse(text: str) -> Suppressions:
         elif kind == "disable-next-line":
             out.lines.setdefault(line + 1, set()).update(rules)
         elif kind == "disable":
+            opened = len(open_ranges)
             open_ranges.append((line, rules))
+            for rule in rules:
+                open_by_rule.setdefault(rule, []).append(opened)
         else:  # enable closes the ranges it names (or all)
-            still_open = []
-            for start, opened in open_ranges:
-                if ALL in rules or opened <= rules or ALL not in opened and opened & rules:
-                    out.ranges.append((start, line, opened))
-                else:
-                    still_open.append((start, opened))
-            open_ranges = still_open
-    out.ranges.extend((start, None, rules) for start, rules in open_ranges)
+            if ALL in rules:
+                closing = [i for i in range(len(open_ranges)) if i not in closed]
+            else:  # the open ranges that name one of these rules; a range of all rules stays open
+                closing = [i for rule in rules for i in open_by_rule.pop(rule, ())
+                           if i not in closed and ALL not in open_ranges[i][1]]
+            for i in sorted(set(closing)):
+                closed.add(i)
+                out.ranges.append((open_ranges[i][0], line, open_ranges[i][1]))
+            if ALL in rules:
+                open_by_rule.clear()
+    out.ranges.extend((start, None, rules) for i, (start, rules) in enumerate(open_ranges) if i not in closed)
     return out

@@ -44,3 +44,66 @@ def test_directive_in_one_file_does_not_hide_another(make_store, findings):
     )
     got = sorted((p, c) for p, _, c in findings(store))
     assert got == [("MEMORY.md", "MEM102"), ("b.md", "MEM001")]
+
+
+# ---------------------------------------------------------------- ranges, exactly and at scale
+
+def plain_hides(text: str, line: int, keys: set[str]) -> bool:
+    """Ranges as the directives define them, written plainly: each enable
+    closes the open ranges it names (all of them when it names no rule; a
+    range of all rules only then), and a line is hidden inside a range."""
+    from memlint.suppress import _DIRECTIVE, ALL, _rules
+
+    ranges, opened = [], []
+    for m in _DIRECTIVE.finditer(text):
+        at = text.count("\n", 0, m.start()) + 1
+        kind, rules = m.group(1), _rules(m.group(2))
+        if kind == "disable":
+            opened.append((at, rules))
+        elif kind == "enable":
+            still = []
+            for start, names in opened:
+                if ALL in rules or (ALL not in names and names & rules):
+                    ranges.append((start, at, names))
+                else:
+                    still.append((start, names))
+            opened = still
+    ranges += [(start, None, names) for start, names in opened]
+    return any(start <= line and (end is None or line < end) and (ALL in names or names & keys)
+               for start, end, names in ranges)
+
+
+def test_ranges_hide_exactly_the_lines_they_cover():
+    import random
+
+    from memlint.suppress import parse
+
+    rng = random.Random(7)
+    names = ["MEM101", "MEM102", "budget", "orphan", "*", ""]
+    for _ in range(300):
+        lines = []
+        for _ in range(rng.randint(0, 25)):
+            kind = rng.choice(["disable", "enable", "text", "text"])
+            picked = " ".join(rng.sample(names, rng.randint(0, 2)))
+            lines.append("prose" if kind == "text" else f"<!-- memlint-{kind} {picked} -->")
+        text = "\n".join(lines) + "\n"
+        sup = parse(text)
+        for line in range(1, len(lines) + 2):
+            for keys in ({"MEM101", "budget"}, {"MEM102"}, {"MEM201", "orphan"}):
+                assert sup.hides(line, keys) == plain_hides(text, line, keys), (text, line, keys)
+
+
+def test_a_file_of_many_directives_is_read_in_linear_time():
+    """100,000 ranges opened, then closed by enables naming other rules, then
+    asked about 100,000 times: one pass and a bisect each (a scan of every
+    open range per directive, or of every range per question, would take
+    hours here)."""
+    from memlint.suppress import parse
+
+    n = 100_000
+    text = "".join(f"<!-- memlint-disable R{i} -->\n" for i in range(n))
+    text += "".join(f"<!-- memlint-enable Q{i} -->\n" for i in range(n))
+    sup = parse(text)
+    assert len(sup.ranges) == n
+    assert sum(sup.hides(line, {f"R{line - 1}"}) for line in range(1, n + 1)) == n
+    assert not any(sup.hides(line, {"MEM101"}) for line in range(1, n + 1))
