@@ -181,7 +181,7 @@ class Store:
         if self.staged:
             blob_of = _index_blobs(self.dir, self.repo_root)
             top = str(self.dir)
-            files = ((os.path.join(top, rel), rel, None) for rel in blob_of)
+            files = ((os.path.join(top, rel), rel, None) for rel in blob_of)  # kind unknown: asked below
         else:
             blob_of, files = {}, _walk_markdown(self.dir)
             state = _git_state(self.repo_root, prefix.rstrip("/")) if self.cache is not None else None
@@ -189,11 +189,13 @@ class Store:
                 tracked, self.git_digest = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
         listed = []
-        for path, rel, is_link in files:
+        for path, rel, kind in files:
             if not glob_match(rel, include) or glob_match(rel, exclude):
                 continue
             entry = _File(rel, path, blob_of.get(rel))
-            if entry.blob is None and (os.path.islink(path) if is_link is None else is_link):
+            if kind == "other":  # opening a FIFO would block forever
+                entry.problem = "not a regular file (a FIFO, socket or device): not read"
+            elif entry.blob is None and (os.path.islink(path) if kind is None else kind == "link"):
                 entry.link = True
                 try:
                     target = Path(path).resolve(strict=True)
@@ -562,7 +564,9 @@ def _find_git_root(start: Path) -> Path | None:
 
 
 def _walk_markdown(top: Path):
-    """(absolute path as a string, top-relative POSIX path, is a symlink) of every *.md below ``top``.
+    """(absolute path as a string, top-relative POSIX path, kind) of every
+    *.md below ``top``; kind is "file", "link" (a symbolic link) or "other"
+    (a FIFO, socket or device: reported, never opened).
 
     Hidden folders (.git, .archive, ...) are skipped, as memory indexers do.
     Symlinked folders are not entered.
@@ -580,9 +584,10 @@ def _walk_markdown(top: Path):
                 if name.startswith(".") or name in SKIP_DIRS:
                     continue
                 stack.append((entry.path, f"{prefix}{name}/"))
-            # is_symlink first: is_file() follows the link and raises on a loop
-            elif name.endswith(".md") and (entry.is_symlink() or entry.is_file(follow_symlinks=False)):
-                yield entry.path, f"{prefix}{name}", entry.is_symlink()
+            elif name.endswith(".md"):
+                # is_symlink first: is_file() follows the link and raises on a loop
+                kind = "link" if entry.is_symlink() else "file" if entry.is_file(follow_symlinks=False) else "other"
+                yield entry.path, f"{prefix}{name}", kind
 
 
 def _is_walked(rel: str) -> bool:

@@ -321,7 +321,7 @@ def linked_store(tmp_path):
     (repo / "folder").mkdir()
     (store / "folder.md").symlink_to(repo / "folder")
     (store / "inside.md").symlink_to("ok.md")  # inside the repository: read
-    os.mkfifo(store / "plain-fifo.md")  # not a regular file: not a memory, never opened
+    os.mkfifo(store / "plain-fifo.md")  # not a regular file: reported, never opened
     return store
 
 
@@ -340,6 +340,7 @@ def test_symlinks_are_reported_never_followed(linked_store):
         ("store/dangling.md", nowhere),
         ("store/fifo.md", not_file),
         ("store/folder.md", not_file),
+        ("store/plain-fifo.md", "not a regular file (a FIFO, socket or device): not read"),
     }
     assert run.code == 1
 
