@@ -569,7 +569,7 @@ def _walk_markdown(top: Path):
     (a FIFO, socket or device: reported, never opened).
 
     Hidden folders (.git, .archive, ...) are skipped, as memory indexers do.
-    Symlinked folders are not entered.
+    Symlinked folders and nested git repositories (submodules) are not entered.
     """
     stack = [(top, "")]
     while stack:
@@ -583,6 +583,8 @@ def _walk_markdown(top: Path):
             if entry.is_dir(follow_symlinks=False):
                 if name.startswith(".") or name in SKIP_DIRS:
                     continue
+                if os.path.lexists(os.path.join(entry.path, ".git")):
+                    continue  # a nested repository (a submodule): another store, as git sees it
                 stack.append((entry.path, f"{prefix}{name}/"))
             elif name.endswith(".md"):
                 # is_symlink first: is_file() follows the link and raises on a loop

@@ -482,9 +482,15 @@ def test_submodule_inside_the_store(tmp_path):
     _commit(repo, "base")
     git(repo, "submodule", "add", "-q", str(sub), "memory/vendored")
     _commit(repo, "add submodule")
-    run = memlint("check", "--format", "json", "--select", "MEM0", repo / "memory")
-    assert ("memory/b.md", 1, "MEM001") in run.triples()
-    assert run.code == 1
+    # The submodule is another repository, so another store: not linted as
+    # part of this one (working tree and index agree), but on its own.
+    for staged in ([], ["--staged"]):
+        run = memlint("check", "--format", "json", "--select", "MEM0,MEM201", *staged, repo / "memory")
+        assert ("memory/b.md", 1, "MEM001") in run.triples()
+        assert not [t for t in run.triples() if t[0].startswith("memory/vendored/")]
+        assert run.code == 1
+    run = memlint("check", "--format", "json", "--select", "MEM0", repo / "memory" / "vendored" / "memory")
+    assert run.triples() == {("memory/b.md", 1, "MEM001")}
 
 
 # ---------------------------------------------------------------- real and big stores
