@@ -131,8 +131,9 @@ _NOT_SIMPLE = object()
 # YAML's printable characters, less the tab and the breaks that YAML alone
 # counts (\x85, \u2028, \u2029) and the BOM.
 _SIMPLE_TEXT = re.compile("[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*")
-_SIMPLE_ENTRY = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
-_TOP_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?")
+# A key is at most 1024 characters: YAML rejects longer implicit keys.
+_SIMPLE_ENTRY = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]{0,1023}):(?: +(.*))?")
+_TOP_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,1023}):(?: +(.*))?")
 _SIMPLE_ITEM = re.compile(r"( *)- +(.*)")
 _DOUBLE_QUOTED = re.compile(r'"([^"\\]*)" *')
 _SINGLE_QUOTED = re.compile(r"'((?:[^']|'')*)' *")

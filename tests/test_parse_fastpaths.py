@@ -165,3 +165,12 @@ def test_fence_and_code_span_scans_match_the_plain_ones(pieces, end):
     table.counted = 99  # straight to the table of line starts
     for offset in range(0, len(text) + 1, 3):
         assert index.at(offset) == table.at(offset)
+
+
+@pytest.mark.parametrize("length", [1024, 1025, 3000])
+def test_keys_past_yamls_1024_character_limit_are_left_to_the_loader(length):
+    # YAML allows an implicit key of at most 1024 characters; the loader rejects a longer one.
+    for text in (f"{'k' * length}: v\n", f"m:\n  {'k' * length}: v\n"):
+        data, error = frontmatter_yaml.load_yaml(text, 2)
+        assert (error is None) == (length <= 1024), text[:20]
+        _assert_same_as_loader(text)
