@@ -8,9 +8,9 @@ repository; ``memlint.statedir``):
   never read): the parse (``memlint.markdown.Parsed``) and what is computed
   from the content alone (fingerprints, schema findings), in 16 shard files,
   so a run that changed a few files rewrites a few shards;
-- the git history replay at the last few commits checked (``memlint.history``),
-  one file each: the one at HEAD reused, else one at an ancestor of HEAD
-  extended with only the new commits;
+- the git history replay at the three commits most recently used
+  (``memlint.history``), one file each: the one at HEAD reused, else one at
+  an ancestor of HEAD extended with only the new commits;
 - the findings of a whole check, reused only when every input is the same:
   the files and their blob ids, HEAD and the git index, the configuration,
   the options, the date, memlint's own code, and each path the link graph
@@ -39,7 +39,7 @@ MAGIC = b"memlint-cache"
 SHARDS = "0123456789abcdef"  # first hex digit of the blob id
 MISSING = object()
 _MAX_FINDINGS = 8  # results kept (pre-commit runs several hooks, each its own selection)
-_HISTORIES = 3  # history replays kept per store, at the most recent commits checked
+_HISTORIES = 3  # history replays kept per store: the least recently used go
 
 
 def blob_id(data: bytes) -> str:
@@ -95,6 +95,17 @@ def _read(path: Path):
         return pickle.loads(payload)
     except Exception:  # noqa: BLE001 - whatever is wrong with it, it is not trusted
         return MISSING
+
+
+def _read_and_touch(path: Path):
+    """``_read``, marking the file as just used (pruning drops the least recently used)."""
+    value = _read(path)
+    if value is not MISSING:
+        try:
+            os.utime(path)
+        except OSError:
+            pass
+    return value
 
 
 def _write(path: Path, value) -> None:
@@ -234,13 +245,14 @@ class StoreCache:
         except OSError:
             return {}
         prefix, suffix = pattern.split("*")
-        return {p.name[len(prefix):-len(suffix)]: functools.partial(_read, p) for p in found}
+        return {p.name[len(prefix):-len(suffix)]: functools.partial(_read_and_touch, p) for p in found}
 
     def has_history(self, key: str, head: str) -> bool:
         return (key, head) in self._histories or self._history_file(key, head).is_file()
 
     def put_history(self, key: str, head: str, value) -> None:
         self._histories[(key, head)] = value
+
 
     # -- whole-store values: findings
     def single(self, name: str):

@@ -232,6 +232,30 @@ def test_history_resumed_from_the_newest_kept_ancestor(repo):
     assert resumed.files["memory/b.md"] == at_a.files["memory/b.md"]  # X's edit of b.md is gone
 
 
+def test_the_history_replays_kept_are_the_last_three_used(check, repo):
+    def heads_kept() -> set[str]:
+        return {p.stem.rsplit("-", 1)[1] for p in state_files(repo) if p.name.startswith("history-")}
+
+    def head() -> str:
+        return repo.run("rev-parse", "HEAD").strip()
+
+    check(repo)
+    x = head()
+    repo.write("memory/b.md", memory("b", extra="y\n"))
+    repo.commit("y", "2025-02-03T10:00:00+00:00")
+    check(repo)
+    y = head()
+    repo.run("checkout", "-q", x)  # back to x (findings kept: no replay needed), then on from it
+    check(repo)
+    for n, name in enumerate("zw"):
+        repo.write("memory/c.md", memory("c", extra=f"{name}\n"))
+        repo.commit(name, f"2025-02-0{4 + n}T10:00:00+00:00")
+        check(repo)
+    # z resumed from x's replay, w from z's: y is the one least recently used
+    assert heads_kept() == {x, head(), repo.run("rev-parse", "HEAD~1").strip()}
+    assert y not in heads_kept()
+
+
 def test_history_resumed_across_merges(repo):
     start = load_history(repo.root, under="memory")
     repo.checkout("side", new=True)  # forked after `start`: resumable

@@ -83,6 +83,11 @@ def _validator(path: str):
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
+@lru_cache(maxsize=8)
+def _is_shipped(path: str) -> bool:
+    return Path(path).is_relative_to(SHIPPED)
+
+
 def _jsonable(value):
     """YAML values as JSON Schema sees them: dates become ISO strings, keys strings."""
     if type(value) is dict and all(type(k) is str and type(v) is str for k, v in value.items()):
@@ -160,6 +165,8 @@ def check(doc, store, options):
 
 def _problems(doc, path: str, schema, skip: tuple[str, ...]) -> list[tuple[int, int, str]]:
     """(line, column, message) of each schema error in the doc's frontmatter."""
+    if not _is_shipped(path):
+        _validator(path)  # a user's schema is checked against its meta-schema once (ConfigError: exit 2)
     instance = _jsonable(doc.frontmatter)
     test = _path_test(path)
     if test is not None and test(instance):
@@ -228,7 +235,7 @@ def _compile(schema):
                 return None
         elif keyword == "type":
             names = value if isinstance(value, list) else [value]
-            if not names or not all(isinstance(n, str) and n in _TYPES for n in names):
+            if not names or not all(isinstance(n, str) and n in _TYPES for n in names) or len(set(names)) != len(names):
                 return None
             checks = [_TYPES[n] for n in names]
             tests.append(checks[0] if len(checks) == 1 else lambda v, checks=checks: any(c(v) for c in checks))

@@ -104,6 +104,22 @@ def test_mem003_user_schema_from_config(make_store, findings):
     assert codes(findings(store), "MEM003") == [("a.md", 1)]
 
 
+@pytest.mark.parametrize("schema", [
+    '{"type": ["object", "object"], "required": ["owner"]}',  # a type listed twice
+    '{"$id": "http://x y/##", "type": "object", "required": ["owner"]}',  # an $id the meta-schema rejects
+    '{"type": "object", "required": "owner"}',
+])
+@pytest.mark.parametrize("frontmatter_owner", [True, False])
+def test_mem003_invalid_user_schema_is_a_configuration_error(make_store, cli, schema, frontmatter_owner):
+    """Whether or not the files break it, a schema that is not valid JSON Schema is exit 2, not findings."""
+    good = GOOD.replace("---\nBody", "owner: me\n---\nBody") if frontmatter_owner else GOOD
+    store = make_store({"MEMORY.md": ROOT, "a.md": good, "my-schema.json": schema,
+                        ".memlint.yaml": "schema: my-schema.json\n"})
+    result = cli("check", store)
+    assert result.exit_code == 2
+    assert "my-schema.json: not a valid JSON Schema" in result.stderr
+
+
 @pytest.mark.parametrize(
     "field, line, fires",
     [
