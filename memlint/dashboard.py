@@ -259,7 +259,7 @@ def mermaid_graph(store: "Store") -> str:
     as one node, without what it lists. Labels wrap at 480px, not Mermaid's
     200, because file names are long.
     """
-    from memlint.commands.graph import build_view, render_mermaid
+    from memlint.graphview import build_view, render_mermaid
 
     view = build_view(store, MAX_LEAVES, expand_orphan_topics=False)
     return '%%{init: {"flowchart": {"wrappingWidth": 480}}}%%\n' + render_mermaid([view]).rstrip("\n")
