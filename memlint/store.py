@@ -475,10 +475,12 @@ def _map_split(fn, items: list, meanwhile=None) -> list:
             meanwhile()
         return [fn(x) for x in items]
 
-    cpus = os.cpu_count() or 1
-    # Only with a core to spare: on a busy machine the two halves just take
-    # turns, and sending results back costs more than it saves.
-    if not hasattr(os, "fork") or cpus < 2 or threading.active_count() > 1 or os.getloadavg()[0] > cpus - 0.5:
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    # Not on a saturated machine, where the two halves would just take turns
+    # and sending results back costs more than it saves. (The load average
+    # lags a minute behind and counts memlint's own recent runs: only a load
+    # of every core stops the split.)
+    if not hasattr(os, "fork") or cpus < 2 or threading.active_count() > 1 or os.getloadavg()[0] >= cpus:
         return alone()
     import gc
     import pickle
