@@ -47,11 +47,13 @@ def _missing(value) -> bool:
     return value is None or value == ""
 
 
-def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool) -> Outcome:
+def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
+              parsed: markdown.Parsed | None = None) -> Outcome:
     """Write the fields of ``dates`` that the frontmatter lacks (absent or empty,
     flat or under ``metadata:``). A None date is unknown: that field is left
     out and listed in ``unknown``. ``create_block``: a file with no
-    frontmatter gets a minimal block; otherwise it is left alone."""
+    frontmatter gets a minimal block; otherwise it is left alone. ``parsed``:
+    the caller's parse of these bytes, used only if it is of the same text."""
     bom = data.startswith(BOM)
     try:
         text = data[len(BOM):].decode("utf-8") if bom else data.decode("utf-8")
@@ -76,7 +78,8 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool)
         return Outcome(data, skipped="frontmatter after other text (MEM005): move it to line 1 first")
     if end == -1:
         return Outcome(data, skipped="frontmatter is never closed (MEM002): not touched")
-    parsed = markdown.parse(text)
+    if parsed is None or parsed.text != text:
+        parsed = markdown.parse(text)
     if parsed.frontmatter_error is not None:
         err = parsed.frontmatter_error
         return Outcome(data, skipped=f"invalid frontmatter (MEM002, line {err.line}): {err.message}; not touched")

@@ -79,7 +79,7 @@ def _content_tasks(store: Store, rules) -> list:
             task = make(store, store.config.rule_config(rule, store.preset).options)
         except Exception:  # noqa: BLE001 - the rule itself reports it when it runs
             continue
-        if task is not None:
+        if task is not None and task[0] not in {kind for kind, _ in tasks}:
             tasks.append(task)
     return tasks
 

@@ -228,10 +228,10 @@ class Store:
         if self.staged:  # the staged content to parse, in one `git cat-file --batch`
             contents = _read_blobs(self.repo_root, {f.blob for f in todo if f.blob and f.data is None})
 
-        # What depends only on a file's content is computed here, with the
-        # parse, so that a big store's work splits over two processes: the
-        # duplicate fingerprint, and what the rules asked for (content_tasks).
-        tasks = [("fingerprint", _fingerprint_of), *self.content_tasks] if cache is not None else []
+        # What depends only on a file's content and the rules will ask for
+        # (content_tasks: fingerprints, schema errors, secrets) is computed
+        # here, with the parse, so that a big store's work splits over two processes.
+        tasks = list(self.content_tasks) if cache is not None else []
 
         def read(f: _File):
             """(problem, problem line, size, parsed) of one file, and the values of the tasks."""
@@ -523,6 +523,11 @@ def _map_split(fn, items: list, meanwhile=None) -> list:
     if not isinstance(theirs, list) or len(theirs) != len(items) - half:
         theirs = [fn(x) for x in items[half:]]
     return mine + theirs
+
+
+def fingerprint_task(store: "Store", options: dict):
+    """The duplicate rules' content task: each body's fingerprint, as ``Store.fingerprints`` keeps it."""
+    return "fingerprint", _fingerprint_of
 
 
 def _fingerprint_of(doc: Doc):

@@ -60,7 +60,7 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     from memlint.gitdates import GitDates
 
     requested = _parse_fields(fields)
-    stores, only = build_stores(paths, preset, config_file, parse_today(today))
+    stores, only = build_stores(paths, preset, config_file, parse_today(today), cache=True)
     staged = resolve_staged(staged, paths)
     changed = 0
     for store in stores:
@@ -90,7 +90,8 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 continue
             dates = git.of(doc)
             known = {"created": dates.created, "last_verified": dates.changed}
-            outcome = add_dates(data, {name: known[name] for name in names}, create_block=create_block)
+            outcome = add_dates(data, {name: known[name] for name in names}, create_block=create_block,
+                                parsed=doc.parsed)
             if outcome.skipped:
                 _skip(doc.path, outcome.skipped)
             if outcome.unknown:

@@ -148,12 +148,13 @@ def _health_options(func):
 def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
     """Rank memory files HOT / WARM / COLD by how recent sessions use them."""
     today_date = parse_today(today) or date.today()
-    stores, _ = build_stores(paths, preset, config_file, today_date)
+    stores, _ = build_stores(paths, preset, config_file, today_date, cache=True)
     rows = []
     n_sessions = 0
     for store in stores:
         uses, index, n = build_usage(store, sessions_dir, today_date, window_days)
         index.close()
+        store.save_cache()
         rows.extend(uses)
         n_sessions += n
     rows.sort(key=lambda u: (-u.hotness, u.path))
@@ -181,7 +182,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
 
     today_date = parse_today(today) or date.today()
     now = datetime.combine(today_date, time(12), tzinfo=timezone.utc) if today else datetime.now(timezone.utc)
-    stores, _ = build_stores(paths, preset, config_file, today_date)
+    stores, _ = build_stores(paths, preset, config_file, today_date, cache=True)
     results = []
     for store in stores:
         folder = state_dir(store.repo_root, store.dir)
@@ -189,6 +190,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         state = _read_state(state_file)
         uses, index, n_sessions = build_usage(store, sessions_dir, today_date, eng.TRIAGE_WINDOW_DAYS)
         index.close()
+        store.save_cache()
         new_sessions = n_sessions - int(state.get("sessions", 0))
         if auto:
             last = state.get("last_run")

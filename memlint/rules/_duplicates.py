@@ -26,6 +26,14 @@ OPTIONS = {
 }
 
 
+def content_memo(store, options):
+    """The content task of the rules that compare fingerprints: each body's,
+    computed while the files are read (``Store.fingerprints`` then finds it)."""
+    from memlint.store import fingerprint_task
+
+    return fingerprint_task(store, options)
+
+
 def glob_matcher(patterns):
     """``config.glob_match`` with the pattern list bound (compiled once, cached there)."""
     patterns = tuple(patterns)

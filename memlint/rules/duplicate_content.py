@@ -41,6 +41,8 @@ SCOPE = "store"
 TAGS = ("duplicates", "content")
 OPTIONS = {"min-words": ((int,), 3), **_duplicates.OPTIONS}
 
+content_memo = _duplicates.content_memo  # fingerprints made with the parse
+
 
 def check(store, options):
     min_words = options["min-words"]

@@ -48,6 +48,8 @@ OPTIONS = {
 }
 BOUNDS = {"threshold": (0.01, 1.0)}  # checked when the config loads
 
+content_memo = _duplicates.content_memo  # fingerprints made with the parse
+
 
 def check(store, options):
     threshold, min_words = options["threshold"], options["min-words"]
