@@ -353,3 +353,24 @@ def test_staged_runs_follow_the_index(check, repo):
     assert found == check(repo, "--staged", "--no-cache")
     messages = " ".join(m for _, _, _, m in found)
     assert "staged-missing.md" in messages and "unstaged-missing.md" not in messages
+
+
+def test_backfill_health_and_report_read_the_same_store_through_the_cache(cli, repo):
+    """These commands use the cache too: what they print is the same cold, after
+    a check filled it, and without it."""
+    repo.write("memory/e.md", "---\nname: e\ndescription: undated\ntype: project\n---\nE.\n")
+    repo.commit("add e", "2025-02-10T10:00:00+00:00")
+    store = repo.root / "memory"
+
+    def outputs(*extra_env):
+        env = dict(extra_env)
+        return [cli(*args, "--today", TODAY, store, env=env).output
+                for args in (["backfill", "--dry-run"], ["health"], ["report"])]
+
+    no_cache = outputs(("MEMLINT_NO_CACHE", "1"))
+    assert not state_files(repo)
+    cold = outputs()
+    assert state_files(repo)  # they fill it
+    cli("check", "--today", TODAY, store)
+    assert outputs() == cold == no_cache
+    assert "+created: 2025-02-10" in cold[0]  # the dry run shows e.md's backfill
