@@ -23,6 +23,7 @@ from memlint.fingerprint import (
     near_pairs,
     normalise,
 )
+from tests.perf.bench_fingerprint import edit, sentence, vocabulary
 
 BASE = """\
 # Deploys go through the staging pipeline
@@ -229,49 +230,16 @@ def test_simhash_of_near_duplicates_is_close():
 # --- LSH recall and cost ----------------------------------------------------------
 
 
-def _vocabulary(rng: random.Random, size: int = 5000) -> list[str]:
-    syllables = "ka ro mi tes lan der po qui ven sol ar ith mu bre cal dor fen gri hal jot ne ost pra ru sen tor ul vex wyn zo".split()
-    out: set[str] = set()
-    while len(out) < size:
-        out.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))))
-    return sorted(out)
-
-
-COMMON = "the a to of and in is for on with that this it be as use when not do by".split()
-
-
-def _sentence(rng: random.Random, vocab: list[str]) -> str:
-    words = [rng.choice(COMMON) if rng.random() < 0.3 else rng.choice(vocab) for _ in range(rng.randint(6, 16))]
-    return " ".join(words).capitalize() + "."
+# The generators of tests/perf/bench_fingerprint.py (same words, same edits), smaller.
+def _vocabulary(rng: random.Random) -> list[str]:
+    return vocabulary(rng, 5000)
 
 
 def _memory(rng: random.Random, vocab: list[str]) -> str:
-    lines = ["# " + " ".join(rng.sample(vocab, 3)), "", " ".join(_sentence(rng, vocab) for _ in range(2)), ""]
-    lines += ["**Why:** " + _sentence(rng, vocab), "", "**How to apply:**"]
-    lines += ["- " + _sentence(rng, vocab) for _ in range(rng.randint(3, 12))]
+    lines = ["# " + " ".join(rng.sample(vocab, 3)), "", " ".join(sentence(rng, vocab) for _ in range(2)), ""]
+    lines += ["**Why:** " + sentence(rng, vocab), "", "**How to apply:**"]
+    lines += ["- " + sentence(rng, vocab) for _ in range(rng.randint(3, 12))]
     return "\n".join(lines) + "\n"
-
-
-def _edit(rng: random.Random, vocab: list[str], body: str) -> str:
-    """A near-duplicate: 1-3 random edits (replace/insert/delete a line, change words, reorder)."""
-    lines = body.splitlines()
-    for _ in range(rng.randint(1, 3)):
-        bullets = [i for i, line in enumerate(lines) if line.startswith("- ")]
-        i = rng.choice(bullets)
-        kind = rng.randrange(5)
-        if kind == 0:
-            lines[i] = "- " + _sentence(rng, vocab)
-        elif kind == 1:
-            lines.insert(i, "- " + _sentence(rng, vocab))
-        elif kind == 2 and len(bullets) > 2:
-            del lines[i]
-        elif kind == 3:
-            words = lines[i].split()
-            words[rng.randrange(1, len(words))] = rng.choice(vocab)
-            lines[i] = " ".join(words)
-        else:
-            rng.shuffle(lines)
-    return "\n".join(lines)
 
 
 def test_lsh_finds_every_pair_above_the_threshold():
@@ -281,7 +249,7 @@ def test_lsh_finds_every_pair_above_the_threshold():
     planted = []
     for _ in range(300):
         src = rng.randrange(2700)
-        bodies.append(_edit(rng, vocab, bodies[src]))
+        bodies.append(edit(rng, vocab, bodies[src]))
         planted.append((src, len(bodies) - 1))
     items = [(f"m{i:04d}", fingerprint(b)) for i, b in enumerate(bodies)]
     stats: dict = {}
@@ -316,8 +284,8 @@ def test_same_template_bodies_do_not_explode_into_candidates(monkeypatch):
     ]
     bodies = []
     for _ in range(2000):
-        lines = ["## Context", _sentence(rng, vocab) + " " + _sentence(rng, vocab), "**Why:** " + _sentence(rng, vocab)]
-        lines += ["**How to apply:** " + _sentence(rng, vocab), "- " + _sentence(rng, vocab)] + stock
+        lines = ["## Context", sentence(rng, vocab) + " " + sentence(rng, vocab), "**Why:** " + sentence(rng, vocab)]
+        lines += ["**How to apply:** " + sentence(rng, vocab), "- " + sentence(rng, vocab)] + stock
         bodies.append("\n".join(lines))
     items = [(f"t{i:04d}", fingerprint(b)) for i, b in enumerate(bodies)]
     sims = [jaccard(a.shingles, b.shingles) for (_, a), (_, b) in itertools.combinations(items[:60], 2)]
