@@ -6,7 +6,8 @@ repository; ``memlint.statedir``):
 - per file content, by its git blob id (sha1 of ``blob <size>\\0`` + bytes:
   the id ``git ls-files -s`` gives a tracked file, so unchanged files are
   never read): the parse (``memlint.markdown.Parsed``) and what is computed
-  from the content alone (fingerprints, schema findings), in 16 shard files,
+  from the content alone (fingerprints, schema and secret findings: the rules'
+  ``content_memo``), in 16 shard files,
   so a run that changed a few files rewrites a few shards;
 - the git history replay at the three commits most recently used
   (``memlint.history``), one file each: the one at HEAD reused, else one at
@@ -252,7 +253,6 @@ class StoreCache:
 
     def put_history(self, key: str, head: str, value) -> None:
         self._histories[(key, head)] = value
-
 
     # -- whole-store values: findings
     def single(self, name: str):
