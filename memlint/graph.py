@@ -428,6 +428,24 @@ class Graph:
                     queue.append(edge.target)
         return depth
 
+    def first_links(self, rel: str, *, lines=None, kinds=None, skip_self: bool = False) -> list[tuple[int, "Edge"]]:
+        """(line, edge) of the first store file each line of ``rel`` links to:
+        where an index line routes the agent (``- [New](new.md) — replaces
+        [old](old.md)`` routes to new.md). ``lines`` keeps only those lines,
+        ``kinds`` only those link kinds; ``skip_self`` passes over links to
+        ``rel`` itself (the line's next link is its target)."""
+        out: list[tuple[int, Edge]] = []
+        last_line = 0
+        for edge in sorted(self.out.get(rel, ()), key=lambda e: (e.link.line, e.link.column)):
+            line = edge.link.line
+            if edge.status != OK or line == last_line or (lines is not None and line not in lines):
+                continue
+            if (kinds is not None and edge.link.kind not in kinds) or (skip_self and edge.target == rel):
+                continue
+            last_line = line
+            out.append((line, edge))
+        return out
+
     def reachable(self, rel: str) -> bool:
         return rel in self.depth
 

@@ -250,12 +250,8 @@ class Lifecycle:
         for rel, doc in sorted(self.store.docs.items()):
             if doc.role not in ("root", "index"):
                 continue
-            seen_lines = set()
-            for edge in sorted(graph.out.get(rel, ()), key=lambda e: (e.link.line, e.link.column)):
-                if edge.status != "ok" or edge.target == rel or edge.link.line in seen_lines:
-                    continue
-                seen_lines.add(edge.link.line)
-                out.setdefault(edge.target, []).append(Route(rel, edge.link.line, edge.link.column, edge.target))
+            for line, edge in graph.first_links(rel, skip_self=True):
+                out.setdefault(edge.target, []).append(Route(rel, line, edge.link.column, edge.target))
         return out
 
     def retired_because(self, rel: str) -> str | None:

@@ -28,25 +28,7 @@ def plural(n: int, word: str) -> str:
 
 
 def line_targets(graph, rel: str, *, entries_only: bool = False, kinds=None) -> list[tuple[int, object]]:
-    """(line, edge) of the first store file each line of ``rel`` links to.
-
-    An index line's first link is where it routes the agent (``- [Title](x.md)
-    — replaces [old](old.md)`` routes to x.md). ``entries_only`` keeps list
-    items and table rows only, leaving prose mentions out; ``kinds`` keeps
-    only those link kinds.
-    """
-    from memlint.graph import OK
-
-    doc = graph.store.docs[rel]
-    wanted = set(entry_lines(doc)) if entries_only else None
-    out: list[tuple[int, object]] = []
-    last_line = 0
-    for edge in sorted(graph.out.get(rel, ()), key=lambda e: (e.link.line, e.link.column)):
-        line = edge.link.line
-        if edge.status != OK or line == last_line or (wanted is not None and line not in wanted):
-            continue
-        if kinds is not None and edge.link.kind not in kinds:
-            continue
-        last_line = line
-        out.append((line, edge))
-    return out
+    """``Graph.first_links`` of ``rel``; ``entries_only`` keeps list items and
+    table rows only, leaving prose mentions out."""
+    lines = set(entry_lines(graph.store.docs[rel])) if entries_only else None
+    return graph.first_links(rel, lines=lines, kinds=kinds)
