@@ -8,7 +8,6 @@ run that does not use the cache.
 from __future__ import annotations
 
 import gc
-import json
 import os
 import subprocess
 import sys

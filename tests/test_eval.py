@@ -7,7 +7,7 @@ import shutil
 import pytest
 import yaml
 
-from memlint.evaluate import GoldenError, Router, evaluate, load_golden, parse_golden, words
+from memlint.evaluate import GoldenError, Router, load_golden, parse_golden, words
 from tests.conftest import TESTDATA
 
 MOC_GOLDEN = TESTDATA / "moc" / "golden.yaml"
