@@ -373,3 +373,32 @@ def test_backfill_health_and_report_read_the_same_store_through_the_cache(cli, r
     cli("check", "--today", TODAY, store)
     assert outputs() == cold == no_cache
     assert "+created: 2025-02-10" in cold[0]  # the dry run shows e.md's backfill
+
+
+def imports_of_a_check(repo: GitRepo, *args: str) -> tuple[set[str], str]:
+    """The heavy packages a `check` run imported (in a fresh interpreter), and its output."""
+    code = ("import sys, runpy\n"
+            f"sys.argv = ['memlint', 'check', '--today', {TODAY!r}, *{list(args)!r}, {str(repo.root / 'memory')!r}]\n"
+            "try: runpy.run_module('memlint', run_name='__main__')\n"
+            "except SystemExit: pass\n"
+            "heavy = ('git', 'jsonschema', 'markdown_it', 'ruamel')\n"
+            "print('IMPORTED', *sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in heavy}))\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("MEMLINT_NO_CACHE", "PRE_COMMIT")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert done.returncode == 0, done.stderr
+    output, _, imported = done.stdout.rpartition("IMPORTED")
+    return set(imported.split()), output
+
+
+def test_heavy_imports_only_where_needed(repo):
+    """GitPython only when a rule reads history; jsonschema not for the shipped
+    schemas, even with schema errors; a cached check imports none of them."""
+    repo.write("memory/b.md", memory("b").replace("type: project", "type: projet"))  # a MEM003 error
+    repo.commit("bad type", "2025-02-10T10:00:00+00:00")
+    imported, output = imports_of_a_check(repo, "--select", "MEM001,MEM003", "--no-cache")
+    assert imported == set() and "memory/b.md:4:1: MEM003 `type: projet` is not one of" in output
+    imported, output = imports_of_a_check(repo)  # cold: history read, the schema error found without jsonschema
+    assert imported == {"git"} and "MEM003" in output and "MEM404" in output
+    imported, again = imports_of_a_check(repo)  # warm: the cache holds the findings
+    assert imported == set() and again == output
