@@ -29,13 +29,19 @@ class Doc:
 
     path: str  # repo-relative POSIX path (what findings print)
     rel: str  # store-relative POSIX path (what links resolve against)
-    abspath: Path
+    location: str | Path  # absolute path (``abspath`` makes it a Path when asked: few docs need one)
     size: int
     role: str = "memory"  # root | index | memory | log | exempt
     parsed: markdown.Parsed | None = None
     problem: str | None = None  # why it could not be read
     problem_line: int = 1
     blob: str | None = None  # git blob id of the content read (when the cache is on)
+
+    @property
+    def abspath(self) -> Path:
+        if not isinstance(self.location, Path):
+            self.location = Path(self.location)
+        return self.location
 
     @property
     def frontmatter(self) -> dict | None:
@@ -243,7 +249,7 @@ class Store:
             size = len(text.encode("utf-8")) if not text.isascii() else len(text)
             if not f.blob or not tasks:
                 return (problem, line, size, parsed), ()
-            doc = Doc(prefix + f.rel, f.rel, f.abspath, size, parsed=parsed, blob=f.blob)
+            doc = Doc(prefix + f.rel, f.rel, f.path, size, parsed=parsed, blob=f.blob)
             return (problem, line, size, parsed), [_run_task(fn, doc) for _, fn in tasks]
 
         meanwhile = self.prefetch_history if self.history_wanted else None
@@ -261,7 +267,7 @@ class Store:
                     if value is not _MISSING:
                         cache.put(task_kind, f.blob, value)
         for f in self._files:
-            doc = Doc(prefix + f.rel, f.rel, f.abspath, 0, blob=f.blob)
+            doc = Doc(prefix + f.rel, f.rel, f.path, 0, blob=f.blob)
             docs[f.rel] = doc
             f.data = None  # parsed: the bytes are not needed again
             if f.problem is not None:
