@@ -248,9 +248,6 @@ class StoreCache:
         prefix, suffix = pattern.split("*")
         return {p.name[len(prefix):-len(suffix)]: functools.partial(_read_and_touch, p) for p in found}
 
-    def has_history(self, key: str, head: str) -> bool:
-        return (key, head) in self._histories or self._history_file(key, head).is_file()
-
     def put_history(self, key: str, head: str, value) -> None:
         self._histories[(key, head)] = value
 

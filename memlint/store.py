@@ -384,9 +384,19 @@ class Store:
             # The cache holds the replay at a few recent commits: the one at HEAD
             # reused, or one at an ancestor extended by the commits since.
             key = f"{date_kind}:{under}"
-            found = history.load_history(root, date_kind=date_kind, under=under,
-                                         earlier=self.cache.histories(key))
-            if found.head is not None and not found.shallow and not self.cache.has_history(key, found.head):
+            loaded: set[str] = set()  # commits whose kept replay was read and valid
+
+            def tracked(commit, load):
+                def read():
+                    value = load()
+                    if isinstance(value, history.History):
+                        loaded.add(commit)
+                    return value
+                return read
+
+            earlier = {commit: tracked(commit, load) for commit, load in self.cache.histories(key).items()}
+            found = history.load_history(root, date_kind=date_kind, under=under, earlier=earlier)
+            if found.head is not None and not found.shallow and found.head not in loaded:
                 self.cache.put_history(key, found.head, replace(found, staged_new=frozenset(), staged_renames={}))
             return found
         except history.HistoryError as exc:

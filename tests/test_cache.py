@@ -127,6 +127,22 @@ def test_a_cache_written_by_another_version_is_not_used(check, repo, monkeypatch
     assert check(repo) == expected
 
 
+def test_a_history_replay_kept_by_another_version_is_replaced(check, repo, monkeypatch):
+    """After an upgrade the replay at HEAD is written anew, so the next commit
+    resumes from it instead of replaying everything again."""
+    from memlint.history import History
+
+    monkeypatch.setattr(cache_mod, "code_version", lambda: "another-version")
+    check(repo)
+    monkeypatch.undo()
+    kept = [p for p in state_files(repo) if p.name.startswith("history-")]
+    assert kept and all(cache_mod._read(p) is cache_mod.MISSING for p in kept)  # foreign to this version
+    check(repo)
+    head = repo.run("rev-parse", "HEAD").strip()
+    [at_head] = [p for p in state_files(repo) if p.name.startswith("history-") and head in p.name]
+    assert isinstance(cache_mod._read(at_head), History)
+
+
 def test_cached_values_are_checked_against_their_header(tmp_path):
     path = tmp_path / "x.pickle"
     cache_mod._write(path, {"a": 1})
