@@ -21,6 +21,7 @@ import os
 import re
 import sqlite3
 import subprocess
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -393,8 +394,7 @@ class SessionIndex:
             conn.execute("PRAGMA journal_mode=WAL")
             return
         conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             tables = self._tables(conn)
             if tables:  # another process created it meanwhile
                 self._check_ours(conn, tables)
@@ -404,11 +404,6 @@ class SessionIndex:
                         conn.execute(stmt)
                 conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
 
     @staticmethod
     def _check_ours(conn: sqlite3.Connection, tables: set[str]) -> None:
@@ -468,8 +463,7 @@ class SessionIndex:
         changed; returns how many were (re)indexed. One transaction."""
         conn = self._conn
         n = 0
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             known = {
                 sid: (rid, h)
                 for rid, sid, h in conn.execute("SELECT rid, id, hash FROM sessions")
@@ -494,11 +488,6 @@ class SessionIndex:
                 conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rid, s.text))
                 known[s.id] = (rid, h)
                 n += 1
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         self._clear_caches()
         return n
 
@@ -507,19 +496,13 @@ class SessionIndex:
         log); returns how many were removed."""
         keep = set(keep_ids)
         conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             gone = [
                 (rid,) for rid, sid in conn.execute("SELECT rid, id FROM sessions")
                 if sid not in keep
             ]
             conn.executemany("DELETE FROM fts WHERE rowid = ?", gone)
             conn.executemany("DELETE FROM sessions WHERE rid = ?", gone)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         self._clear_caches()
         return len(gone)
 
@@ -581,3 +564,17 @@ class SessionIndex:
         if since is None:
             return list(rows)
         return [r for r in rows if r[1] >= since]
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection):
+    """One write transaction, taken at once (no lock upgrade to deadlock on),
+    rolled back on any failure, interrupts included."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
