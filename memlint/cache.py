@@ -31,9 +31,10 @@ import functools
 import hashlib
 import os
 import pickle
-import subprocess
 import zlib
 from pathlib import Path
+
+from memlint import gitrun
 
 FORMAT = 1
 MAGIC = b"memlint-cache"
@@ -125,13 +126,6 @@ def _write(path: Path, value) -> None:
 # --------------------------------------------------------------------------- git
 
 
-def _git_env() -> dict[str, str]:
-    env = dict(os.environ, GIT_LITERAL_PATHSPECS="1", GIT_OPTIONAL_LOCKS="0")
-    if env.get("GIT_INDEX_FILE"):  # hooks may name a temporary index relatively
-        env["GIT_INDEX_FILE"] = os.path.abspath(env["GIT_INDEX_FILE"])
-    return env
-
-
 def git_state(repo_root: Path, prefix: str) -> tuple[dict[str, str], str] | None:
     """({repo-relative path: blob id} of the regular files under ``prefix`` that
     are tracked, merged and unchanged on disk, a digest of HEAD, shallowness and
@@ -140,7 +134,6 @@ def git_state(repo_root: Path, prefix: str) -> tuple[dict[str, str], str] | None
     Three git calls run at once: ``ls-files -s`` (the index), ``diff-files``
     (tracked files that differ on disk, by git's own stat checks) and
     ``rev-parse`` (HEAD)."""
-    env = _git_env()
     spec = ["--", prefix] if prefix else []
     commands = {
         "index": ["ls-files", "-s", "-z", "--full-name"],
@@ -148,9 +141,7 @@ def git_state(repo_root: Path, prefix: str) -> tuple[dict[str, str], str] | None
         "head": ["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"],
     }
     try:
-        procs = {name: subprocess.Popen(["git", "-c", "core.quotepath=false", *args], cwd=repo_root, env=env,
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-                 for name, args in commands.items()}
+        procs = {name: gitrun.popen(repo_root, args) for name, args in commands.items()}
     except OSError:
         return None
     out = {name: proc.communicate()[0] for name, proc in procs.items()}
@@ -343,9 +334,8 @@ def findings_key(store, selection) -> str | None:
 
 def _staged_digest(repo_root: Path) -> str | None:
     """HEAD and the whole index, for a staged run (the index is the file set)."""
-    env = _git_env()
     try:
-        out = [subprocess.run(["git", *args], cwd=repo_root, env=env, capture_output=True, check=False).stdout
+        out = [gitrun.run(repo_root, args)[1]
                for args in (["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"], ["ls-files", "-s", "-z"])]
     except OSError:
         return None

@@ -19,6 +19,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Iterable
 
+from memlint import gitrun
+
 __all__ = [
     "FileDates",
     "History",
@@ -28,12 +30,6 @@ __all__ = [
     "load_history",
 ]
 
-# User settings that would change what we parse (log.follow turns a one-folder
-# pathspec into --follow; signatures add lines; quoting mangles diff headers).
-_CONFIG = ["-c", "log.follow=false", "-c", "log.showSignature=false", "-c", "core.quotepath=false"]
-# Literal pathspecs: a store folder named `[x]` or `*` must not act as a glob.
-# No optional locks: a read-only linter must not fight a concurrent `git commit`.
-_ENV = {"GIT_LITERAL_PATHSPECS": "1", "GIT_OPTIONAL_LOCKS": "0"}
 _MAX_PATH_ARGS = 200  # beyond this, use the store's pathspec rather than one argument per path
 
 
@@ -69,34 +65,24 @@ class History:
 # --------------------------------------------------------------------------- git
 
 
-def _git(repo_root: Path):
+@dataclass(frozen=True)
+class _Git:
+    working_dir: str
+
+
+def _git(repo_root: Path) -> _Git:
+    return _Git(str(repo_root))
+
+
+def _run(g: _Git, args: list[str], *, check: bool = True) -> tuple[int, bytes, str]:
     try:
-        import git  # GitPython costs ~95 ms to import: only on paths that need it
-    except ImportError as e:
-        raise HistoryError(f"git is not available: {str(e).strip().splitlines()[0]}") from None
-    return git.Git(str(repo_root))
-
-
-def _run(g, args: list[str], *, check: bool = True) -> tuple[int, bytes, str]:
-    from git.exc import GitCommandNotFound
-
-    try:
-        status, out, err = g.execute(["git", *_CONFIG, *args], with_extended_output=True,
-                                     with_exceptions=False, stdout_as_string=False, env=_ENV)
-    except GitCommandNotFound:
+        status, out, err = gitrun.run(g.working_dir, args)
+    except gitrun.GitMissing:
         raise HistoryError("git is not installed or not on PATH") from None
-    err = err.decode("utf-8", "replace") if isinstance(err, bytes) else err
     if check and status:
-        why = _first_line(err).removeprefix("fatal: ") or f"exit status {status}"
+        why = gitrun.first_error_line(err).removeprefix("fatal: ") or f"exit status {status}"
         raise HistoryError(f"git {args[0]} failed in {g.working_dir}: {why}")
     return status, out, err
-
-
-def _first_line(stderr: str) -> str:
-    """The line that says what went wrong (warnings may come before it)."""
-    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
-    errors = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
-    return (errors or lines or [""])[0]
 
 
 def _decode(raw: bytes) -> str:
@@ -289,14 +275,14 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     """
     root = Path(repo_root).resolve()
     log_args = _log_args(date_kind)
-    if not root.is_dir():  # GitPython would silently fall back to the current directory
+    if not root.is_dir():
         raise HistoryError(f"{root}: not a directory")
     g = _git(root)
     status, out, err = _run(g, ["rev-parse", "--is-shallow-repository", "--show-toplevel", "--verify", "-q", "HEAD"],
                             check=False)
     lines = _decode(out).splitlines()
     if len(lines) < 2 or lines[0] not in ("true", "false"):
-        raise HistoryError(_first_line(err) or f"{root}: not a git work tree")
+        raise HistoryError(gitrun.first_error_line(err) or f"{root}: not a git work tree")
     shallow = lines[0] == "true"
     head = lines[2] if status == 0 and len(lines) > 2 else None
     top = Path(lines[1]).resolve()

@@ -20,7 +20,6 @@ import json
 import os
 import re
 import sqlite3
-import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -246,20 +245,19 @@ def sessions_from_git(repo_root: Path, under: str | None) -> Iterator[Session]:
     ``git log`` call. Yields nothing if git is missing, ``repo_root`` is not
     a repository or it has no commits.
     """
-    cmd = [
-        "git", "-C", str(repo_root), "log", "-z", "--name-only", "--no-merges",
-        "--no-color", "--no-show-signature", "--format=%x1e%H%x1f%aI%x1f%B%x1f",
-    ]
-    cmd.append("--")
+    from memlint import gitrun
+
+    args = ["log", "-z", "--name-only", "--no-merges", "--no-color", "--no-show-signature",
+            "--format=%x1e%H%x1f%aI%x1f%B%x1f", "--"]
     if under:
-        cmd.append(under)
+        args.append(under)
     try:
-        proc = subprocess.run(cmd, capture_output=True, check=False)
+        status, raw, _ = gitrun.run(repo_root, args)
     except OSError:
         return
-    if proc.returncode != 0:
+    if status != 0:
         return
-    out = proc.stdout.decode("utf-8", errors="replace")
+    out = raw.decode("utf-8", errors="replace")
     for chunk in out.split("\x1e"):
         if not chunk.strip("\0\n"):
             continue

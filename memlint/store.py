@@ -6,7 +6,6 @@ graph and git history computed lazily on first use).
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
@@ -622,22 +621,15 @@ def _is_walked(rel: str) -> bool:
 
 
 def _git(repo_root: Path, *args: str, stdin: bytes | None = None) -> bytes:
-    env = dict(os.environ, GIT_LITERAL_PATHSPECS="1", GIT_OPTIONAL_LOCKS="0")
-    # `git commit -a` / `git commit PATH` hand hooks a temporary index, maybe by
-    # a relative name: pin it before git runs from the repository root.
-    if env.get("GIT_INDEX_FILE"):
-        env["GIT_INDEX_FILE"] = os.path.abspath(env["GIT_INDEX_FILE"])
+    from memlint import gitrun
+
     try:
-        done = subprocess.run(
-            ["git", "-c", "core.quotepath=false", *args],
-            cwd=repo_root, input=stdin, capture_output=True, env=env, check=False,
-        )
-    except OSError as exc:
-        raise ConfigError(f"--staged needs git: {exc.strerror or exc}") from None
-    if done.returncode:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise ConfigError(f"--staged: git {args[0]} failed in {repo_root}: {message[0] if message else done.returncode}")
-    return done.stdout
+        status, out, err = gitrun.run(repo_root, args, stdin=stdin)
+    except gitrun.GitMissing as exc:
+        raise ConfigError(f"--staged needs git: {exc.strerror}") from None
+    if status:
+        raise ConfigError(f"--staged: git {args[0]} failed in {repo_root}: {gitrun.first_error_line(err) or status}")
+    return out
 
 
 def _index_blobs(top: Path, repo_root: Path) -> dict[str, str | None]:

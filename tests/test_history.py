@@ -265,13 +265,9 @@ def test_load_history_from_a_subfolder_uses_the_top(repo):
     assert h.repo_root == repo.root.resolve() and h.files == {"store/a.md": dates(D1, c1, D1, c1)}
 
 
-def test_git_missing(repo, monkeypatch):
-    import git
-
-    def missing(self, command, **kwargs):
-        raise git.exc.GitCommandNotFound(command, FileNotFoundError("git"))
-
-    monkeypatch.setattr(git.Git, "execute", missing)
+def test_git_missing(repo, monkeypatch, tmp_path):
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no git on PATH
     with pytest.raises(HistoryError, match="git is not installed"):
         load_history(repo.root)
     assert find_repo_root(repo.root) is None
@@ -326,16 +322,16 @@ def test_one_git_log_for_the_whole_store(repo, monkeypatch):
     for i in range(30):
         repo.write(f"n{i}.md", f"{i}\n")
         repo.commit(f"c{i}", D1)
-    import git
+    from memlint import gitrun
 
     calls = []
-    real = git.Git.execute
+    real = gitrun.run
 
-    def spy(self, command, **kwargs):
-        calls.append([a for a in command if not a.startswith("-") and "=" not in a][1])
-        return real(self, command, **kwargs)
+    def spy(cwd, args, **kwargs):
+        calls.append([a for a in args if not a.startswith("-") and "=" not in a][0])
+        return real(cwd, args, **kwargs)
 
-    monkeypatch.setattr(git.Git, "execute", spy)
+    monkeypatch.setattr(gitrun, "run", spy)
     assert len(load_history(repo.root).files) == 30
     assert calls.count("log") == 1 and len(calls) <= 4
 

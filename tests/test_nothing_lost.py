@@ -116,7 +116,7 @@ def test_check_writes_nothing(read_only_stores, fmt):
     paths.append(read_only_stores / "ssam" / CORPORA["ssam"][1])
     proc, events = audited_check("--format", fmt, "--today", "2026-11-30", *paths, cwd=read_only_stores)
     assert proc.returncode == 1 and proc.stdout  # it did lint: there are planted errors
-    # /dev/null is where GitPython points a subprocess's stdin: a device, not a file
+    # /dev/null is where memlint points git's stdin: a device, not a file
     writes = [e for e in events if e[0] != "subprocess" and e[1:2] != [os.devnull]]
     assert writes == []
     for _, command in (e for e in events if e[0] == "subprocess"):

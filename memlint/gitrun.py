@@ -1,0 +1,64 @@
+"""The one way memlint runs git: a plain subprocess, read-only settings.
+
+memlint needs the output of a handful of plumbing commands (``log``,
+``ls-files``, ``ls-tree``, ``diff``, ``cat-file``, ``rev-parse``), not an
+object model, so it calls git directly: importing GitPython cost 56-95 ms on
+every hook call that read history, and its ``log`` pass took twice as long as
+the direct one (``../shared/PERFORMANCE.md``).
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+# Literal pathspecs: a store folder named `[x]` or `*` must not act as a glob.
+# No optional locks: a read-only linter must not fight a concurrent `git commit`.
+# C locale: git's messages are quoted to the user and matched by tests.
+_ENV = {"GIT_LITERAL_PATHSPECS": "1", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "LANGUAGE": "C"}
+# Settings that would change what memlint parses: quoting mangles paths,
+# log.follow turns a one-folder pathspec into --follow, signatures add lines.
+CONFIG = ("-c", "core.quotepath=false", "-c", "log.follow=false", "-c", "log.showSignature=false")
+
+
+class GitMissing(OSError):
+    """git could not be started (not installed, not on PATH)."""
+
+
+def env() -> dict[str, str]:
+    found = dict(os.environ, **_ENV)
+    if found.get("GIT_INDEX_FILE"):
+        # `git commit -a` / `git commit PATH` hand hooks a temporary index, maybe
+        # by a relative name: pin it before git runs from another folder.
+        found["GIT_INDEX_FILE"] = os.path.abspath(found["GIT_INDEX_FILE"])
+    return found
+
+
+def argv(args) -> list[str]:
+    return ["git", *CONFIG, *args]
+
+
+def run(cwd: str | Path, args, *, stdin: bytes | None = None) -> tuple[int, bytes, str]:
+    """(exit status, stdout bytes, stderr text) of ``git ARGS`` in ``cwd``."""
+    try:
+        done = subprocess.run(argv(args), cwd=cwd, env=env(), capture_output=True, check=False,
+                              input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
+    except OSError as exc:
+        raise GitMissing(exc.errno, f"git could not run: {exc.strerror or exc}") from None
+    return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace")
+
+
+def popen(cwd: str | Path, args) -> subprocess.Popen:
+    """``git ARGS`` started in ``cwd``, stdout piped (for several calls at once)."""
+    try:
+        return subprocess.Popen(argv(args), cwd=cwd, env=env(), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError as exc:
+        raise GitMissing(exc.errno, f"git could not run: {exc.strerror or exc}") from None
+
+
+def first_error_line(stderr: str) -> str:
+    """The line that says what went wrong (warnings may come before it)."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
+    return (errors or lines or [""])[0]
