@@ -1,6 +1,7 @@
 """Reading dates out of frontmatter values."""
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date, datetime
 
@@ -18,11 +19,16 @@ def parse_date(value) -> date:
     if isinstance(value, date):
         return value
     if isinstance(value, str):
-        text = value.strip()
-        try:
-            if _ISO_DATE.match(text):
-                return date.fromisoformat(text)
-            return datetime.fromisoformat(text.replace("Z", "+00:00")).date()
-        except ValueError:
-            raise ValueError(f"{value!r} is not a date (use YYYY-MM-DD)") from None
+        return _parse_text(value)
     raise ValueError(f"{value!r} is not a date (use YYYY-MM-DD)")
+
+
+@functools.lru_cache(maxsize=4096)  # a store repeats its dates; the rules ask for each several times
+def _parse_text(value: str) -> date:
+    text = value.strip()
+    try:
+        if _ISO_DATE.match(text):
+            return date.fromisoformat(text)
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).date()
+    except ValueError:
+        raise ValueError(f"{value!r} is not a date (use YYYY-MM-DD)") from None

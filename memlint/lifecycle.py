@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from memlint.dates import parse_date
@@ -59,14 +59,24 @@ RETIRED_EXEMPT_RULES = ["content", "orphan"]
 
 def status_of(doc: "Doc") -> str | None:
     """``status`` folded to lower case, or None when there is none."""
+    held = doc.__dict__.get("_status_of")  # asked several times per memory per run: kept per parse
+    if held is not None and held[0] is doc.parsed:
+        return held[1]
     value = doc.field("status")
+    status = None
     if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
-        return str(value).strip().casefold()
-    return None
+        status = str(value).strip().casefold()
+    doc.__dict__["_status_of"] = (doc.parsed, status)
+    return status
 
 
-def retired_statuses(settings: dict) -> set[str]:
-    return {s.casefold() for s in settings.get("retired-statuses", RETIRED_STATUSES)}
+def retired_statuses(settings: dict) -> frozenset[str]:
+    return _folded(tuple(settings.get("retired-statuses", RETIRED_STATUSES)))
+
+
+@lru_cache(maxsize=16)
+def _folded(statuses: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(s.casefold() for s in statuses)
 
 
 def is_live(doc: "Doc", settings: dict) -> bool:

@@ -56,6 +56,9 @@ class Doc:
 
     def field(self, name: str):
         """A frontmatter field, flat or nested under ``metadata:``."""
+        held = self.__dict__.get("_fields_of")  # asked hundreds of thousands of times: the common case inline
+        if held is not None and held[0] is self.parsed:
+            return held[1].get(name)
         return self._fields().get(name)
 
     def _fields(self) -> dict:

@@ -253,3 +253,18 @@ def test_graph_of_5000_files_is_built_in_linear_time(tmp_path):
     small, large = graph_seconds(1000), graph_seconds(5000)
     # 5x the files: about 5x the time when linear, 25x when quadratic.
     assert large < 12 * small + 0.5, (small, large)
+
+
+def test_fold_drops_case_dashes_underscores_and_every_unicode_space():
+    """fold() is ``[\\s_-]+`` removed after casefold, written without a regex:
+    checked against that definition on every character up to U+3000."""
+    import random
+    import re
+
+    definition = re.compile(r"[\s_\-]+")
+    alphabet = [chr(c) for c in range(0x3001) if not 0xD800 <= c < 0xE000] + ["\u2028", "\u2029", "\ufeff", "\u200b"]
+    rng = random.Random(7)
+    samples = ["Foo-Bar_baz qux", "ẞtraße\u00a0Name", "a\u3000b\u2009c\x1fd\x85e", "--__  ", ""]
+    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 10))) for _ in range(20_000)]
+    assert [graph_mod.fold(s) for s in samples] == [definition.sub("", s.casefold()) for s in samples]
+    assert graph_mod.fold("Deploy  Notes_v2-final") == "deploynotesv2final"

@@ -46,9 +46,17 @@ def compared(store, options, code: str) -> list:
     memories are left out when the store's ``retired-exempt-rules`` name the
     rule (by default, tag ``content``): no agent loads them."""
     include_logs = options["include-logs"]
-    is_report = glob_matcher(options["reports"])
     exempt = store.settings.get("retired-exempt-rules") or ()
     skip_retired = bool(exempt) and rule_registry.matches(rule_registry.get(code), exempt)
+    # The three duplicate rules usually compare the same docs: made once per store.
+    made = store.__dict__.setdefault("_compared", {})
+    key = (include_logs, tuple(options["reports"]), skip_retired)
+    if key not in made:
+        made[key] = _compared(store, include_logs, glob_matcher(options["reports"]), skip_retired)
+    return list(made[key])
+
+
+def _compared(store, include_logs: bool, is_report, skip_retired: bool) -> list:
     retired = retired_statuses(store.settings)
     out = []
     for rel in sorted(store.docs):
