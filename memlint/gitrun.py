@@ -44,7 +44,7 @@ def run(cwd: str | Path, args, *, stdin: bytes | None = None) -> tuple[int, byte
         done = subprocess.run(argv(args), cwd=cwd, env=env(), capture_output=True, check=False,
                               input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
     except OSError as exc:
-        raise GitMissing(exc.errno, f"git could not run: {exc.strerror or exc}") from None
+        raise _why(exc, cwd) from None
     return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace")
 
 
@@ -54,7 +54,15 @@ def popen(cwd: str | Path, args) -> subprocess.Popen:
         return subprocess.Popen(argv(args), cwd=cwd, env=env(), stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     except OSError as exc:
-        raise GitMissing(exc.errno, f"git could not run: {exc.strerror or exc}") from None
+        raise _why(exc, cwd) from None
+
+
+def _why(exc: OSError, cwd) -> OSError:
+    """GitMissing when git itself could not start; the error as it is when the
+    folder to run in is the problem."""
+    if not os.path.isdir(cwd):
+        return exc
+    return GitMissing(exc.errno, f"git could not run: {exc.strerror or exc}")
 
 
 def first_error_line(stderr: str) -> str:
