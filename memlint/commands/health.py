@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date, datetime, time, timezone
 from pathlib import Path
 
@@ -159,7 +159,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
         n_sessions += n
     rows.sort(key=lambda u: (-u.hotness, u.path))
     if fmt == "json":
-        click.echo(json.dumps([asdict(u) for u in rows], indent=2, ensure_ascii=False))
+        click.echo(json.dumps([vars(u) for u in rows], indent=2, ensure_ascii=False))  # flat: no deep copy needed
         return
     counts = {c: sum(1 for u in rows if u.hot_class == c) for c in ("HOT", "WARM", "COLD")}
     click.echo(f"{len(rows)} files, {n_sessions} sessions, window {window_days} days: "
