@@ -62,7 +62,7 @@ def _why(exc: OSError, cwd) -> OSError:
     folder to run in is the problem."""
     if not os.path.isdir(cwd):
         return exc
-    return GitMissing(exc.errno, f"git could not run: {exc.strerror or exc}")
+    return GitMissing(exc.errno, exc.strerror or str(exc))
 
 
 def first_error_line(stderr: str) -> str:

@@ -135,3 +135,13 @@ def test_staged_link_to_an_untracked_file_is_broken(repo, cli):
     assert codes(cli, "--staged", repo) == [("MEMORY.md", 2, "MEM202")]
     git(repo, "add", "a.md")
     assert codes(cli, "--staged", repo) == []
+
+
+def test_staged_without_git_says_so(repo, cli, tmp_path):
+    write_files(repo, {"MEMORY.md": INDEX, "a.md": GOOD, "b.md": WRONG_TYPE})
+    git(repo, "add", ".")
+    (tmp_path / "no-git").mkdir()
+    result = cli("check", "--staged", repo, env={"PATH": str(tmp_path / "no-git")})
+    assert result.exit_code == 2
+    assert result.stderr == "memlint: --staged needs git: No such file or directory\n"
+
