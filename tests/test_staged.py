@@ -145,3 +145,13 @@ def test_staged_without_git_says_so(repo, cli, tmp_path):
     assert result.exit_code == 2
     assert result.stderr == "memlint: --staged needs git: No such file or directory\n"
 
+
+def test_staged_from_the_store_folder_with_the_index_named_relatively(repo, cli):
+    """A hook that changes into the store folder first: for a plain `git commit`
+    git names the index `.git/index`, relative to the top of the work tree (as
+    git itself reads it), not to where memlint runs."""
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": WRONG_TYPE})
+    git(repo, "add", ".")
+    result = cli("check", "--staged", "--format", "json", ".", cwd=repo / "memory", env={"GIT_INDEX_FILE": ".git/index"})
+    assert result.exit_code == 1, result.output + result.stderr
+    assert [(f["path"], f["line"], f["code"]) for f in result.json()] == [("memory/b.md", 4, "MEM003")]
