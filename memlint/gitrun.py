@@ -26,12 +26,12 @@ class GitMissing(OSError):
 
 
 def env() -> dict[str, str]:
-    found = dict(os.environ, **_ENV)
-    if found.get("GIT_INDEX_FILE"):
-        # `git commit -a` / `git commit PATH` hand hooks a temporary index, maybe
-        # by a relative name: pin it before git runs from another folder.
-        found["GIT_INDEX_FILE"] = os.path.abspath(found["GIT_INDEX_FILE"])
-    return found
+    # GIT_INDEX_FILE passes through as it is: hooks get the temporary index of
+    # `git commit -a` / `git commit PATH`, and a plain commit's `.git/index`,
+    # which git reads relative to the top of the work tree, wherever it runs.
+    # (Made absolute against memlint's own folder, a hook that changes into
+    # the store first would read an empty index and lint nothing.)
+    return dict(os.environ, **_ENV)
 
 
 def argv(args) -> list[str]:
@@ -62,7 +62,7 @@ def _why(exc: OSError, cwd) -> OSError:
     folder to run in is the problem."""
     if not os.path.isdir(cwd):
         return exc
-    return GitMissing(exc.errno, f"git could not run: {exc.strerror or exc}")
+    return GitMissing(exc.errno, exc.strerror or str(exc))
 
 
 def first_error_line(stderr: str) -> str:

@@ -373,7 +373,9 @@ class Store:
     def _load_history(self):
         from memlint import history
 
-        root = history.find_repo_root(self.dir)
+        # From the top git found, not the store folder: a hook in a linked
+        # worktree gets GIT_DIR, and git then takes the folder it runs in as the top.
+        root = history.find_repo_root(self.repo_root)
         if root is None:
             import shutil
 

@@ -273,6 +273,17 @@ def test_git_missing(repo, monkeypatch, tmp_path):
     assert find_repo_root(repo.root) is None
 
 
+def test_staged_new_with_a_relative_index_name_from_a_subfolder(repo, monkeypatch):
+    """A hook's `GIT_INDEX_FILE=.git/index` is relative to the top of the work
+    tree, wherever memlint itself runs (a hook may `cd` into the store)."""
+    repo.write("store/a.md", "a\n")
+    repo.commit("add", D1)
+    repo.write("store/new.md", "new\n")
+    monkeypatch.chdir(repo.path("store"))
+    monkeypatch.setenv("GIT_INDEX_FILE", ".git/index")
+    assert load_history(repo.path("store")).staged_new == frozenset({"store/new.md"})
+
+
 def test_author_versus_committer_date_and_time_zone(repo):
     author, committer = "2024-05-06T07:08:09+02:00", "2024-06-07T01:02:03-07:30"
     repo.write("a.md", "a\n")

@@ -135,3 +135,42 @@ def test_staged_link_to_an_untracked_file_is_broken(repo, cli):
     assert codes(cli, "--staged", repo) == [("MEMORY.md", 2, "MEM202")]
     git(repo, "add", "a.md")
     assert codes(cli, "--staged", repo) == []
+
+
+def test_staged_without_git_says_so(repo, cli, tmp_path):
+    write_files(repo, {"MEMORY.md": INDEX, "a.md": GOOD, "b.md": WRONG_TYPE})
+    git(repo, "add", ".")
+    (tmp_path / "no-git").mkdir()
+    result = cli("check", "--staged", repo, env={"PATH": str(tmp_path / "no-git")})
+    assert result.exit_code == 2
+    assert result.stderr == "memlint: --staged needs git: No such file or directory\n"
+
+
+def test_staged_from_the_store_folder_with_the_index_named_relatively(repo, cli):
+    """A hook that changes into the store folder first: for a plain `git commit`
+    git names the index `.git/index`, relative to the top of the work tree (as
+    git itself reads it), not to where memlint runs."""
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": WRONG_TYPE})
+    git(repo, "add", ".")
+    result = cli("check", "--staged", "--format", "json", ".", cwd=repo / "memory", env={"GIT_INDEX_FILE": ".git/index"})
+    assert result.exit_code == 1, result.output + result.stderr
+    assert [(f["path"], f["line"], f["code"]) for f in result.json()] == [("memory/b.md", 4, "MEM003")]
+
+
+def test_staged_in_a_linked_worktree_hook_judges_the_whole_work_tree(repo, cli, tmp_path):
+    """In a linked worktree (`git worktree add`) git hands hooks GIT_DIR, and a
+    git that sees GIT_DIR takes the folder it runs in as the top of the work
+    tree: the dates and the append-only diff must be read from the real top,
+    not from the store folder below it."""
+    log = "# 2026-01-01\n- 09:00 one\n- 10:00 two\n"
+    write_files(repo, {"memory/MEMORY.md": "# Index\n- [A](a.md) — first\n", "memory/a.md": GOOD,
+                       "memory/2026-01-01.md": log})
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "store")
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", str(linked))
+    write_files(linked, {"memory/2026-01-01.md": log.replace("one", "uno")})
+    git(linked, "add", ".")
+    hook_env = {"GIT_DIR": str((repo / ".git" / "worktrees" / "linked").resolve())}
+    result = cli("check", "--staged", "--format", "json", ".", cwd=linked / "memory", env=hook_env)
+    assert [(f["path"], f["line"], f["code"]) for f in result.json()] == [("memory/2026-01-01.md", 2, "MEM405")]
