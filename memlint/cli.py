@@ -5,6 +5,7 @@ Exit codes: 0 clean, 1 findings at error severity (or any with --strict),
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -180,6 +181,11 @@ def _store_of_file(path: Path, conf):
 @click.version_option(__version__, prog_name="memlint")
 def main():
     """Lint AI-agent memory stores: budgets, links, duplicates, dates, freshness."""
+    # A run builds objects that all stay alive to the end (a parse per file);
+    # at the default gen-0 threshold (700) the cycle collector ran thousands of
+    # times over them: 0.5 s of a cold check on 10,000 files. Reference
+    # counting still frees everything else at once.
+    gc.set_threshold(10_000, 10, 10)
 
 
 @main.command()
