@@ -39,9 +39,11 @@ class Result:
     exempted: int = 0  # findings not reported because they sit on retired memories
 
 
-def _problems(rule, store: Store, options: dict):
+def _problems(rule, store: Store, options: dict, only_paths: frozenset[str] | None = None):
     if rule.SCOPE == "file":
-        for doc in store.docs.values():
+        # A file rule reports on the file it is given: with paths named, only those need judging.
+        docs = store.docs.values() if only_paths is None else [d for d in store.docs.values() if d.path in only_paths]
+        for doc in docs:
             yield from rule.check(doc, store, options)
     else:
         yield from rule.check(store, options)
@@ -102,7 +104,7 @@ def _lint_store(store: Store, selection: Selection) -> Result:
         keys = {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
         skips_retired = bool(retired_exempt) and rule_registry.matches(rule, retired_exempt)
         try:
-            problems = list(_problems(rule, store, conf.options))
+            problems = list(_problems(rule, store, conf.options, selection.only_paths))
         except ConfigError:
             raise
         except Exception as exc:  # a bug in a rule must not hide every other finding
