@@ -135,8 +135,8 @@ class GitDates:
             return frozenset()
         from memlint import history as history_mod
 
-        g = history_mod._git(history.repo_root)
-        _, out, _ = history_mod._run(g, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color",
+        root = history.repo_root
+        _, out, _ = history_mod._run(root, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color",
                                          "--", *self._store_spec()])
         changed = set()
         it = iter(history_mod._decode(out).split("\0"))
@@ -181,7 +181,7 @@ class GitDates:
             return {}
         from memlint import history as history_mod
 
-        g = history_mod._git(history.repo_root)
+        root = history.repo_root
         neutral = _neutral_line(self.store.settings.get("date-fields") or ())
         found: dict[str, tuple[date, str]] = {}
         done: set[str] = set()
@@ -211,7 +211,7 @@ class GitDates:
         paths = sorted(wanted)
         if self.staged:
             spec = [*paths, *old_names] if len(paths) <= _MAX_PATH_ARGS else self._store_spec()
-            _, out, _ = history_mod._run(g, ["diff", "--cached", "-M", *base, "--", *spec])
+            _, out, _ = history_mod._run(root, ["diff", "--cached", "-M", *base, "--", *spec])
             for patch in _patches(history_mod._decode(out)):
                 judge(patch.path, self.store.today, STAGED, patch)
         if history.head is None or done >= wanted.keys():
@@ -219,7 +219,7 @@ class GitDates:
         oldest = min(wanted.values()) - timedelta(days=2)  # slack: --since reads the committer date
         fmt = "%H %cd" if self.date_kind == "committer" else "%H %ad"
         spec = [*paths, *old_names] if len(paths) <= _MAX_PATH_ARGS else self._store_spec()
-        _, out, _ = history_mod._run(g, ["log", "--no-merges", "--no-renames", f"--since={oldest.isoformat()}",
+        _, out, _ = history_mod._run(root, ["log", "--no-merges", "--no-renames", f"--since={oldest.isoformat()}",
                                          f"--format=%x00{fmt}", "--date=raw", "-p", *base, "HEAD", "--", *spec])
         text = history_mod._decode(out)
         for chunk in text.split("\0")[1:]:

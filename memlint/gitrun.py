@@ -4,7 +4,7 @@ memlint needs the output of a handful of plumbing commands (``log``,
 ``ls-files``, ``ls-tree``, ``diff``, ``cat-file``, ``rev-parse``), not an
 object model, so it calls git directly: importing GitPython cost 56-95 ms on
 every hook call that read history, and its ``log`` pass took twice as long as
-the direct one (``../shared/PERFORMANCE.md``).
+the direct one on the benchmark machine.
 """
 from __future__ import annotations
 

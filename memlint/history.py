@@ -65,23 +65,14 @@ class History:
 # --------------------------------------------------------------------------- git
 
 
-@dataclass(frozen=True)
-class _Git:
-    working_dir: str
-
-
-def _git(repo_root: Path) -> _Git:
-    return _Git(str(repo_root))
-
-
-def _run(g: _Git, args: list[str], *, check: bool = True) -> tuple[int, bytes, str]:
+def _run(root: Path, args: list[str], *, check: bool = True) -> tuple[int, bytes, str]:
     try:
-        status, out, err = gitrun.run(g.working_dir, args)
+        status, out, err = gitrun.run(root, args)
     except gitrun.GitMissing:
         raise HistoryError("git is not installed or not on PATH") from None
     if check and status:
         why = gitrun.first_error_line(err).removeprefix("fatal: ") or f"exit status {status}"
-        raise HistoryError(f"git {args[0]} failed in {g.working_dir}: {why}")
+        raise HistoryError(f"git {args[0]} failed in {root}: {why}")
     return status, out, err
 
 
@@ -113,7 +104,7 @@ def find_repo_root(path: Path) -> Path | None:
     if not start.is_dir():
         return None
     try:
-        status, out, _ = _run(_git(start), ["rev-parse", "--show-toplevel"], check=False)
+        status, out, _ = _run(start, ["rev-parse", "--show-toplevel"], check=False)
     except HistoryError:
         return None
     top = _decode(out).strip()
@@ -220,11 +211,11 @@ def _log_args(date_kind: str) -> list[str]:
             "--no-color", f"--format={fmt}", "--date=raw"]
 
 
-def _run_log(g, args: list[str]) -> str:
+def _run_log(root, args: list[str]) -> str:
     # Through a pipe, not a temp file: `check` writes nothing, anywhere (a
     # read-only machine, a full /tmp). git flushes per commit, so the reader
     # wakes often; on 10k files / 5k commits that costs ~50 ms of CPU.
-    return _decode(_run(g, args)[1])
+    return _decode(_run(root, args)[1])
 
 
 def _background(fn, *args):
@@ -277,8 +268,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     log_args = _log_args(date_kind)
     if not root.is_dir():
         raise HistoryError(f"{root}: not a directory")
-    g = _git(root)
-    status, out, err = _run(g, ["rev-parse", "--is-shallow-repository", "--show-toplevel", "--verify", "-q", "HEAD"],
+    status, out, err = _run(root, ["rev-parse", "--is-shallow-repository", "--show-toplevel", "--verify", "-q", "HEAD"],
                             check=False)
     lines = _decode(out).splitlines()
     if len(lines) < 2 or lines[0] not in ("true", "false"):
@@ -287,24 +277,24 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     head = lines[2] if status == 0 and len(lines) > 2 else None
     top = Path(lines[1]).resolve()
     if top != root:
-        root, g = top, _git(top)
+        root = top
     spec = _pathspec(root, under)
 
-    staged = _background(_staged, g, spec)
+    staged = _background(_staged, root, spec)
     if head is None:
         return History(root, None, shallow, {}, *staged())
     if previous is None and earlier and not shallow:
-        previous = _pick_earlier(g, head, earlier)
+        previous = _pick_earlier(root, head, earlier)
     resumable = (previous is not None and previous.head is not None and not shallow and not previous.shallow
                  and previous.repo_root == root)
     if resumable and previous.head == head:
         return History(root, head, shallow, previous.files, *staged())
-    listed = _background(_run, g, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", *spec])
+    listed = _background(_run, root, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", *spec])
     if resumable:
-        files = _extend(g, previous, head, spec, log_args, listed)
+        files = _extend(root, previous, head, spec, log_args, listed)
         if files is not None:
             return History(root, head, shallow, files, *staged())
-    log = _run_log(g, [*log_args, "--no-merges", "HEAD", "--", *spec])
+    log = _run_log(root, [*log_args, "--no-merges", "HEAD", "--", *spec])
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(log.split("\0"))
 
@@ -315,7 +305,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
         # (Too many paths for a command line: the whole store, same answer.)
         paths = missing if len(missing) <= _MAX_PATH_ARGS else spec
         extra = _Replay(missing)
-        extra.feed(_run_log(g, [*log_args, "-m", "--no-renames", "HEAD", "--", *paths]).split("\0"))
+        extra.feed(_run_log(root, [*log_args, "-m", "--no-renames", "HEAD", "--", *paths]).split("\0"))
         offset = len(replay.commits)
         replay.commits += extra.commits
         for p, (created, changed) in extra.files.items():
@@ -329,17 +319,17 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     return History(root, head, shallow, files, *staged())
 
 
-def _pick_earlier(g, head: str, earlier: dict) -> History | None:
+def _pick_earlier(root, head: str, earlier: dict) -> History | None:
     """The History of `earlier` at `head`, else at its newest ancestor, else None."""
     for commit, load in earlier.items():
-        if commit == head or _run(g, ["merge-base", "--is-ancestor", commit, head], check=False)[0] == 0:
+        if commit == head or _run(root, ["merge-base", "--is-ancestor", commit, head], check=False)[0] == 0:
             found = load()
             if isinstance(found, History) and found.head == commit:
                 return found
     return None
 
 
-def _extend(g, previous: History, head: str, spec: list[str], log_args: list[str], listed) -> dict[str, FileDates] | None:
+def _extend(root, previous: History, head: str, spec: list[str], log_args: list[str], listed) -> dict[str, FileDates] | None:
     """The dates at `head` from those at `previous.head` and the commits since,
     or None when they cannot be had that way.
 
@@ -350,7 +340,7 @@ def _extend(g, previous: History, head: str, spec: list[str], log_args: list[str
     holds. A branch forked earlier and merged since, a rewritten history, or
     a file only a merge brought in: None (replay everything).
     """
-    status, out, _ = _run(g, ["rev-list", "--parents", f"{previous.head}..{head}", "--"], check=False)
+    status, out, _ = _run(root, ["rev-list", "--parents", f"{previous.head}..{head}", "--"], check=False)
     if status:
         return None
     new = dict((line.split(" ", 1) + [""])[:2] for line in _decode(out).splitlines())
@@ -358,7 +348,7 @@ def _extend(g, previous: History, head: str, spec: list[str], log_args: list[str
                       for parents in new.values()):
         return None  # not all descend from it (another root, or a branch forked before it)
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
-    replay.feed(_run_log(g, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
+    replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
     shas, stamps = _commit_dates(replay.commits)
     boundary = {id(record): name for name, record in replay.names.items()}  # open records: their name then
     files: dict[str, FileDates] = {}
@@ -374,11 +364,11 @@ def _extend(g, previous: History, head: str, spec: list[str], log_args: list[str
     return files
 
 
-def _staged(g, spec: list[str]) -> tuple[frozenset[str], dict[str, str]]:
+def _staged(root, spec: list[str]) -> tuple[frozenset[str], dict[str, str]]:
     """Paths added in the index but absent at HEAD, and staged renames (new -> old).
 
     Works before the first commit too: git then diffs against the empty tree."""
-    _, out, _ = _run(g, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color", "--", *spec])
+    _, out, _ = _run(root, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color", "--", *spec])
     new: set[str] = set()
     renames: dict[str, str] = {}
     it = iter(_decode(out).split("\0"))
@@ -422,14 +412,13 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
         rel.append(p.as_posix())
     if not rel:
         return {}
-    g = _git(root)
     args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
             "--src-prefix=a/", "--dst-prefix=b/"]
     if since is None:
         args.append("--cached")  # against HEAD, or the empty tree before the first commit
     else:
         args += ["--end-of-options", since, "HEAD"]
-    _, out, _ = _run(g, [*args, "--", *rel])
+    _, out, _ = _run(root, [*args, "--", *rel])
     return _changed_old_lines(_decode(out))
 
 

@@ -83,7 +83,7 @@ def test_copy_is_born_at_its_commit(repo):
     assert load_history(repo.root).files == expected
 
     # The replay treats a C record (as `log -C` writes it) as a birth too.
-    log = history_mod._run_log(history_mod._git(repo.root), [*history_mod._log_args("author"), "-C"])
+    log = history_mod._run_log(repo.root, [*history_mod._log_args("author"), "-C"])
     replay = history_mod._Replay(["copy.md", "orig.md"])
     replay.feed(log.split("\0"))
     assert "\nC100\0" in log and replay.files == {"copy.md": [0, 0], "orig.md": [1, 0]}  # 0 = newest
