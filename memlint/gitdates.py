@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 STAGED = "staged"  # the commit being made, in place of a sha
 _MAX_PATH_ARGS = 200  # beyond this, one pathspec for the store folder, filtered here
+_MAX_MOVES = 8  # earlier names followed per file; past that, history's last change stands
 
 
 @dataclass(frozen=True)
@@ -170,11 +171,12 @@ class GitDates:
         ``last_verified:``..., a frontmatter fence, blank lines) is how dates
         get written, by hand or by ``memlint backfill``: it is not a change of
         what the memory says. The walk stops at the file's birth (a memory
-        added after the date has not changed since). It does not follow
-        renames: for a file moved to its name after the date, history's last
-        change stands (date lines or not). One ``git log -p`` for every path,
-        bounded by the oldest date; in a staged run the index counts as a
-        commit made today.
+        added after the date has not changed since). A file moved to its name
+        after the date is followed to its earlier names (a pure move is not a
+        change; the lines a move edits are judged like any others). One
+        ``git log -p`` for every path, bounded by the oldest date, and one
+        more per commit that moved such files; in a staged run the index
+        counts as a commit made today.
         """
         history = self.history
         if not wanted or not self.usable:
@@ -184,14 +186,11 @@ class GitDates:
         root = history.repo_root
         neutral = _neutral_line(self.store.settings.get("date-fields") or ())
         found: dict[str, tuple[date, str]] = {}
-        done: set[str] = set()
+        # path -> (the commit that moved it, after its date, to the name being walked; that name)
+        moved: dict[str, tuple[str, str]] = {}
 
-        # A file renamed in the index has its committed history under its old name.
-        old_names = {history.staged_renames[p]: p for p in wanted if self.staged and p in history.staged_renames}
-
-        def judge(path: str, when: date, commit: str, patch: "_Patch") -> None:
-            path = old_names.get(path, path) if commit != STAGED else path
-            if path in done or path not in wanted:
+        def judge(path: str, when: date, commit: str, patch: "_Patch", done: set[str]) -> None:
+            if path in done or path not in wanted or path in found:
                 return
             if when <= wanted[path]:
                 return  # older than the date: a later commit of this path may still be newer
@@ -199,9 +198,7 @@ class GitDates:
                 done.add(path)
                 known = history.dates(path) if commit != STAGED else None
                 if known is not None and known.created_commit != commit and known.changed.date() > wanted[path]:
-                    # Moved in here after the date (the walk does not follow renames):
-                    # history's last change, made after the date, stands.
-                    found[path] = (known.changed.date(), known.changed_commit)
+                    moved[path] = (commit, patch.path)  # born here by a move: its history goes on under the old name
             elif any(not neutral(line) for line in patch.lines):
                 found[path] = (when, commit)
                 done.add(path)
@@ -209,26 +206,75 @@ class GitDates:
         base = ["--no-color", "--no-ext-diff", "--no-textconv", "--text", "-U0",
                 "--src-prefix=a/", "--dst-prefix=b/"]
         paths = sorted(wanted)
+        # A file renamed in the index has its committed history under its old name.
+        old_names = {history.staged_renames[p]: p for p in wanted if self.staged and p in history.staged_renames}
+        done: set[str] = set()
         if self.staged:
             spec = [*paths, *old_names] if len(paths) <= _MAX_PATH_ARGS else self._store_spec()
             _, out, _ = history_mod._run(root, ["diff", "--cached", "-M", *base, "--", *spec])
             for patch in _patches(history_mod._decode(out)):
-                judge(patch.path, self.store.today, STAGED, patch)
+                judge(patch.path, self.store.today, STAGED, patch, done)
         if history.head is None or done >= wanted.keys():
             return found  # nothing committed yet, or the index settled every path
         oldest = min(wanted.values()) - timedelta(days=2)  # slack: --since reads the committer date
         fmt = "%H %cd" if self.date_kind == "committer" else "%H %ad"
-        spec = [*paths, *old_names] if len(paths) <= _MAX_PATH_ARGS else self._store_spec()
-        _, out, _ = history_mod._run(root, ["log", "--no-merges", "--no-renames", f"--since={oldest.isoformat()}",
-                                         f"--format=%x00{fmt}", "--date=raw", "-p", *base, "HEAD", "--", *spec])
-        text = history_mod._decode(out)
-        for chunk in text.split("\0")[1:]:
+        log = ["log", "--no-merges", "--no-renames", f"--since={oldest.isoformat()}",
+               f"--format=%x00{fmt}", "--date=raw", "-p", *base]
+
+        def walk(revision: str, names: dict[str, str], done: set[str]) -> None:
+            """Judge the commits from ``revision`` back that touched ``names``
+            ({name in those commits: path at HEAD})."""
+            spec = list(names) if len(names) <= _MAX_PATH_ARGS else self._store_spec()
+            _, out, _ = history_mod._run(root, [*log, revision, "--", *spec])
+            for chunk in history_mod._decode(out).split("\0")[1:]:
+                header, _, rest = chunk.partition("\n")
+                sha, ts, zone = header.split(" ")
+                when = _commit_day(int(ts), zone)
+                for patch in _patches(rest):
+                    if patch.path in names:
+                        judge(names[patch.path], when, sha, patch, done)
+
+        walk("HEAD", {**{p: p for p in paths}, **old_names}, done)
+        for _ in range(_MAX_MOVES):
+            if not moved:
+                break
+            moves, moved = moved, {}
+            sources = self._move_sources({commit for commit, _ in moves.values()}, base, fmt)
+            by_commit: dict[str, dict[str, str]] = {}
+            for path, (commit, name) in moves.items():
+                source = sources.get((commit, name))
+                if source is None:  # not a move git can see (say, from outside the store): as history has it
+                    known = history.dates(path)
+                    found[path] = (known.changed.date(), known.changed_commit)
+                    continue
+                old, when, patch = source
+                if when > wanted[path] and any(not neutral(line) for line in patch.lines):
+                    found[path] = (when, commit)  # moved and edited in one commit
+                else:
+                    by_commit.setdefault(commit, {})[old] = path
+            for commit, names in by_commit.items():
+                walk(f"{commit}^", names, set())
+        for path in moved:  # moved more often than followed: as history has it
+            known = history.dates(path)
+            found[path] = (known.changed.date(), known.changed_commit)
+        return found
+
+    def _move_sources(self, commits: set[str], base: list[str], fmt: str) -> dict[tuple[str, str], tuple]:
+        """{(commit, new path): (old path, day, patch)} for the renames those
+        commits made within the store: one ``git log --no-walk`` for all of them."""
+        from memlint import history as history_mod
+
+        _, out, _ = history_mod._run(self.history.repo_root, [
+            "log", "--no-walk=unsorted", "-M", "--diff-filter=R", f"--format=%x00{fmt}", "--date=raw", "-p", *base,
+            *sorted(commits), "--", *self._store_spec()])
+        sources: dict[tuple[str, str], tuple] = {}
+        for chunk in history_mod._decode(out).split("\0")[1:]:
             header, _, rest = chunk.partition("\n")
             sha, ts, zone = header.split(" ")
-            when = _commit_day(int(ts), zone)
             for patch in _patches(rest):
-                judge(patch.path, when, sha, patch)
-        return found
+                if patch.source is not None:
+                    sources[(sha, patch.path)] = (patch.source, _commit_day(int(ts), zone), patch)
+        return sources
 
 
 def _commit_day(ts: int, zone: str) -> date:
@@ -249,6 +295,7 @@ class _Patch:
     path: str
     born: bool
     lines: list[str]  # added and removed lines, without their +/- sign
+    source: str | None = None  # a rename's old path
 
 
 def _patches(diff: str):
@@ -278,6 +325,9 @@ def _patches(diff: str):
         elif line.startswith("rename to "):
             name = line[len("rename to "):]
             patch.path = _unquote(name) if name.startswith('"') else name
+        elif line.startswith("rename from "):
+            name = line[len("rename from "):]
+            patch.source = _unquote(name) if name.startswith('"') else name
     if patch is not None:
         yield patch
 

@@ -260,6 +260,38 @@ def test_pure_rename_is_not_a_change_but_a_rename_with_edits_is(repo, dates):
     assert dates(repo) == [("memory/x/b.md", 5, "MEM404")]
 
 
+def test_a_move_after_a_dates_only_commit_is_followed_to_the_old_name(repo, dates):
+    """A backfill writes `created` months after `last_verified`, then the
+    memory moves into a folder: neither says anything new."""
+    repo.write("memory/a.md", mem(None, "2024-01-10"))
+    repo.commit("add", D1)
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("backfill created", D2)
+    repo.mv("memory/a.md", "memory/topics/a.md")
+    repo.commit("file it under topics", D3)
+    assert dates(repo) == []
+    # a new memory that takes the old name later is another file
+    repo.write("memory/a.md", mem("2024-04-15", "2024-04-15", "another memory\n"))
+    repo.commit("a new a.md", D4)
+    repo.write("memory/a.md", mem("2024-04-15", "2024-04-15", "another memory, edited\n"))
+    repo.commit("edit the new a.md", "2024-04-20T08:00:00+00:00")
+    assert dates(repo) == [("memory/a.md", 5, "MEM404")]  # the new file's own edit, not the moved one's
+
+
+def test_an_edit_under_the_old_name_still_counts_after_a_move(repo, dates, cli):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", BODY + "a new claim\n"))
+    edit = repo.commit("edit", D2)
+    repo.mv("memory/a.md", "memory/x/a.md")
+    repo.commit("move once", D3)
+    repo.mv("memory/x/a.md", "memory/y/a.md")
+    repo.write("memory/y/a.md", mem("2024-01-09", "2024-01-10", BODY + "a new claim\n"))  # a date fixed on the way
+    repo.commit("move again", D4)
+    assert dates(repo) == [("memory/y/a.md", 5, "MEM404")]
+    assert message(cli, repo, "MEM404").startswith(f"changed on 2024-02-20 (commit {edit[:7]}), 41 days after")
+
+
 def test_a_memory_added_after_its_verification_date_is_quiet(repo, dates):
     repo.write("memory/a.md", mem("2023-11-01", "2023-12-01"))
     repo.write(".memlint.yaml", "preset: moc\nrules:\n  MEM401: {allow-earlier: true}\n")
