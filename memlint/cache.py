@@ -140,9 +140,14 @@ def git_state(repo_root: Path, prefix: str) -> tuple[dict[str, str], str] | None
         "changed": ["diff-files", "--name-only", "-z", *spec],
         "head": ["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"],
     }
+    procs = {}
     try:
-        procs = {name: gitrun.popen(repo_root, args) for name, args in commands.items()}
+        for name, args in commands.items():
+            procs[name] = gitrun.popen(repo_root, args)
     except OSError:
+        for proc in procs.values():  # the ones that did start are not left behind
+            proc.kill()
+            proc.wait()
         return None
     out = {name: proc.communicate()[0] for name, proc in procs.items()}
     if procs["index"].returncode or procs["changed"].returncode:
