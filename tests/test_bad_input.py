@@ -248,6 +248,19 @@ def test_50_mb_file_is_reported_in_bounded_time_and_memory(tmp_path):
     assert run.max_rss_mb < 300  # reads at most 8 MB + 1 byte of it
 
 
+def test_the_size_bound_is_exact(tmp_path):
+    """8 MB is read; one byte more is reported, whatever the file's size on disk."""
+    from memlint.store import MAX_FILE_BYTES, read_text
+
+    at, over = tmp_path / "at.md", tmp_path / "over.md"
+    at.write_bytes(b"x" * MAX_FILE_BYTES)
+    over.write_bytes(b"x" * (MAX_FILE_BYTES + 1))
+    text, problem, _ = read_text(at)
+    assert problem is None and len(text) == MAX_FILE_BYTES
+    text, problem, _ = read_text(over)
+    assert text is None and problem == "file is over 8 MB; memlint does not parse it"
+
+
 MB = 1024 * 1024
 ONE_MB_LINES = {  # each of these made a regex or markdown-it pass take minutes
     "open brackets": "[" * MB,
