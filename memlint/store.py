@@ -544,7 +544,9 @@ def _map_split(fn, items: list, meanwhile=None) -> list:
         os.waitpid(pid, 0)
         gc.unfreeze()
     try:
-        theirs = pickle.loads(data)
+        from memlint.cache import unpickle
+
+        theirs = unpickle(data)
     except Exception:  # noqa: BLE001 - a child that died mid-way: do its half here
         theirs = None
     if not isinstance(theirs, list) or len(theirs) != len(items) - half:
