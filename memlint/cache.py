@@ -89,7 +89,8 @@ def _read(path: Path):
             data = fh.read()
     except OSError:
         return MISSING
-    header, _, payload = data.partition(b"\n")
+    cut = data.find(b"\n")
+    header, payload = data[:cut], memoryview(data)[cut + 1:]  # a view: the payload is megabytes
     try:
         magic, fmt, version, length, crc = header.split(b" ")
         if (magic != MAGIC or int(fmt) != FORMAT or version.decode() != code_version()

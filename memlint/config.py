@@ -263,12 +263,20 @@ def validate(data, where: str = "config") -> None:
 
 def glob_match(path: str, patterns) -> bool:
     """gitignore-ish globs: ``**/`` matches any depth, including none."""
+    return bool(patterns) and glob_matcher(patterns)(path)
+
+
+def glob_matcher(patterns):
+    """``glob_match`` with the patterns bound and compiled once: a predicate
+    of a path, for the loops that ask of every file of a store."""
     if not patterns:
-        return False
+        return lambda path: False
     regex, prefixes = _compiled_globs(tuple(patterns))
-    if regex is not None and regex.match(path):
-        return True
-    return bool(prefixes) and (path + "/").startswith(prefixes)
+    if regex is None:
+        return lambda path: (path + "/").startswith(prefixes)
+    if not prefixes:
+        return lambda path: regex.match(path) is not None
+    return lambda path: regex.match(path) is not None or (path + "/").startswith(prefixes)
 
 
 @functools.lru_cache(maxsize=256)

@@ -72,7 +72,7 @@ def looks_like_index(doc: "Doc") -> bool:
     list items carrying one. URLs do not count: a list of web references is
     a memory, not a map of the store.
     """
-    if doc.parsed is None:
+    if doc.parsed is None or len(doc.parsed.links) < 5:
         return False
     link_lines = {l.line for l in doc.parsed.links if l.kind in ("link", "wiki") and is_internal(l)}
     if len(link_lines) < 5:

@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 
 from typing import TYPE_CHECKING
-from memlint.config import Config, ConfigError, glob_match
+from memlint.config import Config, ConfigError, glob_matcher
 from memlint.presets import ROOT_NAMES, detect_preset, is_store_root
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -182,7 +182,7 @@ class Store:
         """The files of the store, without parsing them; with the cache on,
         each with its blob id (from the git index when git says the file is
         unchanged, else hashed from the bytes read)."""
-        include, exclude = self.settings["include"], self.settings["exclude"]
+        included, excluded = glob_matcher(self.settings["include"]), glob_matcher(self.settings["exclude"])
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
         if self.staged:
@@ -197,7 +197,7 @@ class Store:
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
         listed = []
         for path, rel, kind in files:
-            if not glob_match(rel, include) or glob_match(rel, exclude):
+            if not included(rel) or excluded(rel):
                 continue
             entry = _File(rel, path, blob_of.get(rel))
             if kind == "other":  # opening a FIFO would block forever
@@ -309,14 +309,15 @@ class Store:
 
     def _assign_roles(self) -> None:
         s = self.settings
+        exempt, log, topic = (glob_matcher(s[key]) for key in ("exempt", "daily-logs", "topics"))
         for rel, doc in self.docs.items():
             if rel == self.root_name:
                 doc.role = "root"
-            elif glob_match(rel, s["exempt"]):
+            elif exempt(rel):
                 doc.role = "exempt"
-            elif glob_match(rel, s["daily-logs"]):
+            elif log(rel):
                 doc.role = "log"
-            elif glob_match(rel, s["topics"]):
+            elif topic(rel):
                 doc.role = "index"
         # Files the root links to whose body is mostly a list of links are
         # second-level indexes, as real Claude Code stores use them.

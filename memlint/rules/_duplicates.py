@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memlint import rules as rule_registry
-from memlint.config import glob_match
+from memlint.config import glob_matcher
 from memlint.lifecycle import retired_statuses, status_of
 
 # Generated reports: snapshots a job writes again and again, where near-identical
@@ -32,12 +32,6 @@ def content_memo(store, options):
     from memlint.store import fingerprint_task
 
     return fingerprint_task(store, options)
-
-
-def glob_matcher(patterns):
-    """``config.glob_match`` with the pattern list bound (compiled once, cached there)."""
-    patterns = tuple(patterns)
-    return lambda path: glob_match(path, patterns)
 
 
 def compared(store, options, code: str) -> list:

@@ -27,7 +27,7 @@ it to an archive folder if it is no longer needed.
 """
 from collections import deque
 
-from memlint.config import glob_match
+from memlint.config import glob_matcher
 from memlint.finding import Problem
 from memlint.graph import INDEX_ROLES, OK, IndexFinder
 from memlint.rules._common import plural
@@ -53,12 +53,12 @@ def check(store, options):
         return
     graph = store.graph
     docs = store.docs
-    exempt = [pattern.casefold() for pattern in options["exempt"]]
+    exempt = glob_matcher([pattern.casefold() for pattern in options["exempt"]])
     unreached_indexes = {rel for rel, doc in docs.items() if doc.role == "index" and rel not in graph.depth}
     candidates = {
         rel
         for rel, doc in docs.items()
-        if doc.role in ("memory", "index") and rel not in graph.depth and not glob_match(rel.casefold(), exempt)
+        if doc.role in ("memory", "index") and rel not in graph.depth and not exempt(rel.casefold())
     }
     # A file listed by an unreached index is that index's loss: report the
     # index once (or the first of a cycle of them), not every file under it.
