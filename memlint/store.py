@@ -94,7 +94,7 @@ class Doc:
 def read_text(path: str | Path) -> tuple[str | None, str | None, int]:
     """Decode a file as UTF-8. Returns (text, problem, problem_line)."""
     try:
-        data = _read_bounded(path)
+        data = read_bounded(path)
     except OSError as exc:
         return None, f"cannot read: {exc.strerror or exc}", 1
     return decode(data)
@@ -472,12 +472,12 @@ _MISSING = object()
 
 def _read_bytes(path: str | Path) -> bytes | None:
     try:
-        return _read_bounded(path)
+        return read_bounded(path)
     except OSError:
         return None
 
 
-def _read_bounded(path: str | Path) -> bytes:
+def read_bounded(path: str | Path) -> bytes:
     """The file's bytes, at most MAX_FILE_BYTES + 1 of them (one more than a
     parse takes says it is too big). Read to its size, not to the bound:
     ``read(8 MB)`` allocates the 8 MB first, which tripled the cost of

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from memlint import secrets
 from memlint.finding import Problem
-from memlint.store import MAX_FILE_BYTES
+from memlint.store import MAX_FILE_BYTES, read_bounded
 
 CODE = "MEM601"
 NAME = "secret-in-memory"
@@ -68,8 +68,7 @@ def _undecodable_text(doc) -> str | None:
     if doc.abspath.is_symlink() or not doc.abspath.is_file():
         return None
     try:
-        with open(doc.abspath, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
+        data = read_bounded(doc.abspath)
     except OSError:
         return None
     if len(data) > MAX_FILE_BYTES:
