@@ -173,10 +173,10 @@ class GitDates:
         what the memory says. The walk stops at the file's birth (a memory
         added after the date has not changed since). A file moved to its name
         after the date is followed to its earlier names (a pure move is not a
-        change; the lines a move edits are judged like any others). One
-        ``git log -p`` for every path, bounded by the oldest date, and one
-        more per commit that moved such files; in a staged run the index
-        counts as a commit made today.
+        change; the lines a move edits are judged like any others), on every
+        line of history a later merge brought in. One ``git log -p`` for every
+        path, bounded by the oldest date, and one more per commit that moved
+        such files; in a staged run the index counts as a commit made today.
         """
         history = self.history
         if not wanted or not self.usable:
@@ -221,18 +221,47 @@ class GitDates:
         log = ["log", "--no-merges", "--no-renames", f"--since={oldest.isoformat()}",
                f"--format=%x00{fmt}", "--date=raw", "-p", *base]
 
-        def walk(revision: str, names: dict[str, str], done: set[str]) -> None:
+        def walk(revision: str, names: dict[str, str], done: set[str], skip: set[str] = frozenset()) -> None:
             """Judge the commits from ``revision`` back that touched ``names``
-            ({name in those commits: path at HEAD})."""
+            ({name in those commits: path at HEAD}), but those in ``skip``;
+            with a ``skip``, on every line of history (a merge that kept one
+            side's version of a name does not hide the other side's edits)."""
             spec = list(names) if len(names) <= _MAX_PATH_ARGS else self._store_spec()
-            _, out, _ = history_mod._run(root, [*log, revision, "--", *spec])
+            full = ["--full-history"] if skip else []
+            _, out, _ = history_mod._run(root, [*log, *full, revision, "--", *spec])
             for chunk in history_mod._decode(out).split("\0")[1:]:
                 header, _, rest = chunk.partition("\n")
                 sha, ts, zone = header.split(" ")
+                if sha in skip:
+                    continue
                 when = _commit_day(int(ts), zone)
                 for patch in _patches(rest):
                     if patch.path in names:
                         judge(names[patch.path], when, sha, patch, done)
+
+        children: dict[str, list[str]] | None = None  # commit since `oldest` -> its children, read at the first move
+        merges: set[str] = set()
+
+        def descendants(commit: str) -> set[str]:
+            """The commits since ``oldest`` that descend from ``commit``."""
+            nonlocal children
+            if children is None:
+                children = {}
+                _, out, _ = history_mod._run(root, ["rev-list", "--parents", f"--since={oldest.isoformat()}",
+                                                    "HEAD", "--"])
+                for line in history_mod._decode(out).splitlines():
+                    sha, *parents = line.split(" ")
+                    if len(parents) > 1:
+                        merges.add(sha)
+                    for parent in parents:
+                        children.setdefault(parent, []).append(sha)
+            later, stack = set(), [commit]
+            while stack:
+                for child in children.get(stack.pop(), ()):
+                    if child not in later:
+                        later.add(child)
+                        stack.append(child)
+            return later
 
         walk("HEAD", {**{p: p for p in paths}, **old_names}, done)
         for _ in range(_MAX_MOVES):
@@ -253,7 +282,15 @@ class GitDates:
                 else:
                     by_commit.setdefault(commit, {})[old] = path
             for commit, names in by_commit.items():
-                walk(f"{commit}^", names, set())
+                later = descendants(commit)
+                if later & merges:
+                    # A line of history merged after the move may have edited the old
+                    # name (git carries such an edit into the new one): walk every
+                    # line from HEAD but the move and what came after it (where the
+                    # old name, if used again, is another file).
+                    walk("HEAD", names, set(), later | {commit})
+                else:
+                    walk(f"{commit}^", names, set())
         for path in moved:  # moved more often than followed: as history has it
             known = history.dates(path)
             found[path] = (known.changed.date(), known.changed_commit)

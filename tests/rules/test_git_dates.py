@@ -292,6 +292,30 @@ def test_an_edit_under_the_old_name_still_counts_after_a_move(repo, dates, cli):
     assert message(cli, repo, "MEM404").startswith(f"changed on 2024-02-20 (commit {edit[:7]}), 41 days after")
 
 
+def test_an_edit_on_one_branch_to_a_memory_moved_on_the_other_counts(repo, dates, cli):
+    """The merge carries the edit into the moved file: the old name's history
+    goes on on the other branch, not only before the move."""
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.checkout("topic", new=True)
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", BODY + "from the branch\n"))
+    repo.mv("memory/b.md", "memory/y/b.md")
+    repo.commit("edit a, move b, on a branch", D2)
+    repo.checkout("main")
+    repo.mv("memory/a.md", "memory/x/a.md")
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10", BODY + "from main\n"))
+    repo.commit("move a, edit b, on main", "2024-02-25T10:00:00+00:00")
+    repo.merge("topic", date=D3)
+    assert repo.read("memory/x/a.md").endswith("from the branch\n")
+    assert repo.read("memory/y/b.md").endswith("from main\n")
+    assert dates(repo) == [("memory/x/a.md", 5, "MEM404"), ("memory/y/b.md", 5, "MEM404")]
+    # a file that takes the old name after the move is still another file
+    repo.write("memory/a.md", mem("2024-04-15", "2024-04-15", "another memory\n"))
+    repo.commit("a new a.md", D4)
+    assert dates(repo) == [("memory/x/a.md", 5, "MEM404"), ("memory/y/b.md", 5, "MEM404")]
+
+
 def test_a_memory_added_after_its_verification_date_is_quiet(repo, dates):
     repo.write("memory/a.md", mem("2023-11-01", "2023-12-01"))
     repo.write(".memlint.yaml", "preset: moc\nrules:\n  MEM401: {allow-earlier: true}\n")
