@@ -357,8 +357,8 @@ def _patches(diff: str):
         elif line.startswith(("new file mode", "deleted file mode")) or line == "--- /dev/null":
             patch.born = True  # a deletion also ends this incarnation of the path
         elif line.startswith("+++ b/") or line.startswith('+++ "b/'):
-            name = line[4:]
-            patch.path = (_unquote(name) if name.startswith('"') else name.rstrip("\t"))[2:]
+            name = line[4:].rstrip("\t")  # git ends the line with a tab when the name has a space, quoted or not
+            patch.path = (_unquote(name) if name.startswith('"') else name)[2:]
         elif line.startswith("rename to "):
             name = line[len("rename to "):]
             patch.path = _unquote(name) if name.startswith('"') else name

@@ -437,8 +437,8 @@ def _changed_old_lines(diff: str) -> dict[str, list[int]]:
             old_no = int(line.split(" ")[1][1:].partition(",")[0])  # "-start,count"
         elif not in_hunk:
             if line.startswith("--- ") and line != "--- /dev/null":
-                name = line[4:]
-                name = _unquote(name) if name.startswith('"') else name.rstrip("\t")  # tab: names with spaces
+                name = line[4:].rstrip("\t")  # git ends the line with a tab when the name has a space, quoted or not
+                name = _unquote(name) if name.startswith('"') else name
                 lines = result.setdefault(name[2:], [])  # drop "a/"
         elif line.startswith("-"):
             lines.append(old_no)

@@ -316,6 +316,17 @@ def test_an_edit_on_one_branch_to_a_memory_moved_on_the_other_counts(repo, dates
     assert dates(repo) == [("memory/x/a.md", 5, "MEM404"), ("memory/y/b.md", 5, "MEM404")]
 
 
+def test_an_edit_to_a_quoted_name_with_a_space_counts(repo, dates):
+    """git quotes a name with a double quote in it and, when it has a space
+    too, puts a tab after the closing quote on its ``+++`` line."""
+    name = 'memory/the "ops" notes.md'
+    repo.write(name, mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.write(name, mem("2024-01-10", "2024-01-10", BODY + "a new claim\n"))
+    repo.commit("edit", D3)
+    assert dates(repo) == [(name, 5, "MEM404")]
+
+
 def test_a_memory_added_after_its_verification_date_is_quiet(repo, dates):
     repo.write("memory/a.md", mem("2023-11-01", "2023-12-01"))
     repo.write(".memlint.yaml", "preset: moc\nrules:\n  MEM401: {allow-earlier: true}\n")
@@ -380,6 +391,19 @@ def test_a_staged_edit_of_a_daily_log_fires(logs, findings, cli):
         "append-only file rewritten: line 2 of its HEAD version changed or deleted; "
         "restore them and add the correction at the end")
     assert result.exit_code == 1  # an error by default
+
+
+def test_a_staged_edit_of_a_daily_log_under_a_quoted_folder_fires(tmp_path, findings):
+    """git quotes a path with a double quote in it and, when it has a space
+    too, puts a tab after the closing quote on its ``---`` line."""
+    repo = GitRepo(tmp_path / "repo")
+    store = 'the "ops" store'
+    repo.write(f"{store}/.memlint.yaml", "preset: openclaw\n")
+    repo.write(f"{store}/MEMORY.md", "# Memory\n")
+    repo.write(f"{store}/memory/2024-01-10.md", "- 09:00 deployed\n- 10:00 rolled back\n")
+    repo.commit("day one", D1)
+    repo.write(f"{store}/memory/2024-01-10.md", "- 09:00 deployed\n- 10:00 nothing happened\n")
+    assert rewritten(findings, repo, "--staged") == [(f"{store}/memory/2024-01-10.md", 2, "MEM405")]
 
 
 def test_history_since_a_revision(logs, findings, cli):
