@@ -483,7 +483,13 @@ def read_bounded(path: str | Path) -> bytes:
     ``read(8 MB)`` allocates the 8 MB first, which tripled the cost of
     reading a small file."""
     with open(path, "rb") as fh:
-        return fh.read(min(os.fstat(fh.fileno()).st_size, MAX_FILE_BYTES) + 1)
+        size = min(os.fstat(fh.fileno()).st_size, MAX_FILE_BYTES)
+        data = fh.read(size + 1)
+        if len(data) > size and size < MAX_FILE_BYTES:
+            # More than its size said (it grew since, or a size of 0 for text, as
+            # in /proc): read on to the bound, not stop inside what was added.
+            data += fh.read(MAX_FILE_BYTES - size)
+        return data
 
 
 _SPLIT_MIN = 400  # files to parse from which a second process pays for itself

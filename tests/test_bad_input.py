@@ -261,6 +261,18 @@ def test_the_size_bound_is_exact(tmp_path):
     assert text is None and problem == "file is over 8 MB; memlint does not parse it"
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux /proc")
+def test_a_file_holding_more_than_its_size_says_is_read_whole():
+    """A file that grows between its size and its read (an agent appending to
+    a daily log during a check) was read to one byte past the size it had,
+    which cuts an appended UTF-8 character in two: "not valid UTF-8". A /proc
+    file, of size 0 with text in it, shows that every time."""
+    from memlint.store import read_text
+
+    text, problem, _ = read_text("/proc/self/status")
+    assert problem is None and text.startswith("Name:") and "\nPid:" in text
+
+
 MB = 1024 * 1024
 ONE_MB_LINES = {  # each of these made a regex or markdown-it pass take minutes
     "open brackets": "[" * MB,
