@@ -278,6 +278,17 @@ class Store:
         self._drop_link_twins()
         self._assign_roles()
 
+    def staged_bytes(self, doc: Doc) -> bytes | None:
+        """In a staged run, the content of ``doc`` being committed (the files
+        are parsed from it, not from the working copy); None otherwise, for a
+        file judged on disk (a symlink, a conflict), or when git fails."""
+        if not self.staged or doc.blob is None:
+            return None
+        try:
+            return _read_blobs(self.repo_root, {doc.blob}).get(doc.blob)
+        except ConfigError:
+            return None
+
     def memo(self, doc: Doc, kind: str, compute):
         """``compute()``, a value that depends only on ``doc``'s content, kept in
         the cache under its blob id and ``kind`` (which must name everything

@@ -44,7 +44,7 @@ def content_memo(store, options):
     """(cache kind, function of a doc): the hits depend only on the file's
     content and the allow-list (kept by blob id, memlint.cache)."""
     allow = frozenset(options["allow"])
-    return "secrets:" + ",".join(sorted(allow)), lambda doc: _hits(doc, allow)
+    return "secrets:" + ",".join(sorted(allow)), lambda doc: _hits(doc, allow, store)
 
 
 def check(doc, store, options):
@@ -53,24 +53,26 @@ def check(doc, store, options):
         yield Problem(doc.path, line, column, message)
 
 
-def _hits(doc, allow: frozenset) -> list[tuple[int, int, str]]:
-    text = doc.parsed.text if doc.parsed is not None else _undecodable_text(doc)
+def _hits(doc, allow: frozenset, store) -> list[tuple[int, int, str]]:
+    text = doc.parsed.text if doc.parsed is not None else _undecodable_text(doc, store)
     if not text:
         return []
     return [(hit.line, hit.column, f"{hit.kind} (fingerprint {hit.fingerprint}): rotate it and remove it from memory; "
              f"if it is not a secret, allow-list the fingerprint") for hit in secrets.scan(text, allow=allow)]
 
 
-def _undecodable_text(doc) -> str | None:
+def _undecodable_text(doc, store) -> str | None:
     """Text of a file the store could not decode (Latin-1, UTF-16): a secret
-    in it leaks all the same. Symlinks, binaries and oversized files are
-    never read here."""
-    if doc.abspath.is_symlink() or not doc.abspath.is_file():
-        return None
-    try:
-        data = read_bounded(doc.abspath)
-    except OSError:
-        return None
+    in it leaks all the same. In a staged run, the bytes being committed.
+    Symlinks, binaries and oversized files are never read here."""
+    data = store.staged_bytes(doc)
+    if data is None:
+        if doc.abspath.is_symlink() or not doc.abspath.is_file():
+            return None
+        try:
+            data = read_bounded(doc.abspath)
+        except OSError:
+            return None
     if len(data) > MAX_FILE_BYTES:
         return None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -124,6 +124,23 @@ def test_files_in_the_wrong_encoding_are_scanned_too(make_store, findings):
     assert _codes(found, "MEM006") == [("latin.md", 1), ("utf16.md", 1)]
 
 
+def test_a_staged_run_scans_the_staged_bytes_of_a_file_in_the_wrong_encoding(tmp_path, findings):
+    """The commit is what leaks: not the working copy, edited since it was staged."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("MEMORY.md", "# Index\n- [L](latin.md)\n- [M](moved.md)\n")
+    repo.commit("index")
+    for name, staged, working in (("latin.md", f"token {GITHUB}\n", "token removed\n"),
+                                  ("moved.md", "nothing here\n", f"token {GITHUB}\n")):
+        repo.path(name).write_bytes(("Caf\u00e9\n" + staged).encode("latin-1"))
+        repo.add(name)
+        repo.path(name).write_bytes(("Caf\u00e9\n" + working).encode("latin-1"))
+    for cache in ((), ("--no-cache",)):
+        assert _codes(findings(repo.root, "--staged", *cache)) == [("latin.md", 2)]
+        assert _codes(findings(repo.root, *cache)) == [("moved.md", 2)]
+
+
 def test_symlinked_secret_outside_the_repository_is_not_read(tmp_path, make_store, findings):
     outside = tmp_path / "outside.md"
     outside.write_text(f"{GITHUB}\n")
