@@ -32,6 +32,7 @@ import gc
 import hashlib
 import os
 import pickle
+import threading
 import zlib
 from pathlib import Path
 
@@ -101,17 +102,29 @@ def _read(path: Path):
         return MISSING
 
 
+_gc_lock = threading.Lock()
+_gc_pauses = 0  # unpickles under way (the history thread loads while the main thread does)
+_gc_was_enabled = False
+
+
 def unpickle(payload: bytes):
     """``pickle.loads`` with the cycle collector paused: the cache holds
     millions of small objects, none in a cycle, and the collector's passes
-    over them while they load cost a third of the load (10,000 files)."""
-    paused = gc.isenabled()
-    gc.disable()
+    over them while they load cost a third of the load (10,000 files). The
+    last of overlapping loads restores the collector as the first found it."""
+    global _gc_pauses, _gc_was_enabled
+    with _gc_lock:
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
     try:
         return pickle.loads(payload)
     finally:
-        if paused:
-            gc.enable()
+        with _gc_lock:
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 def _read_and_touch(path: Path):

@@ -418,3 +418,45 @@ def test_heavy_imports_only_where_needed(repo):
     assert imported == set() and "MEM003" in output and "MEM404" in output
     imported, again = imports_of_a_check(repo)  # warm: the cache holds the findings
     assert imported == set() and again == output
+
+
+def test_overlapping_cache_loads_leave_the_collector_as_they_found_it(monkeypatch):
+    """The history thread unpickles while the main thread does: the collector
+    stays paused until the last load ends, then is back on (and stays off
+    for a caller that had turned it off)."""
+    import gc
+    import threading
+
+    from memlint import cache as cache_mod
+
+    release = {b"a": threading.Event(), b"b": threading.Event()}
+    started = {b"a": threading.Event(), b"b": threading.Event()}
+
+    def slow_loads(payload):
+        payload = bytes(payload)
+        started[payload].set()
+        release[payload].wait(10)
+        return payload
+
+    monkeypatch.setattr(cache_mod.pickle, "loads", slow_loads)
+    assert gc.isenabled()
+    first = threading.Thread(target=cache_mod.unpickle, args=(b"a",))
+    second = threading.Thread(target=cache_mod.unpickle, args=(b"b",))
+    first.start()
+    started[b"a"].wait(10)
+    second.start()
+    started[b"b"].wait(10)
+    release[b"a"].set()
+    first.join(10)
+    assert not gc.isenabled()  # the second load is still under way
+    release[b"b"].set()
+    second.join(10)
+    assert gc.isenabled()
+
+    gc.disable()
+    try:
+        release[b"a"].set()
+        cache_mod.unpickle(b"a")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
