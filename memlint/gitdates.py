@@ -229,15 +229,16 @@ class GitDates:
             spec = list(names) if len(names) <= _MAX_PATH_ARGS else self._store_spec()
             full = ["--full-history"] if skip else []
             _, out, _ = history_mod._run(root, [*log, *full, revision, "--", *spec])
-            for chunk in history_mod._decode(out).split("\0")[1:]:
-                header, _, rest = chunk.partition("\n")
-                sha, ts, zone = header.split(" ")
+            for sha, when, patches in _commits(history_mod._decode(out)):
                 if sha in skip:
                     continue
-                when = _commit_day(int(ts), zone)
-                for patch in _patches(rest):
+                for patch in patches:
                     if patch.path in names:
                         judge(names[patch.path], when, sha, patch, done)
+
+        def as_history_has_it(path: str) -> None:
+            known = history.dates(path)
+            found[path] = (known.changed.date(), known.changed_commit)
 
         children: dict[str, list[str]] | None = None  # commit since `oldest` -> its children, read at the first move
         merges: set[str] = set()
@@ -272,9 +273,8 @@ class GitDates:
             by_commit: dict[str, dict[str, str]] = {}
             for path, (commit, name) in moves.items():
                 source = sources.get((commit, name))
-                if source is None:  # not a move git can see (say, from outside the store): as history has it
-                    known = history.dates(path)
-                    found[path] = (known.changed.date(), known.changed_commit)
+                if source is None:  # not a move git can see (say, from outside the store)
+                    as_history_has_it(path)
                     continue
                 old, when, patch = source
                 if when > wanted[path] and any(not neutral(line) for line in patch.lines):
@@ -291,9 +291,8 @@ class GitDates:
                     walk("HEAD", names, set(), later | {commit})
                 else:
                     walk(f"{commit}^", names, set())
-        for path in moved:  # moved more often than followed: as history has it
-            known = history.dates(path)
-            found[path] = (known.changed.date(), known.changed_commit)
+        for path in moved:  # moved more often than followed
+            as_history_has_it(path)
         return found
 
     def _move_sources(self, commits: set[str], base: list[str], fmt: str) -> dict[tuple[str, str], tuple]:
@@ -305,13 +304,20 @@ class GitDates:
             "log", "--no-walk=unsorted", "-M", "--diff-filter=R", f"--format=%x00{fmt}", "--date=raw", "-p", *base,
             *sorted(commits), "--", *self._store_spec()])
         sources: dict[tuple[str, str], tuple] = {}
-        for chunk in history_mod._decode(out).split("\0")[1:]:
-            header, _, rest = chunk.partition("\n")
-            sha, ts, zone = header.split(" ")
-            for patch in _patches(rest):
+        for sha, when, patches in _commits(history_mod._decode(out)):
+            for patch in patches:
                 if patch.source is not None:
-                    sources[(sha, patch.path)] = (patch.source, _commit_day(int(ts), zone), patch)
+                    sources[(sha, patch.path)] = (patch.source, when, patch)
         return sources
+
+
+def _commits(log: str):
+    """(sha, day, patches) of each commit of a ``git log -p`` written with
+    ``--format=%x00%H %ad --date=raw``."""
+    for chunk in log.split("\0")[1:]:
+        header, _, rest = chunk.partition("\n")
+        sha, ts, zone = header.split(" ")
+        yield sha, _commit_day(int(ts), zone), _patches(rest)
 
 
 def _commit_day(ts: int, zone: str) -> date:
@@ -357,16 +363,19 @@ def _patches(diff: str):
         elif line.startswith(("new file mode", "deleted file mode")) or line == "--- /dev/null":
             patch.born = True  # a deletion also ends this incarnation of the path
         elif line.startswith("+++ b/") or line.startswith('+++ "b/'):
-            name = line[4:].rstrip("\t")  # git ends the line with a tab when the name has a space, quoted or not
-            patch.path = (_unquote(name) if name.startswith('"') else name)[2:]
+            # git ends the line with a tab when the name has a space, quoted or not
+            patch.path = _path_text(line[4:].rstrip("\t"), _unquote)[2:]
         elif line.startswith("rename to "):
-            name = line[len("rename to "):]
-            patch.path = _unquote(name) if name.startswith('"') else name
+            patch.path = _path_text(line[len("rename to "):], _unquote)
         elif line.startswith("rename from "):
-            name = line[len("rename from "):]
-            patch.source = _unquote(name) if name.startswith('"') else name
+            patch.source = _path_text(line[len("rename from "):], _unquote)
     if patch is not None:
         yield patch
+
+
+def _path_text(name: str, unquote) -> str:
+    """A path as git prints it in a diff header: C-quoted when it has odd characters."""
+    return unquote(name) if name.startswith('"') else name
 
 
 def _path_of_header(rest: str, unquote) -> str:

@@ -15,12 +15,17 @@ TESTDATA = REPO / "testdata"
 SHARED = REPO.parent / "shared"
 
 
-def write_files(base: Path, files: dict[str, str | bytes]) -> Path:
+def write_files(base: Path, files: dict[str, str | bytes], *, exact: bool = False) -> Path:
+    """Write ``files`` under ``base``. Text starting with a newline is
+    dedented (a triple-quoted block), unless ``exact``: then every character,
+    line endings included, is written as given."""
     for rel, content in files.items():
         path = base / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, bytes):
             path.write_bytes(content)
+        elif exact:
+            path.write_text(content, encoding="utf-8", newline="")
         else:
             path.write_text(textwrap.dedent(content).lstrip("\n") if content.startswith("\n") else content, encoding="utf-8")
     return base

@@ -23,7 +23,7 @@ import pytest
 
 from memlint import markdown
 from memlint.frontmatter_yaml import load_yaml
-from tests.conftest import REPO, TESTDATA
+from tests.conftest import REPO, TESTDATA, write_files
 
 BAD = TESTDATA / "bad"
 ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*(\d+)\s*\|\s*(MEM\d{3})\s*\|")
@@ -109,14 +109,7 @@ def git(repo: Path, *args, check: bool = True) -> subprocess.CompletedProcess:
 
 
 def write(base: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, content in files.items():
-        path = base / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8", newline="")
-    return base
+    return write_files(base, files, exact=True)  # bad input is written byte for byte
 
 
 # ---------------------------------------------------------------- testdata/bad
