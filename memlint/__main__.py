@@ -1,3 +1,3 @@
-from memlint.cli import main
+from memlint.cli import run
 
-main()
+run()

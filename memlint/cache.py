@@ -211,6 +211,7 @@ class StoreCache:
         self._singles: dict[str, object] = {}
         self._histories: dict[tuple[str, str], object] = {}  # to write: (key, commit) -> History
         self._dirty_singles: set[str] = set()
+        self.journal: list | None = None  # when a list, each put is added to it (a forked child's, sent back)
 
     @classmethod
     def open(cls, repo_root: Path, store_dir: Path) -> "StoreCache | None":
@@ -249,6 +250,8 @@ class StoreCache:
         self._live.add(blob)
         self._shard(blob).setdefault(kind, {})[blob] = value
         self._dirty.add(blob[0])
+        if self.journal is not None:
+            self.journal.append((kind, blob, value))
 
     def memo(self, kind: str, blob: str, compute):
         value = self.get(kind, blob)

@@ -177,6 +177,30 @@ def _store_of_file(path: Path, conf):
     return None
 
 
+def run() -> None:
+    """The ``memlint`` program: ``main``, then leave without tearing down what
+    the run built. A check keeps every file's parse alive to the end, and
+    freeing those objects one by one at interpreter exit took 0.3 s on
+    10,000 files, after the report was already written. Everything memlint
+    writes is written (and its files renamed into place) before this point."""
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:  # what click's standalone mode (and sys.exit) end with
+        code = exc.code
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: as Python reports a failed flush at exit
+            code = code or 120
+    os._exit(code)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="memlint")
 def main():

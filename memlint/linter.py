@@ -10,7 +10,7 @@ from memlint import rules as rule_registry
 from memlint import suppress
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Finding
-from memlint.store import Store
+from memlint.store import SPLIT_MIN, Store, map_split
 
 INTERNAL_CODE = "MEM000"
 # Rules with these tags read git dates (directly, or through lifecycle and duplicates).
@@ -86,6 +86,74 @@ def _content_tasks(store: Store, rules) -> list:
     return tasks
 
 
+_SHARED_TAGS = frozenset({"links", "graph", "lifecycle", "duplicates"})  # rules that read the link graph
+
+
+def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> dict:
+    """{rule code: its problems (a list), or why it failed (a string)}.
+
+    On a big store, with another core free, the rules tagged ``duplicates``
+    run in a forked child (``_runs_apart``).
+    What both halves read is made first: the history (its thread must end
+    before a fork) and the link graph (which the cache's findings key probes).
+    Neither half sees what the other computed, so each rule's notices and
+    the cache entries the child made come back with its problems, and are
+    taken in rule order: the result is the serial run's."""
+    apart = [rule for rule in rules if _runs_apart(rule)]
+    if len(store.docs) < SPLIT_MIN or not apart or len(apart) == len(rules):
+        return {code: problems for code, problems, _ in _run_group(store, rules, only_paths)[0]}
+    if store.history_wanted:
+        store.history  # noqa: B018 - loaded (and its thread ended) before the fork
+    if any(_SHARED_TAGS.intersection(rule.TAGS) for rule in rules):
+        store.graph  # noqa: B018 - built once, for both halves
+    groups = [[rule for rule in rules if rule not in apart], apart]
+    known = list(store.notices)
+    ran = map_split(lambda group: _run_group(store, group, only_paths), groups)
+    outcomes = {}
+    for group, puts in ran:
+        for code, problems, notices in group:
+            outcomes[code] = (problems, notices)
+        if store.cache is not None:
+            for kind, blob, value in puts:
+                store.cache.put(kind, blob, value)
+    store.notices[:] = known
+    for rule in rules:  # each rule's notices where the serial run would have given them
+        for notice in outcomes[rule.CODE][1]:
+            store.notice(notice)
+    return {code: problems for code, (problems, _) in outcomes.items()}
+
+
+def _runs_apart(rule) -> bool:
+    """Whether a rule runs in the second process on a big store: the body
+    comparisons (near and exact duplicates) and the store rules that read
+    git's diffs. They are about half of the rules' time after the graph
+    (10k files: 0.51 s against 0.57 s for the rest)."""
+    return {"duplicates", "content"} <= set(rule.TAGS) or (rule.SCOPE == "store" and "git" in rule.TAGS)
+
+
+def _run_group(store: Store, rules: list, only_paths) -> tuple[list, list]:
+    """([(code, problems or failure, notices it gave)], cache entries made), for ``_run_rules``."""
+    puts: list = []
+    if store.cache is not None:
+        store.cache.journal = puts
+    ran = []
+    try:
+        for rule in rules:
+            before = len(store.notices)
+            options = store.config.rule_config(rule, store.preset).options
+            try:
+                problems = list(_problems(rule, store, options, only_paths))
+            except ConfigError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - reported as an internal-error finding
+                problems = f"{type(exc).__name__}: {exc}"
+            ran.append((rule.CODE, problems, store.notices[before:]))
+    finally:
+        if store.cache is not None:
+            store.cache.journal = None
+    return ran, puts
+
+
 def _lint_store(store: Store, selection: Selection) -> Result:
     from memlint.lifecycle import is_retired_memory
     from memlint.redaction import redact_findings
@@ -99,18 +167,16 @@ def _lint_store(store: Store, selection: Selection) -> Result:
     suppressions: dict[str, suppress.Suppressions] = {}
     # Retired memories are kept for provenance, not loaded: content rules skip them.
     retired_exempt = tuple(store.settings.get("retired-exempt-rules") or ())
+    outcomes = _run_rules(store, enabled, selection.only_paths)
     for rule in enabled:
         conf = store.config.rule_config(rule, store.preset)
         keys = {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
         skips_retired = bool(retired_exempt) and rule_registry.matches(rule, retired_exempt)
-        try:
-            problems = list(_problems(rule, store, conf.options, selection.only_paths))
-        except ConfigError:
-            raise
-        except Exception as exc:  # a bug in a rule must not hide every other finding
+        problems = outcomes[rule.CODE]
+        if isinstance(problems, str):  # a bug in a rule must not hide every other finding
             result.findings.append(
                 Finding(store.root.path if store.root else ".", 0, 0, INTERNAL_CODE, "internal-error", "error",
-                        f"rule {rule.CODE} {rule.NAME} failed: {type(exc).__name__}: {exc} (please report this)")
+                        f"rule {rule.CODE} {rule.NAME} failed: {problems} (please report this)")
             )
             continue
         for problem in problems:

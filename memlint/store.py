@@ -254,8 +254,8 @@ class Store:
             return (problem, line, size, parsed), [_run_task(fn, doc) for _, fn in tasks]
 
         meanwhile = self.prefetch_history if self.history_wanted else None
-        if cache is not None and len(todo) >= _SPLIT_MIN:
-            results = _map_split(read, todo, meanwhile)
+        if cache is not None and len(todo) >= SPLIT_MIN:
+            results = map_split(read, todo, meanwhile)
         else:
             if meanwhile is not None:
                 meanwhile()
@@ -371,7 +371,7 @@ class Store:
     def prefetch_history(self) -> None:
         """Start loading the history in a thread, so that `git log` (its own
         process) runs on another core while this one parses the files; the
-        `history` property waits for it. Not before a fork (``_map_split``)."""
+        `history` property waits for it. Not before a fork (``map_split``)."""
         if "_history" in self.__dict__ or "_history_thread" in self.__dict__:
             return
         from memlint.history import _background
@@ -503,10 +503,24 @@ def read_bounded(path: str | Path) -> bytes:
         return data
 
 
-_SPLIT_MIN = 400  # files to parse from which a second process pays for itself
+SPLIT_MIN = 400  # files to parse from which a second process pays for itself
 
 
-def _map_split(fn, items: list, meanwhile=None) -> list:
+def cores_busy(cpus: int) -> bool:
+    """Whether other processes keep every core busy now: those runnable at
+    this moment besides this one (Linux's /proc/loadavg), else the one-minute
+    load average. (That average lags a minute behind: after a few runs of
+    memlint in a row it counts their own second process, and would stop
+    the split on an idle machine.)"""
+    try:
+        with open("/proc/loadavg", "rb") as fh:
+            runnable = int(fh.read().split()[3].split(b"/")[0]) - 1  # this process is one
+    except (OSError, ValueError, IndexError):
+        return os.getloadavg()[0] >= cpus
+    return runnable >= cpus
+
+
+def map_split(fn, items: list, meanwhile=None) -> list:
     """``[fn(x) for x in items]``, the second half in a forked child process
     (the machine has another core; the GIL keeps threads from using it). The
     child sends its results back pickled; should it fail in any way, the
@@ -522,10 +536,8 @@ def _map_split(fn, items: list, meanwhile=None) -> list:
 
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     # Not on a saturated machine, where the two halves would just take turns
-    # and sending results back costs more than it saves. (The load average
-    # lags a minute behind and counts memlint's own recent runs: only a load
-    # of every core stops the split.)
-    if not hasattr(os, "fork") or cpus < 2 or threading.active_count() > 1 or os.getloadavg()[0] >= cpus:
+    # and sending results back costs more than it saves.
+    if not hasattr(os, "fork") or cpus < 2 or threading.active_count() > 1 or cores_busy(cpus):
         return alone()
     import gc
     import pickle

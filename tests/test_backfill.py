@@ -232,8 +232,9 @@ def test_no_git_and_shallow_clones_are_usage_errors(repo, tmp_path, cli):
 
 
 def test_check_never_imports_ruamel():
-    code = ("import sys, runpy; sys.argv = ['memlint', 'check', '--preset', 'moc', 'testdata/moc'];\n"
-            "try: runpy.run_module('memlint', run_name='__main__')\n"
+    code = ("import sys; sys.argv = ['memlint', 'check', '--preset', 'moc', 'testdata/moc'];\n"
+            "from memlint.cli import main\n"
+            "try: main()\n"
             "except SystemExit: pass\n"
             "assert not [m for m in sys.modules if m.startswith('ruamel')], 'ruamel imported'\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,

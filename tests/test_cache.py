@@ -304,8 +304,8 @@ def test_a_big_store_is_parsed_in_two_processes_with_the_same_findings(check, re
     repo.write("memory/b.md", memory("b", extra=f"Deploy with GITHUB_TOKEN={token}\n").replace("type: project", "type: projet"))
     repo.write("memory/c.md", memory("c").replace("type: project", "type: nonsense"))
     repo.commit("secrets and bad types", "2025-02-10T10:00:00+00:00")
-    monkeypatch.setattr(store_mod, "_SPLIT_MIN", 1)
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(store_mod, "SPLIT_MIN", 1)
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
     found = same_as_without_cache(check, repo)
     codes = {(path, code) for path, _, code, _ in found}
     # b.md is parsed by the parent, c.md by the child (the second half); MEM404 reads git dates
@@ -313,14 +313,88 @@ def test_a_big_store_is_parsed_in_two_processes_with_the_same_findings(check, re
             ("memory/a.md", "MEM404"), ("memory/c.md", "MEM404")} <= codes
 
 
-def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
-    from memlint.store import _map_split
+def _split_rules(monkeypatch) -> list:
+    """Force the rules of any store into two processes; returns the codes each half was given."""
+    from memlint import linter
+    from memlint import store as store_mod
 
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # as on an idle machine
+    monkeypatch.setattr(linter, "SPLIT_MIN", 1)
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    halves = []
+    real = linter.map_split
+
+    def recorded(fn, groups, meanwhile=None):
+        halves.append([[rule.CODE for rule in group] for group in groups])
+        return real(fn, groups, meanwhile)
+
+    monkeypatch.setattr(linter, "map_split", recorded)
+    return halves
+
+
+def test_a_big_store_runs_its_rules_in_two_processes_with_the_same_findings(check, repo, monkeypatch):
+    """The duplicate and git-diff rules run in a forked child, the rest here:
+    the findings are those of the serial run, in the same order."""
+    repo.write("memory/e.md", memory("c", extra="And one more thing about c.\n"))  # a near twin of c.md (MEM302: the child's)
+    repo.write("memory/b.md", memory("b", verified="2025-01-03", extra="New: [c](c.md)\n"))  # MEM404
+    repo.commit("e, and b after verification", "2025-02-12T10:00:00+00:00")
+    serial = same_as_without_cache(check, repo)
+    halves = _split_rules(monkeypatch)
+    assert check(repo, "--no-cache") == serial
+    assert halves and "MEM302" in halves[0][1] and "MEM404" in halves[0][1] and "MEM201" in halves[0][0]
+    codes = {code for _, _, code, _ in serial}
+    assert {"MEM302", "MEM404", "MEM201", "MEM202"} <= codes
+    assert check(repo) == serial  # cold, split
+    assert check(repo) == serial  # warm
+
+
+def test_split_rules_keep_notices_failures_and_cache_entries(cli, repo, monkeypatch, tmp_path):
+    """What a rule in the child gives besides findings comes back: the notices
+    (in the serial run's order), a failure as an internal-error finding, and
+    the cache entries it made, which the parent saves."""
+    from memlint import linter
+    from memlint.cli import build_stores
+    from memlint.rules import near_duplicate
+
+    loose = tmp_path / "loose"  # no git: every git rule gives the one notice
+    loose.mkdir()
+    (repo.root / "memory").rename(loose / "memory")
+    serial = cli("check", "--no-cache", "--format", "json", "--today", TODAY, loose / "memory")
+    halves = _split_rules(monkeypatch)
+    split = cli("check", "--no-cache", "--format", "json", "--today", TODAY, loose / "memory")
+    assert halves and (split.output, split.stderr) == (serial.output, serial.stderr)
+    assert "the git rules" in split.stderr
+
+    def broken(store, options):
+        raise RuntimeError("boom")
+        yield
+
+    monkeypatch.setattr(near_duplicate, "check", broken)
+    failed = cli("check", "--no-cache", "--format", "json", "--today", TODAY, loose / "memory").json()
+    assert [f["message"] for f in failed if f["code"] == "MEM000"] == [
+        "rule MEM302 near-duplicate failed: RuntimeError: boom (please report this)"]
+    monkeypatch.undo()
+
+    # fingerprints missing from the cache are made by the child's duplicate rules
+    halves = _split_rules(monkeypatch)
+    (store,), _ = build_stores([loose / "memory"], None, None, cache=True)
+    store.docs  # noqa: B018 - read (with the fingerprints, as the parse's content task)
+    for shard in store.cache._shards.values():
+        shard.pop("fingerprint", None)
+    linter.lint_store(store, linter.Selection(select=("duplicates",)))
+    assert halves and halves[0][1] == ["MEM301", "MEM302"]
+    memories = [doc for doc in store.memories if doc.blob]
+    assert memories and all(store.cache.get("fingerprint", doc.blob) is not cache_mod.MISSING for doc in memories)
+
+
+def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
+    from memlint import store as store_mod
+    from memlint.store import map_split
+
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)  # as on an idle machine
 
     parent = os.getpid()
     items = list(range(40))
-    pids = _map_split(lambda x: (x, os.getpid()), items)
+    pids = map_split(lambda x: (x, os.getpid()), items)
     assert [x for x, _ in pids] == items
     assert {pid for _, pid in pids[:20]} == {parent} and {pid for _, pid in pids[20:]} != {parent}
 
@@ -329,7 +403,7 @@ def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch
             raise RuntimeError("child died")
         return x * 2
 
-    assert _map_split(fails_in_child, items) == [x * 2 for x in items]
+    assert map_split(fails_in_child, items) == [x * 2 for x in items]
 
     # a failure in the parent's half is raised, without waiting forever on a
     # child blocked writing a big result, nor leaving the collector frozen
@@ -339,12 +413,12 @@ def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch
         return "y" * 100_000
 
     with pytest.raises(ValueError, match="parent half failed"):
-        _map_split(fails_in_parent, items)
+        map_split(fails_in_parent, items)
     assert gc.get_freeze_count() == 0
 
     # `meanwhile` (the history thread's start) runs once, in the parent, after the fork
     called = []
-    assert _map_split(lambda x: x, items, lambda: called.append(os.getpid())) == items
+    assert map_split(lambda x: x, items, lambda: called.append(os.getpid())) == items
     assert called == [parent]
 
 
@@ -393,9 +467,10 @@ def test_backfill_health_and_report_read_the_same_store_through_the_cache(cli, r
 
 def imports_of_a_check(repo: GitRepo, *args: str) -> tuple[set[str], str]:
     """The heavy packages a `check` run imported (in a fresh interpreter), and its output."""
-    code = ("import sys, runpy\n"
+    code = ("import sys\n"
             f"sys.argv = ['memlint', 'check', '--today', {TODAY!r}, *{list(args)!r}, {str(repo.root / 'memory')!r}]\n"
-            "try: runpy.run_module('memlint', run_name='__main__')\n"
+            "from memlint.cli import main\n"
+            "try: main()  # as the program runs it, without its os._exit at the end\n"
             "except SystemExit: pass\n"
             "heavy = ('git', 'jsonschema', 'markdown_it', 'ruamel')\n"
             "print('IMPORTED', *sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in heavy}))\n")

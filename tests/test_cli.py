@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 from memlint.rules import all_rules
 
@@ -18,6 +22,30 @@ def test_exit_codes(make_store, cli):
     assert cli("check", warn).exit_code == 0  # warnings alone pass
     assert cli("check", "--strict", warn).exit_code == 1
     assert cli("check", err).exit_code == 1
+
+
+def test_the_program_writes_its_whole_report_and_exits_with_the_check_s_code(make_store, cli):
+    """``python -m memlint`` (and the ``memlint`` script) leave with os._exit,
+    skipping the interpreter's teardown: the report still arrives whole,
+    flushed, and the exit code is the check's."""
+    checkout = Path(__file__).resolve().parents[1]
+    env = {**{k: v for k, v in os.environ.items() if k not in ("PRE_COMMIT", "GITHUB_ACTIONS")},
+           "PYTHONPATH": str(checkout), "MEMLINT_NO_CACHE": "1"}
+    roots = "".join(f"- [Memory {i}](m{i}.md) — " + "x" * 160 + "\n" for i in range(400))  # 400 MEM102
+    store = make_store({"MEMORY.md": "# Index\n" + roots, **{f"m{i}.md": NOFM for i in range(400)}})
+
+    def program(*args):
+        return subprocess.run([sys.executable, "-m", "memlint", *map(str, args)], capture_output=True, text=True, env=env)
+
+    done = program("check", "--strict", "--format", "json", store)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == cli("check", "--strict", "--format", "json", store).output
+    assert len(json.loads(done.stdout)) >= 800
+    clean = make_store({"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": MEM}, sub="clean")
+    assert program("check", clean).returncode == 0
+    missing = program("check", store / "nowhere")
+    assert missing.returncode == 2 and "nowhere: no such file or folder" in missing.stderr
+    assert program("--version").stdout.startswith("memlint, version")
 
 
 def test_default_path_is_current_folder(make_store, cli):
