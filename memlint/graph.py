@@ -204,6 +204,56 @@ def _normjoin(base: str, target: str) -> str:
     return posixpath.normpath(target)
 
 
+class WikiNames:
+    """Where a ``[[name]]`` (or a lifecycle reference) leads: the store's
+    paths, frontmatter names and filename stems, plain and folded. Apart from
+    the Graph, which needs every link resolved: a reference needs only this."""
+
+    def __init__(self, docs: dict[str, "Doc"]):
+        self.docs = docs
+        self._names: dict[str, list[str]] = defaultdict(list)
+        self._stems: dict[str, list[str]] = defaultdict(list)
+        self._folded: dict[str, list[str]] = defaultdict(list)
+        self._folded_names: dict[str, list[str]] = defaultdict(list)
+        for rel, doc in docs.items():
+            stem = doc.stem
+            self._stems[stem].append(rel)
+            self._folded[fold(stem)].append(rel)
+            values = [doc.field("name"), doc.field("title")]
+            aliases = (doc.frontmatter or {}).get("aliases")
+            values += [aliases] if isinstance(aliases, str) else (aliases if isinstance(aliases, list) else [])
+            for value in values:
+                if isinstance(value, str) and value.strip():
+                    self._names[value.strip()].append(rel)
+                    self._folded_names[fold(value)].append(rel)
+        for table in (self._names, self._stems, self._folded, self._folded_names):
+            for rels in table.values():
+                rels.sort(key=lambda r: (r.count("/"), r))
+
+    def lookup(self, doc: "Doc", name: str) -> str | None:
+        """The store file ``[[name]]`` in ``doc`` means, or None. Ties: fewest folders, then path order."""
+        docs = self.docs
+        base = posixpath.dirname(doc.rel)
+        for cand in _wiki_candidates(name):
+            for joined in (_normjoin(base, cand), posixpath.normpath(cand)):
+                if joined in docs:
+                    return joined
+        if _climbs(name):
+            return None  # ../x means that path and nothing else
+        stem = name.rstrip("/").rsplit("/", 1)[-1]
+        stem = stem[:-3] if stem.endswith(".md") else stem
+        for table, key in (
+            (self._names, name.strip()),
+            (self._stems, stem),
+            (self._folded, fold(stem)),
+            (self._folded_names, fold(name)),
+        ):
+            hits = table.get(key)
+            if hits:
+                return hits[0]
+        return None
+
+
 class Graph:
     def __init__(self, store: "Store"):
         self.store = store
@@ -211,11 +261,6 @@ class Graph:
         prefix = store._repo_path(store.dir)
         self._store_prefix = "" if prefix in (".", "") else prefix
         self._doc_dirs: dict[str, str] = {}
-        self._names: dict[str, list[str]] = defaultdict(list)
-        self._stems: dict[str, list[str]] = defaultdict(list)
-        self._folded: dict[str, list[str]] = defaultdict(list)
-        self._folded_names: dict[str, list[str]] = defaultdict(list)
-        self._index_names(store)
         self._casefolded = {rel.casefold() for rel in store.docs}
         self.edges: list[Edge] = []
         self.out: dict[str, list[Edge]] = defaultdict(list)
@@ -231,22 +276,6 @@ class Graph:
                     self.inbound[edge.target].append(edge)
         self.depth = self._walk()
         self._suggester: _Suggester | None = None
-
-    def _index_names(self, store: "Store") -> None:
-        for rel, doc in store.docs.items():
-            stem = doc.stem
-            self._stems[stem].append(rel)
-            self._folded[fold(stem)].append(rel)
-            values = [doc.field("name"), doc.field("title")]
-            aliases = (doc.frontmatter or {}).get("aliases")
-            values += [aliases] if isinstance(aliases, str) else (aliases if isinstance(aliases, list) else [])
-            for value in values:
-                if isinstance(value, str) and value.strip():
-                    self._names[value.strip()].append(rel)
-                    self._folded_names[fold(value)].append(rel)
-        for table in (self._names, self._stems, self._folded, self._folded_names):
-            for rels in table.values():
-                rels.sort(key=lambda r: (r.count("/"), r))
 
     # -- paths
     def repo_to_store(self, repo_rel: str) -> str | None:
@@ -384,27 +413,8 @@ class Graph:
         return repo_rel is not None and self.repo_to_store(repo_rel) is not None
 
     def lookup_wiki(self, doc: "Doc", name: str) -> str | None:
-        """The store file a ``[[name]]`` means, or None. Ties: fewest folders, then path order."""
-        docs = self.store.docs
-        base = posixpath.dirname(doc.rel)
-        for cand in _wiki_candidates(name):
-            for joined in (_normjoin(base, cand), posixpath.normpath(cand)):
-                if joined in docs:
-                    return joined
-        if _climbs(name):
-            return None  # ../x means that path and nothing else
-        stem = name.rstrip("/").rsplit("/", 1)[-1]
-        stem = stem[:-3] if stem.endswith(".md") else stem
-        for table, key in (
-            (self._names, name.strip()),
-            (self._stems, stem),
-            (self._folded, fold(stem)),
-            (self._folded_names, fold(name)),
-        ):
-            hits = table.get(key)
-            if hits:
-                return hits[0]
-        return None
+        """The store file a ``[[name]]`` means, or None (``WikiNames.lookup``)."""
+        return self.store.wiki_names.lookup(doc, name)
 
     # -- reachability
     def _walk(self) -> dict[str, int]:

@@ -212,7 +212,7 @@ class Lifecycle:
         a filename stem."""
         if raw in self._ids:
             return self._ids[raw]
-        return self.store.graph.lookup_wiki(doc, raw)
+        return self.store.wiki_names.lookup(doc, raw)
 
     @cached_property
     def supersedes(self) -> dict[str, list[Ref]]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from itertools import chain
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
@@ -10,7 +11,7 @@ from memlint import rules as rule_registry
 from memlint import suppress
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Finding
-from memlint.store import SPLIT_MIN, Store, map_split
+from memlint.store import SPLIT_MIN, Store, fork_work
 
 INTERNAL_CODE = "MEM000"
 # Rules with these tags read git dates (directly, or through lifecycle and duplicates).
@@ -86,36 +87,70 @@ def _content_tasks(store: Store, rules) -> list:
     return tasks
 
 
-_SHARED_TAGS = frozenset({"links", "graph", "lifecycle", "duplicates"})  # rules that read the link graph
+# Rules that read the link graph (``links``, ``graph``; ``lifecycle`` through
+# its routes) run in this process, which builds the graph once; every other
+# rule may run in either.
+_GRAPH_TAGS = frozenset({"links", "graph", "lifecycle"})
 
 
 def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> dict:
     """{rule code: its problems (a list), or why it failed (a string)}.
 
-    On a big store, with another core free, the rules tagged ``duplicates``
-    run in a forked child (``_runs_apart``).
-    What both halves read is made first: the history (its thread must end
-    before a fork) and the link graph (which the cache's findings key probes).
-    Neither half sees what the other computed, so each rule's notices and
-    the cache entries the child made come back with its problems, and are
-    taken in rule order: the result is the serial run's."""
-    apart = [rule for rule in rules if _runs_apart(rule)]
-    if len(store.docs) < SPLIT_MIN or not apart or len(apart) == len(rules):
+    On a big store, with another core free, a forked child takes rules too.
+    This process runs the graph rules first, while the child starts on the
+    others, heaviest first (``_heavy``); each then claims the next rule left
+    (one byte from a shared pipe; the duplicate rules as one) until none is,
+    so the two finish together whatever the rules cost on this store. What both read is made before the
+    fork: the history (its thread must end first) and the names references
+    resolve to. Neither sees what the other computed, so each rule's notices
+    and the cache entries the child made come back with its problems and
+    are taken in rule order: the result is the serial run's."""
+    if len(store.docs) < SPLIT_MIN or len(rules) < 2 or len(rules) > 255:
         return {code: problems for code, problems, _ in _run_group(store, rules, only_paths)[0]}
     if store.history_wanted:
         store.history  # noqa: B018 - loaded (and its thread ended) before the fork
-    if any(_SHARED_TAGS.intersection(rule.TAGS) for rule in rules):
-        store.graph  # noqa: B018 - built once, for both halves
-    groups = [[rule for rule in rules if rule not in apart], apart]
+    store.wiki_names  # noqa: B018 - made once, for both
+    here = [rule for rule in rules if _GRAPH_TAGS.intersection(rule.TAGS)]
+    # The duplicate rules share their costliest work (the fingerprints, the
+    # docs compared): they are claimed together, so it is done once.
+    units: dict[str, list] = {}
+    for rule in rules:
+        if rule not in here:
+            units.setdefault("duplicates" if "duplicates" in rule.TAGS else rule.CODE, []).append(rule)
+    pool = sorted(units.values(), key=lambda unit: not any(map(_heavy, unit)))
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, bytes(range(len(pool))))  # a claim per unit (far below the pipe's buffer)
+    finally:
+        os.close(write_end)  # so that a read finds the end once every claim is taken
+
+    def claimed():
+        while index := os.read(read_end, 1):
+            yield from pool[index[0]]
+
     known = list(store.notices)
-    ran = map_split(lambda group: _run_group(store, group, only_paths), groups)
-    outcomes = {}
-    for group, puts in ran:
-        for code, problems, notices in group:
-            outcomes[code] = (problems, notices)
+    try:
+        child = fork_work(lambda: (*_run_group(store, claimed(), only_paths), "graph" in store.__dict__))
+        try:
+            ran, puts = _run_group(store, chain(here, claimed()), only_paths)
+        except BaseException:
+            if child is not None:
+                child.close()
+            raise
+        theirs = child.result() if child is not None else None
+    finally:
+        os.close(read_end)
+    outcomes = {code: (problems, notices) for code, problems, notices in ran}
+    if isinstance(theirs, tuple) and len(theirs) == 3:
+        their_ran, their_puts, built_graph = theirs
+        outcomes.update((code, (problems, notices)) for code, problems, notices in their_ran)
         if store.cache is not None:
-            for kind, blob, value in puts:
+            for kind, blob, value in their_puts:
                 store.cache.put(kind, blob, value)
+        if built_graph:
+            store.graph  # noqa: B018 - the cache's findings key probes what the graph looked up
+    left = [rule for rule in rules if rule.CODE not in outcomes]  # claimed by a child that died
+    outcomes.update((code, (problems, notices)) for code, problems, notices in _run_group(store, left, only_paths)[0])
     store.notices[:] = known
     for rule in rules:  # each rule's notices where the serial run would have given them
         for notice in outcomes[rule.CODE][1]:
@@ -123,15 +158,13 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     return {code: problems for code, (problems, _) in outcomes.items()}
 
 
-def _runs_apart(rule) -> bool:
-    """Whether a rule runs in the second process on a big store: the body
-    comparisons (near and exact duplicates) and the store rules that read
-    git's diffs. They are about half of the rules' time after the graph
-    (10k files: 0.51 s against 0.57 s for the rest)."""
+def _heavy(rule) -> bool:
+    """The rules that usually cost most, claimed first: the body comparisons
+    (near and exact duplicates) and the store rules that read git's diffs."""
     return {"duplicates", "content"} <= set(rule.TAGS) or (rule.SCOPE == "store" and "git" in rule.TAGS)
 
 
-def _run_group(store: Store, rules: list, only_paths) -> tuple[list, list]:
+def _run_group(store: Store, rules, only_paths) -> tuple[list, list]:
     """([(code, problems or failure, notices it gave)], cache entries made), for ``_run_rules``."""
     puts: list = []
     if store.cache is not None:

@@ -351,6 +351,13 @@ class Store:
         return self.by_role("memory")
 
     @cached_property
+    def wiki_names(self):
+        """Where a ``[[name]]`` or a lifecycle reference leads (``memlint.graph.WikiNames``)."""
+        from memlint.graph import WikiNames
+
+        return WikiNames(self.docs)
+
+    @cached_property
     def graph(self):
         from memlint.graph import Graph
 
@@ -520,29 +527,52 @@ def cores_busy(cpus: int) -> bool:
     return runnable >= cpus
 
 
-def map_split(fn, items: list, meanwhile=None) -> list:
-    """``[fn(x) for x in items]``, the second half in a forked child process
-    (the machine has another core; the GIL keeps threads from using it). The
-    child sends its results back pickled; should it fail in any way, the
-    parent computes that half itself. ``meanwhile()``, if given, is called
-    once in the parent after the fork (it may start threads: a fork must
-    come first)."""
+class Forked:
+    """``work()`` running in a forked child process, which sends its result
+    back pickled (``fork_work``)."""
+
+    def __init__(self, pid: int, reader):
+        self._pid, self._reader = pid, reader
+
+    def result(self, failed=None):
+        """Wait for the child: its result, or ``failed`` when it died mid-way."""
+        try:
+            data = self._reader.read()
+        finally:
+            self.close()
+        try:
+            from memlint.cache import unpickle
+
+            return unpickle(data)
+        except Exception:  # noqa: BLE001 - a child that died mid-way
+            return failed
+
+    def close(self) -> None:
+        """Stop listening (a child still writing gets a broken pipe and leaves) and reap it."""
+        if self._reader is not None:
+            import gc
+
+            self._reader.close()
+            self._reader = None
+            os.waitpid(self._pid, 0)
+            gc.unfreeze()
+
+
+def fork_work(work) -> Forked | None:
+    """Start ``work()`` in a forked child process: the machine has another
+    core, which the GIL keeps threads from using. None when there is no
+    second core to use (one core, all busy, no ``fork``) or threads are
+    running (a fork copies only the calling thread)."""
     import threading
 
-    def alone() -> list:
-        if meanwhile is not None:
-            meanwhile()
-        return [fn(x) for x in items]
-
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    # Not on a saturated machine, where the two halves would just take turns
-    # and sending results back costs more than it saves.
+    # Not on a saturated machine, where the two processes would just take
+    # turns and sending results back costs more than it saves.
     if not hasattr(os, "fork") or cpus < 2 or threading.active_count() > 1 or cores_busy(cpus):
-        return alone()
+        return None
     import gc
     import pickle
 
-    half = len(items) // 2
     read_end, write_end = os.pipe()
     # Frozen objects are left alone by the collector, whose passes would
     # otherwise write to every shared page (copy-on-write) in both processes.
@@ -553,32 +583,37 @@ def map_split(fn, items: list, meanwhile=None) -> list:
         gc.unfreeze()
         os.close(read_end)
         os.close(write_end)
-        return alone()
+        return None
     if pid == 0:  # the child: compute, send, and leave without running any cleanup of the parent's
         try:
             os.close(read_end)
-            data = pickle.dumps([fn(x) for x in items[half:]], protocol=5)
+            data = pickle.dumps(work(), protocol=5)
             with os.fdopen(write_end, "wb") as out:
                 out.write(data)
         finally:
             os._exit(0)
     os.close(write_end)
-    reader = os.fdopen(read_end, "rb")
+    return Forked(pid, os.fdopen(read_end, "rb"))
+
+
+def map_split(fn, items: list, meanwhile=None) -> list:
+    """``[fn(x) for x in items]``, the second half in a forked child process
+    (``fork_work``). Should the child fail in any way, the parent computes
+    that half itself. ``meanwhile()``, if given, is called once in the
+    parent after the fork (it may start threads: a fork must come first)."""
+    half = len(items) // 2
+    child = fork_work(lambda: [fn(x) for x in items[half:]])
     try:
         if meanwhile is not None:
             meanwhile()
+        if child is None:
+            return [fn(x) for x in items]
         mine = [fn(x) for x in items[:half]]
-        data = reader.read()
-    finally:  # even when this half failed: a child still writing gets a broken pipe and leaves
-        reader.close()
-        os.waitpid(pid, 0)
-        gc.unfreeze()
-    try:
-        from memlint.cache import unpickle
-
-        theirs = unpickle(data)
-    except Exception:  # noqa: BLE001 - a child that died mid-way: do its half here
-        theirs = None
+    except BaseException:
+        if child is not None:
+            child.close()
+        raise
+    theirs = child.result()
     if not isinstance(theirs, list) or len(theirs) != len(items) - half:
         theirs = [fn(x) for x in items[half:]]
     return mine + theirs

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from memlint import cache as cache_mod
+from memlint import rules as rules_mod
 from memlint.history import load_history
 from tests.gitrepo import GitRepo
 
@@ -313,36 +314,56 @@ def test_a_big_store_is_parsed_in_two_processes_with_the_same_findings(check, re
             ("memory/a.md", "MEM404"), ("memory/c.md", "MEM404")} <= codes
 
 
-def _split_rules(monkeypatch) -> list:
-    """Force the rules of any store into two processes; returns the codes each half was given."""
+def _split_rules(monkeypatch, log: Path):
+    """Let the rules of any store run in two processes; ``log`` gets a line
+    "pid code" for each rule run, from whichever process ran it. Each rule
+    this process runs takes 50 ms more, so that the child (which claims the
+    rules this one does not keep) surely starts before they are all taken."""
+    import time
+
     from memlint import linter
     from memlint import store as store_mod
 
     monkeypatch.setattr(linter, "SPLIT_MIN", 1)
     monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
-    halves = []
-    real = linter.map_split
+    real, parent = linter._problems, os.getpid()
 
-    def recorded(fn, groups, meanwhile=None):
-        halves.append([[rule.CODE for rule in group] for group in groups])
-        return real(fn, groups, meanwhile)
+    def logged(rule, *args):
+        with open(log, "a") as fh:
+            fh.write(f"{os.getpid()} {rule.CODE}\n")
+        if os.getpid() == parent:
+            time.sleep(0.05)
+        return real(rule, *args)
 
-    monkeypatch.setattr(linter, "map_split", recorded)
-    return halves
+    monkeypatch.setattr(linter, "_problems", logged)
+
+
+def _runs(log: Path) -> dict[str, set[str]]:
+    """{pid: codes it ran} from ``_split_rules``'s log, emptied."""
+    runs: dict[str, set[str]] = {}
+    for line in log.read_text().splitlines():
+        pid, code = line.split()
+        runs.setdefault(pid, set()).add(code)
+    log.unlink()
+    return runs
 
 
 def test_a_big_store_runs_its_rules_in_two_processes_with_the_same_findings(check, repo, monkeypatch):
-    """The duplicate and git-diff rules run in a forked child, the rest here:
-    the findings are those of the serial run, in the same order."""
+    """A forked child takes rules too (the heaviest first), the graph rules
+    stay here: the findings are those of the serial run, in the same order."""
     repo.write("memory/e.md", memory("c", extra="And one more thing about c.\n"))  # a near twin of c.md (MEM302: the child's)
     repo.write("memory/b.md", memory("b", verified="2025-01-03", extra="New: [c](c.md)\n"))  # MEM404
     repo.commit("e, and b after verification", "2025-02-12T10:00:00+00:00")
     serial = same_as_without_cache(check, repo)
-    halves = _split_rules(monkeypatch)
+    log = repo.root.parent / "ran.log"
+    _split_rules(monkeypatch, log)
     assert check(repo, "--no-cache") == serial
-    assert halves and "MEM302" in halves[0][1] and "MEM404" in halves[0][1] and "MEM201" in halves[0][0]
-    codes = {code for _, _, code, _ in serial}
-    assert {"MEM302", "MEM404", "MEM201", "MEM202"} <= codes
+    runs = _runs(log)
+    here = runs.pop(str(os.getpid()))
+    (child,) = runs.values()  # one child, which took rules too
+    assert child and not child & here and len(child | here) == len(rules_mod.all_rules())
+    assert {"MEM201", "MEM202", "MEM205", "MEM501"} <= here  # the graph rules stay here
+    assert {"MEM302", "MEM404", "MEM201", "MEM202"} <= {code for _, _, code, _ in serial}
     assert check(repo) == serial  # cold, split
     assert check(repo) == serial  # warm
 
@@ -359,9 +380,10 @@ def test_split_rules_keep_notices_failures_and_cache_entries(cli, repo, monkeypa
     loose.mkdir()
     (repo.root / "memory").rename(loose / "memory")
     serial = cli("check", "--no-cache", "--format", "json", "--today", TODAY, loose / "memory")
-    halves = _split_rules(monkeypatch)
+    log = tmp_path / "ran.log"
+    _split_rules(monkeypatch, log)
     split = cli("check", "--no-cache", "--format", "json", "--today", TODAY, loose / "memory")
-    assert halves and (split.output, split.stderr) == (serial.output, serial.stderr)
+    assert len(_runs(log)) == 2 and (split.output, split.stderr) == (serial.output, serial.stderr)
     assert "the git rules" in split.stderr
 
     def broken(store, options):
@@ -372,18 +394,40 @@ def test_split_rules_keep_notices_failures_and_cache_entries(cli, repo, monkeypa
     failed = cli("check", "--no-cache", "--format", "json", "--today", TODAY, loose / "memory").json()
     assert [f["message"] for f in failed if f["code"] == "MEM000"] == [
         "rule MEM302 near-duplicate failed: RuntimeError: boom (please report this)"]
+    assert any("MEM302" in codes for pid, codes in _runs(log).items() if pid != str(os.getpid()))  # failed there
     monkeypatch.undo()
 
-    # fingerprints missing from the cache are made by the child's duplicate rules
-    halves = _split_rules(monkeypatch)
+    # fingerprints missing from the cache, made by the child's duplicate rules, are saved
+    _split_rules(monkeypatch, log)
     (store,), _ = build_stores([loose / "memory"], None, None, cache=True)
     store.docs  # noqa: B018 - read (with the fingerprints, as the parse's content task)
     for shard in store.cache._shards.values():
         shard.pop("fingerprint", None)
-    linter.lint_store(store, linter.Selection(select=("duplicates",)))
-    assert halves and halves[0][1] == ["MEM301", "MEM302"]
+    monkeypatch.setattr(near_duplicate, "TAGS", (*near_duplicate.TAGS, "graph"))  # MEM302 here: MEM301 is the child's
+    linter.lint_store(store, linter.Selection(select=("MEM301", "MEM302")))
+    runs = _runs(log)
+    assert runs.pop(str(os.getpid())) == {"MEM302"} and list(runs.values()) == [{"MEM301"}]
     memories = [doc for doc in store.memories if doc.blob]
     assert memories and all(store.cache.get("fingerprint", doc.blob) is not cache_mod.MISSING for doc in memories)
+
+
+def test_rules_a_dead_child_claimed_are_run_here(cli, repo, monkeypatch):
+    """A child that dies after claiming rules: this process runs them."""
+    from memlint import linter
+
+    serial = cli("check", "--no-cache", "--format", "json", "--today", TODAY, repo.root / "memory").output
+    log = repo.root.parent / "ran.log"
+    _split_rules(monkeypatch, log)
+    parent, logged = os.getpid(), linter._problems
+
+    def dies_in_child(rule, *args):
+        if os.getpid() != parent:
+            os._exit(3)
+        return logged(rule, *args)
+
+    monkeypatch.setattr(linter, "_problems", dies_in_child)
+    assert cli("check", "--no-cache", "--format", "json", "--today", TODAY, repo.root / "memory").output == serial
+    assert list(_runs(log)) == [str(parent)]
 
 
 def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
