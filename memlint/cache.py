@@ -242,6 +242,13 @@ class StoreCache:
             self._shards[key] = shard
         return shard
 
+    def holds_blobs(self) -> bool:
+        """Whether an earlier run kept values by blob id here (without reading them)."""
+        try:
+            return any(name.startswith("blobs-") for name in os.listdir(self.folder))
+        except OSError:
+            return False
+
     def get(self, kind: str, blob: str, default=MISSING):
         self._live.add(blob)
         return self._shard(blob).get(kind, {}).get(blob, default)

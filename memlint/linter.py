@@ -100,16 +100,17 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     This process runs the graph rules first, while the child starts on the
     others, heaviest first (``_heavy``); each then claims the next rule left
     (one byte from a shared pipe; the duplicate rules as one) until none is,
-    so the two finish together whatever the rules cost on this store. What both read is made before the
-    fork: the history (its thread must end first) and the names references
-    resolve to. Neither sees what the other computed, so each rule's notices
-    and the cache entries the child made come back with its problems and
-    are taken in rule order: the result is the serial run's."""
+    so the two finish together whatever the rules cost on this store. The
+    history is loaded before the fork (its thread must end first); what
+    else both need (the names references resolve to, say) each makes, at
+    once rather than one after the other. Neither sees what the other
+    computed, so each rule's notices and the cache entries the child made
+    come back with its problems and are taken in rule order: the result is
+    the serial run's."""
     if len(store.docs) < SPLIT_MIN or len(rules) < 2 or len(rules) > 255:
         return {code: problems for code, problems, _ in _run_group(store, rules, only_paths)[0]}
     if store.history_wanted:
         store.history  # noqa: B018 - loaded (and its thread ended) before the fork
-    store.wiki_names  # noqa: B018 - made once, for both
     here = [rule for rule in rules if _GRAPH_TAGS.intersection(rule.TAGS)]
     # The duplicate rules share their costliest work (the fingerprints, the
     # docs compared): they are claimed together, so it is done once.

@@ -228,6 +228,10 @@ class Store:
         kind = f"parse:{int(wikilinks)}"
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
+        if self.history_wanted and cache is not None and cache.holds_blobs():
+            # A store checked before: most parses are cached and there will be
+            # no fork, so the history loads while they are read.
+            self.prefetch_history()
         held = {f.blob: cache.get(kind, f.blob, _MISSING) for f in self._files if f.blob} if cache is not None else {}
         todo = [f for f in self._files
                 if f.problem is None and (not f.blob or held.get(f.blob, _MISSING) is _MISSING)]
@@ -255,6 +259,8 @@ class Store:
 
         meanwhile = self.prefetch_history if self.history_wanted else None
         if cache is not None and len(todo) >= SPLIT_MIN:
+            if "_history_thread" in self.__dict__:
+                self.history  # noqa: B018 - started early (below): its thread must end before the fork
             results = map_split(read, todo, meanwhile)
         else:
             if meanwhile is not None:

@@ -430,6 +430,29 @@ def test_rules_a_dead_child_claimed_are_run_here(cli, repo, monkeypatch):
     assert list(_runs(log)) == [str(parent)]
 
 
+def test_a_store_checked_before_reads_its_history_meanwhile_and_still_splits(check, repo, monkeypatch):
+    """With the parses cached, the history loads while they are read; when
+    many files changed after all, its thread ends before the read forks."""
+    from memlint import store as store_mod
+
+    check(repo)  # the cache now holds blobs
+    for name in "abcd":
+        repo.write(f"memory/{name}.md", memory(name, extra=f"Edited {name}.\n"))
+    repo.commit("edit everything", "2025-02-15T10:00:00+00:00")
+    monkeypatch.setattr(store_mod, "SPLIT_MIN", 1)
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    forks, real = [], store_mod.fork_work
+
+    def recorded(work):
+        child = real(work)
+        forks.append(child is not None)
+        return child
+
+    monkeypatch.setattr(store_mod, "fork_work", recorded)
+    assert check(repo) == check(repo, "--no-cache")
+    assert forks[:1] == [True]  # the read split (no thread running at the fork)
+
+
 def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
     from memlint import store as store_mod
     from memlint.store import map_split
