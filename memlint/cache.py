@@ -154,14 +154,15 @@ def _write(path: Path, value) -> None:
 # --------------------------------------------------------------------------- git
 
 
-def git_state(repo_root: Path, prefix: str) -> tuple[dict[str, str], str] | None:
+def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, str], str] | None:
     """({repo-relative path: blob id} of the regular files under ``prefix`` that
     are tracked, merged and unchanged on disk, a digest of HEAD, shallowness and
     the whole index), or None when git cannot tell (not a repository, git missing).
 
     Three git calls run at once: ``ls-files -s`` (the index), ``diff-files``
     (tracked files that differ on disk, by git's own stat checks) and
-    ``rev-parse`` (HEAD)."""
+    ``rev-parse`` (HEAD). ``meanwhile()``, if given, is called while they
+    run (once, whatever happens)."""
     spec = ["--", prefix] if prefix else []
     commands = {
         "index": ["ls-files", "-s", "-z", "--full-name"],
@@ -176,8 +177,14 @@ def git_state(repo_root: Path, prefix: str) -> tuple[dict[str, str], str] | None
         for proc in procs.values():  # the ones that did start are not left behind
             proc.kill()
             proc.wait()
+        if meanwhile is not None:
+            meanwhile()
         return None
-    out = {name: proc.communicate()[0] for name, proc in procs.items()}
+    try:
+        if meanwhile is not None:
+            meanwhile()
+    finally:  # even when meanwhile failed: no git process is left behind
+        out = {name: proc.communicate()[0] for name, proc in procs.items()}
     if procs["index"].returncode or procs["changed"].returncode:
         return None
     changed = {os.fsdecode(p) for p in out["changed"].split(b"\0") if p}

@@ -190,8 +190,12 @@ class Store:
             top = str(self.dir)
             files = ((os.path.join(top, rel), rel, None) for rel in blob_of)  # kind unknown: asked below
         else:
-            blob_of, files = {}, _walk_markdown(self.dir)
-            state = _git_state(self.repo_root, prefix.rstrip("/")) if self.cache is not None else None
+            blob_of, files = {}, []
+            walk = lambda: files.extend(_walk_markdown(self.dir))  # noqa: E731
+            if self.cache is None:
+                walk()
+            # With the cache on, the folder is walked while git lists what it knows.
+            state = _git_state(self.repo_root, prefix.rstrip("/"), walk) if self.cache is not None else None
             if state is not None:
                 tracked, self.git_digest = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
@@ -651,10 +655,15 @@ def _open_cache(repo_root: Path, store_dir: Path):
     return StoreCache.open(repo_root, store_dir)
 
 
-def _git_state(repo_root: Path, prefix: str):
-    from memlint.cache import git_state
+def _git_state(repo_root: Path, prefix: str, meanwhile):
+    """memlint.cache.git_state (with the cache on and a repository here), else
+    just ``meanwhile()``; either way, ``meanwhile`` is called once."""
+    if (repo_root / ".git").exists():
+        from memlint.cache import git_state
 
-    return git_state(repo_root, prefix) if (repo_root / ".git").exists() else None
+        return git_state(repo_root, prefix, meanwhile)
+    meanwhile()
+    return None
 
 
 def _blob_id(data: bytes) -> str:
