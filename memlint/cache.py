@@ -218,7 +218,9 @@ class StoreCache:
         self._singles: dict[str, object] = {}
         self._histories: dict[tuple[str, str], object] = {}  # to write: (key, commit) -> History
         self._dirty_singles: set[str] = set()
-        self.journal: list | None = None  # when a list, each put is added to it (a forked child's, sent back)
+        # When a list, each change (method name, arguments) is added to it: a
+        # forked child's, sent back to the parent, which saves the cache.
+        self.journal: list | None = None
 
     @classmethod
     def open(cls, repo_root: Path, store_dir: Path) -> "StoreCache | None":
@@ -265,7 +267,7 @@ class StoreCache:
         self._shard(blob).setdefault(kind, {})[blob] = value
         self._dirty.add(blob[0])
         if self.journal is not None:
-            self.journal.append((kind, blob, value))
+            self.journal.append(("put", (kind, blob, value)))
 
     def memo(self, kind: str, blob: str, compute):
         value = self.get(kind, blob)
@@ -301,6 +303,8 @@ class StoreCache:
     def set_single(self, name: str, value) -> None:
         self._singles[name] = value
         self._dirty_singles.add(name)
+        if self.journal is not None:
+            self.journal.append(("set_single", (name, value)))
 
     def findings(self, key: str):
         table = self.single("findings")

@@ -71,11 +71,13 @@ from operator import add, and_, lshift, methodcaller, mul, or_, rshift
 __all__ = [
     "DEFAULT_THRESHOLD",
     "Fingerprint",
+    "NearMemo",
     "exact_groups",
     "exact_key",
     "fingerprint",
     "jaccard",
     "near_pairs",
+    "near_pairs_since",
     "normalise",
 ]
 
@@ -499,6 +501,28 @@ def _is_cluster(bucket: list[int], sets, threshold: float) -> bool:
     return 2 * hits >= _CLUSTER_SAMPLE
 
 
+@dataclass(frozen=True)
+class NearMemo:
+    """What one ``near_pairs_since`` call found, for the next call to start from.
+
+    Bodies are named by content (``_identity``), never by path. ``pairs``
+    holds every pair of ``bodies`` that was a candidate and reached the
+    threshold, with its similarity; ``verdicts`` says, for each band key
+    more than _BUCKET_CAP bodies shared, whether its bucket was expanded
+    (a cluster) or skipped (boilerplate)."""
+
+    threshold: float
+    min_words: int
+    bodies: frozenset[bytes]
+    pairs: tuple[tuple[bytes, bytes, float], ...]
+    verdicts: dict[int, bool]
+
+
+def _identity(fp: Fingerprint) -> bytes:
+    """A body's name in a NearMemo: its exact key and shingles, digested."""
+    return hashlib.blake2b(fp.exact + fp.packed, digest_size=16).digest()
+
+
 def near_pairs(
     items: Sequence[tuple[str, Fingerprint]],
     threshold: float = DEFAULT_THRESHOLD,
@@ -525,6 +549,28 @@ def near_pairs(
       computations done;
     * ``pairs``: pairs returned.
     """
+    return near_pairs_since(items, None, threshold, min_words=min_words, stats=stats)[0]
+
+
+def near_pairs_since(
+    items: Sequence[tuple[str, Fingerprint]],
+    earlier: NearMemo | None,
+    threshold: float = DEFAULT_THRESHOLD,
+    *,
+    min_words: int = 20,
+    stats: dict | None = None,
+) -> tuple[list[tuple[str, str, float]], NearMemo]:
+    """``near_pairs``, and the memo for the next call; given ``earlier``, the
+    memo of a call on an earlier state of the same store, only the pairs
+    that involve a body it did not have are judged.
+
+    That gives exactly what the full run gives when every crowded bucket
+    (more than _BUCKET_CAP bodies, judged by a sample of its pairs) gets the
+    verdict it got then: two unchanged bodies share the same band keys as
+    before, so they are a candidate now exactly when they were, and their
+    similarity is the same. Otherwise (and with a different threshold, or
+    most bodies new) every candidate is judged again.
+    (``stats["candidates"]`` counts the pairs judged.)"""
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
     groups: dict[bytes, list[str]] = {}
@@ -555,8 +601,10 @@ def near_pairs(
     shared: dict[int, list[int]] = {}
     setdefault = first.setdefault
     n_keys = 0
+    keys_of: list[list[int]] = []
     for idx, fp in enumerate(fps):
         keys = fp.bands if rows == _STORED_ROWS and fp.packed_bands else _sorted_band_keys(array("I", fp.packed).tolist(), rows)
+        keys_of.append(keys)
         n_keys += len(keys)
         owners = list(map(setdefault, keys, repeat(idx, len(keys))))
         if owners.count(idx) == len(owners):
@@ -569,34 +617,42 @@ def near_pairs(
                 elif bucket[-1] != idx:
                     bucket.append(idx)
 
-    # Distinct candidate pairs, encoded as i * n + j with i < j (buckets are
-    # filled in index order, so they are sorted).
-    candidates: set[int] = set()
-    max_bucket = skipped = 0
-    for bucket in shared.values():
-        size = len(bucket)
-        if size > max_bucket:
-            max_bucket = size
-        if size == 2:
-            candidates.add(bucket[0] * n + bucket[1])
-            continue
-        if size > _BUCKET_CAP and not _is_cluster(bucket, sets, threshold):
-            skipped += 1
-            continue
-        for x in range(size - 1):
-            base = bucket[x] * n
-            candidates.update([base + j for j in bucket[x + 1 :]])
-
-    ids = [groups[fp.exact] for fp in fps]
-    out: list[tuple[str, str, float]] = []
+    # A bucket of more than _BUCKET_CAP bodies is expanded only if a sample
+    # of its pairs says it is a real cluster, not shared boilerplate.
+    verdicts = {key: _is_cluster(bucket, sets, threshold) for key, bucket in shared.items() if len(bucket) > _BUCKET_CAP}
+    names = [_identity(fp) for fp in fps]
+    confirmed: dict[int, float] = {}  # i * n + j (i < j) -> similarity, pairs known to pass
+    candidates = _new_candidates(earlier, threshold, min_words, names, keys_of, shared, verdicts, confirmed)
+    max_bucket = max(map(len, shared.values()), default=0)
+    skipped = sum(1 for expanded in verdicts.values() if not expanded)
+    if candidates is None:  # judge every pair again
+        candidates = set()
+        for key, bucket in shared.items():
+            size = len(bucket)
+            if size == 2:
+                candidates.add(bucket[0] * n + bucket[1])
+                continue
+            if size > _BUCKET_CAP and not verdicts[key]:
+                continue
+            for x in range(size - 1):
+                base = bucket[x] * n
+                candidates.update([base + j for j in bucket[x + 1 :]])
     for code in candidates:
         i, j = divmod(code, n)
         sim = jaccard(sets(i), sets(j))
         if sim >= threshold:
-            for a in ids[i]:
-                for b in ids[j]:
-                    out.append((a, b, sim) if a < b else (b, a, sim))
+            confirmed[code] = sim
+
+    ids = [groups[fp.exact] for fp in fps]
+    out: list[tuple[str, str, float]] = []
+    for code, sim in confirmed.items():
+        i, j = divmod(code, n)
+        for a in ids[i]:
+            for b in ids[j]:
+                out.append((a, b, sim) if a < b else (b, a, sim))
     out.sort()
+    pairs = tuple((names[code // n], names[code % n], sim) for code, sim in confirmed.items())
+    memo = NearMemo(threshold, min_words, frozenset(names), pairs, verdicts)
 
     if stats is not None:
         stats.update(
@@ -609,4 +665,34 @@ def near_pairs(
             candidates=len(candidates),
             pairs=len(out),
         )
-    return out
+    return out, memo
+
+
+def _new_candidates(earlier, threshold, min_words, names, keys_of, shared, verdicts, confirmed) -> set[int] | None:
+    """For ``near_pairs_since``: the candidate pairs that involve a body
+    ``earlier`` did not have, after putting the pairs of unchanged bodies
+    ``earlier`` confirmed into ``confirmed``; None when ``earlier`` cannot
+    be built on (then every pair is judged)."""
+    if not isinstance(earlier, NearMemo) or (earlier.threshold, earlier.min_words) != (threshold, min_words):
+        return None
+    n = len(names)
+    new = [idx for idx, name in enumerate(names) if name not in earlier.bodies]
+    if 2 * len(new) > n:
+        return None  # most bodies are new: nothing to save
+    # A bucket is expanded (all its pairs candidates) unless crowded and
+    # judged boilerplate. Where every bucket is expanded or skipped as it
+    # was, two unchanged bodies are a candidate now exactly when they were.
+    if any(verdicts.get(key, True) != earlier.verdicts.get(key, True) for key in verdicts.keys() | earlier.verdicts.keys()):
+        return None
+    where = {name: idx for idx, name in enumerate(names)}
+    for a, b, sim in earlier.pairs:
+        i, j = where.get(a), where.get(b)
+        if i is not None and j is not None:
+            confirmed[i * n + j if i < j else j * n + i] = sim
+    candidates: set[int] = set()
+    for idx in new:
+        for key in keys_of[idx]:
+            bucket = shared.get(key)
+            if bucket is not None and verdicts.get(key, True):
+                candidates.update([other * n + idx if other < idx else idx * n + other for other in bucket if other != idx])
+    return candidates

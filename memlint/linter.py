@@ -133,7 +133,7 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     try:
         child = fork_work(lambda: (*_run_group(store, claimed(), only_paths), "graph" in store.__dict__))
         try:
-            ran, puts = _run_group(store, chain(here, claimed()), only_paths)
+            ran, _ = _run_group(store, chain(here, claimed()), only_paths)
         except BaseException:
             if child is not None:
                 child.close()
@@ -143,11 +143,11 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
         os.close(read_end)
     outcomes = {code: (problems, notices) for code, problems, notices in ran}
     if isinstance(theirs, tuple) and len(theirs) == 3:
-        their_ran, their_puts, built_graph = theirs
+        their_ran, their_changes, built_graph = theirs
         outcomes.update((code, (problems, notices)) for code, problems, notices in their_ran)
         if store.cache is not None:
-            for kind, blob, value in their_puts:
-                store.cache.put(kind, blob, value)
+            for method, args in their_changes:
+                getattr(store.cache, method)(*args)
         if built_graph:
             store.graph  # noqa: B018 - the cache's findings key probes what the graph looked up
     left = [rule for rule in rules if rule.CODE not in outcomes]  # claimed by a child that died
@@ -166,10 +166,10 @@ def _heavy(rule) -> bool:
 
 
 def _run_group(store: Store, rules, only_paths) -> tuple[list, list]:
-    """([(code, problems or failure, notices it gave)], cache entries made), for ``_run_rules``."""
-    puts: list = []
+    """([(code, problems or failure, notices it gave)], the changes made to the cache), for ``_run_rules``."""
+    changes: list = []
     if store.cache is not None:
-        store.cache.journal = puts
+        store.cache.journal = changes
     ran = []
     try:
         for rule in rules:
@@ -185,7 +185,7 @@ def _run_group(store: Store, rules, only_paths) -> tuple[list, list]:
     finally:
         if store.cache is not None:
             store.cache.journal = None
-    return ran, puts
+    return ran, changes
 
 
 def _lint_store(store: Store, selection: Selection) -> Result:

@@ -307,6 +307,15 @@ class Store:
             return compute()
         return self.cache.memo(kind, doc.blob, compute)
 
+    def kept(self, name: str):
+        """The whole-store value ``keep`` left under ``name`` in an earlier run, or None."""
+        return self.cache.single(name) if self.cache is not None else None
+
+    def keep(self, name: str, value) -> None:
+        """Leave ``value`` for the next run (``kept``), when the cache is on."""
+        if self.cache is not None:
+            self.cache.set_single(name, value)
+
     def save_cache(self) -> None:
         if self.cache is not None:
             if "_history_thread" in self.__dict__:

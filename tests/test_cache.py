@@ -453,6 +453,31 @@ def test_a_store_checked_before_reads_its_history_meanwhile_and_still_splits(che
     assert forks[:1] == [True]  # the read split (no thread running at the fork)
 
 
+def test_near_duplicates_build_on_the_last_run_and_agree_with_a_full_one(check, repo, monkeypatch, tmp_path):
+    """MEM302 keeps its pairs for the next run (also from a forked child),
+    which judges only new bodies: pairs come and go as without the cache."""
+    from memlint.fingerprint import NearMemo
+
+    def memo() -> NearMemo:
+        (kept,) = [p for p in state_files(repo) if p.name.startswith("near-pairs")]
+        return cache_mod._read(kept)
+
+    repo.write("memory/e.md", memory("c", extra="And one more thing about c.\n"))
+    repo.commit("e, a near twin of c", "2025-02-12T10:00:00+00:00")
+    first = same_as_without_cache(check, repo)
+    assert [path for path, _, code, _ in first if code == "MEM302"] == ["memory/e.md"]
+    assert len(memo().pairs) == 1
+    repo.write("memory/e.md", memory("e"))  # e is itself again
+    repo.write("memory/f.md", memory("b", extra="And a thought about b.\n"))  # a new twin, of b
+    repo.commit("e rewritten, f added", "2025-02-13T10:00:00+00:00")
+    _split_rules(monkeypatch, tmp_path / "ran.log")
+    second = check(repo)
+    assert [path for path, _, code, _ in second if code == "MEM302"] == ["memory/f.md"]
+    monkeypatch.undo()
+    assert second == check(repo, "--no-cache")
+    assert len(memo().pairs) == 1 and len(memo().bodies) == 6  # saved by the parent, whoever judged
+
+
 def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
     from memlint import store as store_mod
     from memlint.store import map_split

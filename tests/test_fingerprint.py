@@ -21,6 +21,7 @@ from memlint.fingerprint import (
     fingerprint,
     jaccard,
     near_pairs,
+    near_pairs_since,
     normalise,
 )
 from tests.perf.bench_fingerprint import edit, sentence, vocabulary
@@ -323,6 +324,99 @@ def test_a_large_real_cluster_is_not_mistaken_for_boilerplate():
     pairs = near_pairs(items, stats=stats)
     assert stats["max_bucket"] > 64
     assert pair_ids(pairs) == {(f"c{i:03d}", f"c{j:03d}") for i, j in itertools.combinations(range(120), 2)}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_near_pairs_since_an_earlier_memo_equal_a_full_run(seed):
+    """A store that changes a little at a time (bodies added, edited,
+    removed, copied exactly, renamed; template boilerplate and a real cluster
+    in crowded buckets): built on the previous call's memo, near_pairs gives
+    exactly the full run's pairs, and judges fewer pairs for it."""
+    rng = random.Random(seed)
+    vocab = _vocabulary(rng)
+    made: dict[str, Fingerprint] = {}
+
+    def fp(body: str) -> Fingerprint:
+        if body not in made:
+            made[body] = fingerprint(body)
+        return made[body]
+
+    stock = "\n".join(["## Checklist", "- Verify the change in staging before the rollout starts.",
+                       "- Record the outcome in the weekly operations log.", "## Notes",
+                       "Do not copy secrets or tokens into memory files."])
+    base = _memory(rng, vocab)
+    store: dict[str, str] = {}
+    for k in range(120):
+        store[f"m{k:03d}"] = _memory(rng, vocab)
+    for k in range(70):  # a real cluster, more than a bucket's cap
+        words = base.split(" ")
+        words[5 + k % (len(words) - 5)] = f"edit{k}"
+        store[f"c{k:03d}"] = " ".join(words)
+    for k in range(80):  # boilerplate: crowded buckets that are not clusters
+        store[f"t{k:03d}"] = "## Context\n" + sentence(rng, vocab) + " " + sentence(rng, vocab) + "\n" + stock
+    serial = itertools.count(1000)
+    memo, saved = None, 0
+    for step in range(30):
+        for _ in range(rng.randint(1, 4)):
+            names = sorted(store)
+            pick = rng.choice(names)
+            move = rng.random()
+            if move < 0.25:
+                store[f"n{next(serial)}"] = _memory(rng, vocab)
+            elif move < 0.45:
+                store[f"n{next(serial)}"] = edit(rng, vocab, store[pick])
+            elif move < 0.6:
+                store[pick] = edit(rng, vocab, store[pick])
+            elif move < 0.75 and len(store) > 50:
+                del store[pick]
+            elif move < 0.85:
+                store[f"n{next(serial)}"] = store[pick]  # an exact copy
+            else:
+                store[f"a{next(serial)}"] = store.pop(pick)  # renamed: another place in the order
+        items = [(name, fp(body)) for name, body in sorted(store.items())]
+        full_stats: dict = {}
+        full = near_pairs(items, stats=full_stats)
+        stats: dict = {}
+        since, memo = near_pairs_since(items, memo, stats=stats)
+        assert since == full, f"step {step}"
+        saved += stats["candidates"] < full_stats["candidates"] // 2
+    assert saved >= 10  # most steps judged only the pairs of new bodies
+    assert near_pairs_since(items, memo, 0.5)[0] == near_pairs(items, 0.5)  # another threshold: all judged
+
+
+def test_near_pairs_since_judges_all_again_when_a_crowded_bucket_changes():
+    """A pair whose one shared band key is in a crowded bucket (more than
+    the cap, judged boilerplate by its sample) is found only while the
+    bucket is small: bodies leaving it or joining it change the answer, and
+    the memo is not built on then; while it stays crowded, a new body gets
+    no candidates from it."""
+    import zlib
+    from array import array
+
+    crowded_key = 1 << 59
+
+    def body(name: str, shingles: list[int]) -> tuple[str, Fingerprint]:
+        bands = array("Q", [crowded_key, zlib.crc32(name.encode())]).tobytes()
+        return name, Fingerprint(name.encode(), array("I", sorted(shingles)).tobytes(), 100, bands)
+
+    rng = random.Random(5)
+    others = [body(f"o{k:02d}", rng.sample(range(10_000, 1 << 30), 100)) for k in range(64)]
+    twins = [body("p", list(range(1, 101))), body("q", [*range(1, 91), *range(1000, 1010)])]
+    # the twins at positions 3 and 4 of the bucket, which its sample of pairs does not test
+    crowded = others[:3] + twins + others[3:]  # 66 bodies: over the cap
+    small = crowded[:-2]  # 64: expanded whole
+    assert pair_ids(near_pairs(crowded)) == set() and pair_ids(near_pairs(small)) == {("p", "q")}
+    for before, after in ((crowded, small), (small, crowded)):
+        memo = near_pairs_since(before, None)[1]
+        assert near_pairs_since(after, memo)[0] == near_pairs(after)
+    # A new body in a bucket skipped then and now: the memo is built on, and
+    # the skipped bucket gives the new body no candidates, as in a full run.
+    extra = body("r", rng.sample(range(10_000, 1 << 30), 100))
+    before = others[:3] + twins[:1] + others[3:] + [extra]
+    memo = near_pairs_since(before, None)[1]
+    stats: dict = {}
+    assert near_pairs_since(crowded + [extra], memo, stats=stats)[0] == near_pairs(crowded + [extra]) == []
+    assert stats["candidates"] == 0  # built on the memo: nothing to judge
 
 
 def test_stored_band_keys_meet_keys_computed_on_the_spot():

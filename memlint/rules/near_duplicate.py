@@ -33,7 +33,7 @@ retire the old one. If both are right and distinct, say so with
 from __future__ import annotations
 
 from memlint.finding import Problem
-from memlint.fingerprint import DEFAULT_THRESHOLD, near_pairs
+from memlint.fingerprint import DEFAULT_THRESHOLD, near_pairs_since
 from memlint.rules import _duplicates
 
 CODE = "MEM302"
@@ -55,7 +55,10 @@ def check(store, options):
     threshold, min_words = options["threshold"], options["min-words"]
     docs = {doc.rel: doc for doc in _duplicates.compared(store, options, CODE)}
     fingerprints = store.fingerprints
-    pairs = near_pairs([(rel, fingerprints[rel]) for rel in docs], threshold, min_words=min_words)
+    # Built on the last run's pairs: only those of new or changed bodies are judged.
+    pairs, memo = near_pairs_since([(rel, fingerprints[rel]) for rel in docs], store.kept("near-pairs"), threshold,
+                                   min_words=min_words)
+    store.keep("near-pairs", memo)
     if not pairs:
         return
     ages = _duplicates.Ages(store)
