@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-from itertools import chain
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
@@ -11,7 +10,7 @@ from memlint import rules as rule_registry
 from memlint import suppress
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Finding
-from memlint.store import SPLIT_MIN, Store, fork_work
+from memlint.store import SPLIT_MIN, Store, share_out
 
 INTERNAL_CODE = "MEM000"
 # Rules with these tags read git dates (directly, or through lifecycle and duplicates).
@@ -99,15 +98,14 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     On a big store, with another core free, a forked child takes rules too.
     This process runs the graph rules first, while the child starts on the
     others, heaviest first (``_heavy``); each then claims the next rule left
-    (one byte from a shared pipe; the duplicate rules as one) until none is,
-    so the two finish together whatever the rules cost on this store. The
-    history is loaded before the fork (its thread must end first); what
-    else both need (the names references resolve to, say) each makes, at
-    once rather than one after the other. Neither sees what the other
-    computed, so each rule's notices and the cache entries the child made
-    come back with its problems and are taken in rule order: the result is
-    the serial run's."""
-    if len(store.docs) < SPLIT_MIN or len(rules) < 2 or len(rules) > 255:
+    (``share_out``; the duplicate rules as one) until none is, so the two
+    finish together whatever the rules cost on this store. The history is
+    loaded before the fork (its thread must end first); what else both need
+    (the names references resolve to, say) each makes, at once rather than
+    one after the other. Neither sees what the other computed, so each
+    rule's notices and the cache changes the child made come back with its
+    problems and are taken in rule order: the result is the serial run's."""
+    if len(store.docs) < SPLIT_MIN or len(rules) < 2:
         return {code: problems for code, problems, _ in _run_group(store, rules, only_paths)[0]}
     if store.history_wanted:
         store.history  # noqa: B018 - loaded (and its thread ended) before the fork
@@ -119,39 +117,24 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
         if rule not in here:
             units.setdefault("duplicates" if "duplicates" in rule.TAGS else rule.CODE, []).append(rule)
     pool = sorted(units.values(), key=lambda unit: not any(map(_heavy, unit)))
-    read_end, write_end = os.pipe()
-    try:
-        os.write(write_end, bytes(range(len(pool))))  # a claim per unit (far below the pipe's buffer)
-    finally:
-        os.close(write_end)  # so that a read finds the end once every claim is taken
-
-    def claimed():
-        while index := os.read(read_end, 1):
-            yield from pool[index[0]]
-
+    if not pool:
+        return {code: problems for code, problems, _ in _run_group(store, rules, only_paths)[0]}
     known = list(store.notices)
-    try:
-        child = fork_work(lambda: (*_run_group(store, claimed(), only_paths), "graph" in store.__dict__))
-        try:
-            ran, _ = _run_group(store, chain(here, claimed()), only_paths)
-        except BaseException:
-            if child is not None:
-                child.close()
-            raise
-        theirs = child.result() if child is not None else None
-    finally:
-        os.close(read_end)
-    outcomes = {code: (problems, notices) for code, problems, notices in ran}
-    if isinstance(theirs, tuple) and len(theirs) == 3:
-        their_ran, their_changes, built_graph = theirs
-        outcomes.update((code, (problems, notices)) for code, problems, notices in their_ran)
-        if store.cache is not None:
-            for method, args in their_changes:
+    ran_here: list = []
+    ran, built_graph = share_out(
+        len(pool), lambda i: _run_group(store, pool[i], only_paths),
+        first=lambda: ran_here.extend(_run_group(store, here, only_paths)[0]),
+        after=lambda: "graph" in store.__dict__,
+    )
+    outcomes = {code: (problems, notices) for code, problems, notices in ran_here}
+    for i in range(len(pool)):
+        unit_ran, changes = ran[i]
+        outcomes.update((code, (problems, notices)) for code, problems, notices in unit_ran)
+        if store.cache is not None:  # the child's, made again here (this process's are already made)
+            for method, args in changes:
                 getattr(store.cache, method)(*args)
-        if built_graph:
-            store.graph  # noqa: B018 - the cache's findings key probes what the graph looked up
-    left = [rule for rule in rules if rule.CODE not in outcomes]  # claimed by a child that died
-    outcomes.update((code, (problems, notices)) for code, problems, notices in _run_group(store, left, only_paths)[0])
+    if built_graph:
+        store.graph  # noqa: B018 - the cache's findings key probes what the graph looked up
     store.notices[:] = known
     for rule in rules:  # each rule's notices where the serial run would have given them
         for notice in outcomes[rule.CODE][1]:

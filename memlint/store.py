@@ -615,27 +615,67 @@ def fork_work(work) -> Forked | None:
     return Forked(pid, os.fdopen(read_end, "rb"))
 
 
-def map_split(fn, items: list, meanwhile=None) -> list:
-    """``[fn(x) for x in items]``, the second half in a forked child process
-    (``fork_work``). Should the child fail in any way, the parent computes
-    that half itself. ``meanwhile()``, if given, is called once in the
-    parent after the fork (it may start threads: a fork must come first)."""
-    half = len(items) // 2
-    child = fork_work(lambda: [fn(x) for x in items[half:]])
+_MAX_UNITS = 1000  # claims written to a pipe before anyone reads it: 2 KB, below every system's pipe buffer
+
+
+def share_out(count: int, run, *, first=None, after=None) -> tuple[dict, object]:
+    """({i: run(i)} for i in range(count), the child's ``after()``).
+
+    Each i is claimed (two bytes read from a shared pipe) by this process or
+    by a forked child (``fork_work``), whichever is free, so the two finish
+    together whatever each run costs, and however busy one of them is
+    kept by other work. ``first()``, if given, runs here after the fork and
+    before this process claims any (it may start threads: a fork must come
+    first). ``after()``, if given, runs in the child after its last claim;
+    its value is returned (None without a child, or from one that failed).
+    Whatever a child claimed and did not send back (it died) is run here.
+    With no second core to use, everything runs here."""
+    if count > _MAX_UNITS:
+        raise ValueError(f"{count} units: at most {_MAX_UNITS}")
+    read_end, write_end = os.pipe()
     try:
-        if meanwhile is not None:
-            meanwhile()
-        if child is None:
-            return [fn(x) for x in items]
-        mine = [fn(x) for x in items[:half]]
-    except BaseException:
-        if child is not None:
-            child.close()
-        raise
-    theirs = child.result()
-    if not isinstance(theirs, list) or len(theirs) != len(items) - half:
-        theirs = [fn(x) for x in items[half:]]
-    return mine + theirs
+        os.write(write_end, b"".join(i.to_bytes(2, "big") for i in range(count)))
+    finally:
+        os.close(write_end)  # a read then finds the end once every claim is taken
+
+    def claimed() -> dict:
+        done = {}
+        while raw := os.read(read_end, 2):  # a pipe read of 2 bytes is atomic
+            i = int.from_bytes(raw, "big")
+            done[i] = run(i)
+        return done
+
+    try:
+        child = fork_work(lambda: (claimed(), after() if after is not None else None))
+        try:
+            if first is not None:
+                first()
+            results = claimed()
+        except BaseException:
+            if child is not None:
+                child.close()
+            raise
+        theirs = child.result() if child is not None else None
+    finally:
+        os.close(read_end)
+    extra = None
+    if isinstance(theirs, tuple) and len(theirs) == 2 and isinstance(theirs[0], dict):
+        results.update(theirs[0])
+        extra = theirs[1]
+    for i in range(count):
+        if i not in results:  # claimed by a child that died
+            results[i] = run(i)
+    return results, extra
+
+
+def map_split(fn, items: list, meanwhile=None) -> list:
+    """``[fn(x) for x in items]``, computed by this process and a forked
+    child (``share_out``), in runs of a few items. ``meanwhile()``, if
+    given, is called once here after the fork (it may start threads)."""
+    size = -(-len(items) // 100) or 1  # about 100 runs: the two processes finish within one of each other
+    runs = [items[k:k + size] for k in range(0, len(items), size)]
+    results, _ = share_out(len(runs), lambda i: [fn(x) for x in runs[i]], first=meanwhile)
+    return [value for i in range(len(runs)) for value in results[i]]
 
 
 def fingerprint_task(store: "Store", options: dict):

@@ -478,7 +478,35 @@ def test_near_duplicates_build_on_the_last_run_and_agree_with_a_full_one(check, 
     assert len(memo().pairs) == 1 and len(memo().bodies) == 6  # saved by the parent, whoever judged
 
 
+def test_shared_out_work_goes_to_whichever_process_is_free(monkeypatch):
+    """share_out: a process kept busy (``first``) leaves the units to the
+    other; a child that dies after claiming leaves its units to this one."""
+    import time
+
+    from memlint import store as store_mod
+
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    parent = os.getpid()
+    results, after = store_mod.share_out(20, lambda i: (i, os.getpid()), first=lambda: time.sleep(0.3),
+                                         after=lambda: "from the child")
+    assert sorted(results) == list(range(20)) and all(results[i][0] == i for i in range(20))
+    assert after == "from the child" and {pid for _, pid in results.values()} == {results[0][1]} != {parent}
+
+    def dies_at_five(i):
+        if i == 5 and os.getpid() != parent:
+            os._exit(1)
+        time.sleep(0.01)
+        return i * i
+
+    results, after = store_mod.share_out(10, dies_at_five, first=lambda: time.sleep(0.3), after=lambda: "lost")
+    assert results == {i: i * i for i in range(10)} and after is None
+    with pytest.raises(ValueError):
+        store_mod.share_out(store_mod._MAX_UNITS + 1, lambda i: i)
+
+
 def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
+    import time
+
     from memlint import store as store_mod
     from memlint.store import map_split
 
@@ -486,9 +514,14 @@ def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch
 
     parent = os.getpid()
     items = list(range(40))
-    pids = map_split(lambda x: (x, os.getpid()), items)
+
+    def slowly(x):
+        time.sleep(0.005)  # the child surely starts before this process has claimed every run
+        return x, os.getpid()
+
+    pids = map_split(slowly, items)
     assert [x for x, _ in pids] == items
-    assert {pid for _, pid in pids[:20]} == {parent} and {pid for _, pid in pids[20:]} != {parent}
+    assert parent in {pid for _, pid in pids} and len({pid for _, pid in pids}) == 2  # both took a share
 
     def fails_in_child(x):
         if os.getpid() != parent:
