@@ -48,6 +48,30 @@ def test_the_program_writes_its_whole_report_and_exits_with_the_check_s_code(mak
     assert program("--version").stdout.startswith("memlint, version")
 
 
+def test_the_program_keeps_its_exit_code_with_stdout_or_stderr_closed(make_store):
+    """``memlint check >&-`` (or ``2>&-``, as a cron job or a hook may run
+    it): Python starts with that stream set to None, and leaving through
+    ``run`` must not trip on it: the exit code is the check's, no traceback."""
+    checkout = Path(__file__).resolve().parents[1]
+    env = {**{k: v for k, v in os.environ.items() if k not in ("PRE_COMMIT", "GITHUB_ACTIONS")},
+           "PYTHONPATH": str(checkout), "MEMLINT_NO_CACHE": "1"}
+    clean = make_store({"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": MEM}, sub="clean")
+    err = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM}, sub="err")
+
+    def program(closed: int, *args):
+        kept = subprocess.PIPE
+        return subprocess.run([sys.executable, "-m", "memlint", *map(str, args)], env=env, text=True,
+                              stdout=None if closed == 1 else kept, stderr=None if closed == 2 else kept,
+                              preexec_fn=lambda: os.close(closed))
+
+    for closed in (1, 2):
+        done = program(closed, "check", clean)
+        assert done.returncode == 0, (closed, done.stdout, done.stderr)
+        assert "Traceback" not in (done.stderr or "") + (done.stdout or "")
+        assert program(closed, "check", err).returncode == 1
+        assert program(closed, "--version").returncode == 0
+
+
 def test_default_path_is_current_folder(make_store, cli):
     store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
     result = cli("check", cwd=store)
