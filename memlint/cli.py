@@ -194,6 +194,8 @@ def run() -> None:
         print(code, file=sys.stderr)
         code = 1
     for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started with that descriptor closed (`>&-`): nothing to flush
+            continue
         try:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe: as Python reports a failed flush at exit
