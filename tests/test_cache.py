@@ -504,6 +504,33 @@ def test_shared_out_work_goes_to_whichever_process_is_free(monkeypatch):
         store_mod.share_out(store_mod._MAX_UNITS + 1, lambda i: i)
 
 
+def test_split_work_survives_an_ignored_sigchld(monkeypatch):
+    """A program that ignores SIGCHLD passes that on to memlint (it survives
+    exec): the kernel then reaps the child itself, and waiting for it finds
+    none. The work still comes back; no ChildProcessError."""
+    import signal
+    import time
+
+    from memlint import store as store_mod
+    from memlint.store import map_split
+
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    items = list(range(40))
+
+    def slowly(x):
+        time.sleep(0.005)  # the child surely takes a share
+        return x, os.getpid()
+
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        done = map_split(slowly, items)
+        assert [x for x, _ in done] == items and len({pid for _, pid in done}) == 2
+        assert map_split(lambda x: x * 2, items) == [x * 2 for x in items]
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+    assert gc.get_freeze_count() == 0
+
+
 def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
     import time
 
