@@ -573,8 +573,12 @@ class Forked:
 
             self._reader.close()
             self._reader = None
-            os.waitpid(self._pid, 0)
-            gc.unfreeze()
+            try:
+                os.waitpid(self._pid, 0)
+            except ChildProcessError:  # SIGCHLD ignored (inherited through exec): the kernel reaped it
+                pass
+            finally:
+                gc.unfreeze()
 
 
 def fork_work(work) -> Forked | None:
