@@ -108,7 +108,7 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     if len(store.docs) < SPLIT_MIN or len(rules) < 2:
         return {code: problems for code, problems, _ in _run_group(store, rules, only_paths)[0]}
     if store.history_wanted:
-        store.history  # noqa: B018 - loaded (and its thread ended) before the fork
+        store.history_loaded()  # its thread must end before the fork
     here = [rule for rule in rules if _GRAPH_TAGS.intersection(rule.TAGS)]
     # The duplicate rules share their costliest work (the fingerprints, the
     # docs compared): they are claimed together, so it is done once.
@@ -122,8 +122,8 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     known = list(store.notices)
     ran_here: list = []
     ran, built_graph = share_out(
-        len(pool), lambda i: _run_group(store, pool[i], only_paths),
-        first=lambda: ran_here.extend(_run_group(store, here, only_paths)[0]),
+        len(pool), lambda i: _run_group(store, pool[i], only_paths, keep_config_errors=True),
+        first=lambda: ran_here.extend(_run_group(store, here, only_paths, keep_config_errors=True)[0]),
         after=lambda: "graph" in store.__dict__,
     )
     outcomes = {code: (problems, notices) for code, problems, notices in ran_here}
@@ -135,6 +135,9 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
                 getattr(store.cache, method)(*args)
     if built_graph:
         store.graph  # noqa: B018 - the cache's findings key probes what the graph looked up
+    for rule in rules:  # the configuration error the serial run stops on: the first in rule order
+        if isinstance(outcomes[rule.CODE][0], ConfigError):
+            raise outcomes[rule.CODE][0]
     store.notices[:] = known
     for rule in rules:  # each rule's notices where the serial run would have given them
         for notice in outcomes[rule.CODE][1]:
@@ -148,8 +151,11 @@ def _heavy(rule) -> bool:
     return {"duplicates", "content"} <= set(rule.TAGS) or (rule.SCOPE == "store" and "git" in rule.TAGS)
 
 
-def _run_group(store: Store, rules, only_paths) -> tuple[list, list]:
-    """([(code, problems or failure, notices it gave)], the changes made to the cache), for ``_run_rules``."""
+def _run_group(store: Store, rules, only_paths, *, keep_config_errors: bool = False) -> tuple[list, list]:
+    """([(code, problems or failure, notices it gave)], the changes made to
+    the cache), for ``_run_rules``. A ConfigError is raised, or with
+    ``keep_config_errors`` kept as the rule's outcome (the two processes of
+    a split run each meet the rules out of rule order)."""
     changes: list = []
     if store.cache is not None:
         store.cache.journal = changes
@@ -160,8 +166,10 @@ def _run_group(store: Store, rules, only_paths) -> tuple[list, list]:
             options = store.config.rule_config(rule, store.preset).options
             try:
                 problems = list(_problems(rule, store, options, only_paths))
-            except ConfigError:
-                raise
+            except ConfigError as exc:
+                if not keep_config_errors:
+                    raise
+                problems = exc
             except Exception as exc:  # noqa: BLE001 - reported as an internal-error finding
                 problems = f"{type(exc).__name__}: {exc}"
             ran.append((rule.CODE, problems, store.notices[before:]))

@@ -264,7 +264,7 @@ class Store:
         meanwhile = self.prefetch_history if self.history_wanted else None
         if cache is not None and len(todo) >= SPLIT_MIN:
             if "_history_thread" in self.__dict__:
-                self.history  # noqa: B018 - started early (below): its thread must end before the fork
+                self.history_loaded()  # started early (below): its thread must end before the fork
             results = map_split(read, todo, meanwhile)
         else:
             if meanwhile is not None:
@@ -393,6 +393,15 @@ class Store:
             else:
                 self._history = self._load_history()
         return self._history
+
+    def history_loaded(self) -> None:
+        """Load the history now (ending its thread, before a fork). Should
+        that fail other than as git failing, the rules that read the history
+        meet the error again, each reporting it as its own failure."""
+        try:
+            self.history  # noqa: B018
+        except Exception:  # noqa: BLE001
+            pass
 
     def prefetch_history(self) -> None:
         """Start loading the history in a thread, so that `git log` (its own
@@ -566,13 +575,21 @@ class Forked:
         except Exception:  # noqa: BLE001 - a child that died mid-way
             return failed
 
-    def close(self) -> None:
-        """Stop listening (a child still writing gets a broken pipe and leaves) and reap it."""
+    def close(self, *, stop: bool = False) -> None:
+        """Stop listening (a child still writing gets a broken pipe and leaves)
+        and reap it; ``stop`` ends it first (its work is no longer wanted:
+        this process is failing, or was interrupted)."""
         if self._reader is not None:
             import gc
+            import signal
 
             self._reader.close()
             self._reader = None
+            if stop:
+                try:
+                    os.kill(self._pid, signal.SIGKILL)
+                except OSError:  # already gone
+                    pass
             try:
                 os.waitpid(self._pid, 0)
             except ChildProcessError:  # SIGCHLD ignored (inherited through exec): the kernel reaped it
@@ -657,7 +674,7 @@ def share_out(count: int, run, *, first=None, after=None) -> tuple[dict, object]
             results = claimed()
         except BaseException:
             if child is not None:
-                child.close()
+                child.close(stop=True)
             raise
         theirs = child.result() if child is not None else None
     finally:

@@ -430,6 +430,38 @@ def test_rules_a_dead_child_claimed_are_run_here(cli, repo, monkeypatch):
     assert list(_runs(log)) == [str(parent)]
 
 
+def test_split_rules_stop_on_the_configuration_error_the_serial_run_stops_on(cli, repo, monkeypatch):
+    """Two rules that raise a ConfigError (a schema that does not load:
+    MEM003; ``--since`` a revision git does not know: MEM405): the serial run
+    stops on the first in rule order, and so must the split run, whichever
+    process claimed which (here the child is slow, so this process claims
+    MEM405 before MEM003)."""
+    import time
+
+    from memlint import linter
+    from memlint import store as store_mod
+
+    repo.write(".memlint.yaml", "schema: broken.json\n")
+    repo.write("broken.json", "{not json\n")
+    repo.write("memory/logs/2025-02-01.md", "# 2025-02-01\n- did a thing\n")  # append-only: MEM405 judges it
+    repo.commit("a schema that does not load, a daily log", "2025-02-12T10:00:00+00:00")
+    args = ("check", "--no-cache", "--since", "no-such-revision", "--today", TODAY, repo.root / "memory")
+    serial = cli(*args)
+    assert serial.exit_code == 2 and "cannot load" in serial.stderr
+    monkeypatch.setattr(linter, "SPLIT_MIN", 1)
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    real, parent = linter._problems, os.getpid()
+
+    def slow_child(rule, *args):
+        if os.getpid() != parent:
+            time.sleep(0.3)
+        return real(rule, *args)
+
+    monkeypatch.setattr(linter, "_problems", slow_child)
+    split = cli(*args)
+    assert (split.exit_code, split.stderr) == (serial.exit_code, serial.stderr)
+
+
 def test_a_store_checked_before_reads_its_history_meanwhile_and_still_splits(check, repo, monkeypatch):
     """With the parses cached, the history loads while they are read; when
     many files changed after all, its thread ends before the read forks."""
@@ -529,6 +561,45 @@ def test_split_work_survives_an_ignored_sigchld(monkeypatch):
     finally:
         signal.signal(signal.SIGCHLD, before)
     assert gc.get_freeze_count() == 0
+
+
+def test_a_failure_here_stops_the_child_at_once(monkeypatch):
+    """This process fails (or is interrupted) while sharing out work: the
+    child is stopped, not waited for through the rest of the work."""
+    import time
+
+    from memlint import store as store_mod
+
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+
+    def interrupted():
+        time.sleep(0.2)  # the child has started on the units
+        raise KeyboardInterrupt
+
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        store_mod.share_out(50, lambda i: time.sleep(0.2), first=interrupted)  # 10 s of work left to the child
+    assert time.monotonic() - started < 5
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_history_that_fails_oddly_is_each_git_rule_s_failure_in_a_split_run_too(cli, repo, monkeypatch, tmp_path):
+    """The history is loaded before the rules fork; if that fails other than
+    as git failing, each rule that reads it reports the failure (MEM000), as
+    in a one-process run, and the check goes on."""
+    from memlint import store as store_mod
+
+    def odd(self):
+        raise RuntimeError("odd")
+
+    monkeypatch.setattr(store_mod.Store, "_load_history", odd)
+    args = ("check", "--no-cache", "--format", "json", "--today", TODAY, repo.root / "memory")
+    serial = cli(*args)
+    assert "failed: RuntimeError: odd" in serial.output
+    _split_rules(monkeypatch, tmp_path / "ran.log")
+    split = cli(*args)
+    assert (split.exit_code, split.output) == (serial.exit_code, serial.output)
+    assert len(_runs(tmp_path / "ran.log")) == 2
 
 
 def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
