@@ -225,8 +225,19 @@ def _lint_store(store: Store, selection: Selection) -> Result:
     result.notices.extend(n for n in store.notices if n not in result.notices)
     result.findings.sort()
     # Rules quote file content; a pasted credential must not reach the output.
-    result.findings = redact_findings(result.findings, {doc.path: doc.text for doc in store.docs.values()})
+    result.findings = redact_findings(result.findings, lambda path: _secrets_in(by_path.get(path), store))
     return result
+
+
+def _secrets_in(doc, store: Store) -> list[str]:
+    """The secrets in a file findings are on, for their redaction: none
+    without a scan when MEM601's cached scan of the same content found none."""
+    from memlint.redaction import secret_values
+    from memlint.rules.secret_in_memory import found_nothing
+
+    if doc is None or found_nothing(doc, store):
+        return []
+    return secret_values(doc.text)
 
 
 def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> Result:

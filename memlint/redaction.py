@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Iterable
+from typing import Callable, Iterable
 
 from memlint import secrets
 from memlint.finding import Finding
@@ -21,11 +21,12 @@ _MIN_SECRET = 8  # shorter values are not worth a redaction (and would hit words
 _OWN_CODE = "MEM601"  # its messages are built from the kind and fingerprint only
 
 
-def redact_findings(findings: Iterable[Finding], texts: dict[str, str]) -> list[Finding]:
+def redact_findings(findings: Iterable[Finding], secrets_in: Callable[[str], list[str]]) -> list[Finding]:
     """``findings`` with secrets redacted from their messages.
 
-    ``texts`` maps a repo-relative path to the file's text; only the files
-    findings are on are scanned.
+    ``secrets_in(path)`` gives the secrets in a repo-relative file (say,
+    ``secret_values`` of its text); it is asked only about the files
+    findings are on.
     """
     found_in: dict[str, list[str]] = {}
     out = []
@@ -34,7 +35,7 @@ def redact_findings(findings: Iterable[Finding], texts: dict[str, str]) -> list[
             out.append(finding)
             continue
         if finding.path not in found_in:
-            found_in[finding.path] = secret_values(texts.get(finding.path, ""))
+            found_in[finding.path] = secrets_in(finding.path)
         message = _redact(finding.message, found_in[finding.path])
         out.append(finding if message == finding.message else dataclasses.replace(finding, message=message))
     return out

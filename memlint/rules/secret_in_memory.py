@@ -47,6 +47,16 @@ def content_memo(store, options):
     return "secrets:" + ",".join(sorted(allow)), lambda doc: _hits(doc, allow, store)
 
 
+def found_nothing(doc, store) -> bool:
+    """Whether the cache holds this rule's scan of ``doc``'s content, with
+    no allow-list, and it found no secret: then ``secrets.scan`` of its text
+    finds none either (the redaction of findings need not scan it again)."""
+    if store.cache is None or doc.blob is None or doc.parsed is None:
+        return False
+    kind, _ = content_memo(store, {"allow": []})
+    return store.cache.get(kind, doc.blob, None) == []
+
+
 def check(doc, store, options):
     kind, hits = content_memo(store, options)
     for line, column, message in store.memo(doc, kind, lambda: hits(doc)):

@@ -167,7 +167,27 @@ def test_no_output_format_ever_prints_the_secret(make_store, fmt):
 
 def test_other_rules_quote_the_secret_redacted(make_store, cli):
     store = make_store(STORE)
-    result = cli("check", "--format", "json", "--select", "MEM004", store)
-    (finding,) = [f for f in result.json() if f["path"] == "bad-fields.md"]
-    assert finding["line"] == 5 and AWS_ID[:4] + "…(20 chars)" in finding["message"]
-    assert AWS_ID not in finding["message"]
+    # MEM004 alone; then with MEM601, whose scan the cache keeps (the
+    # redaction skips files that scan found clean); then from that cache.
+    for select in ("MEM004", "MEM004,MEM601", "MEM004,MEM601,MEM001"):
+        result = cli("check", "--format", "json", "--select", select, store)
+        (finding,) = [f for f in result.json() if f["path"] == "bad-fields.md" and f["code"] == "MEM004"]
+        assert finding["line"] == 5 and AWS_ID[:4] + "…(20 chars)" in finding["message"]
+        assert AWS_ID not in finding["message"]
+
+
+def test_a_value_that_is_a_secret_only_where_the_file_assigns_it_is_redacted_too(make_store, cli):
+    """The message alone does not show it is a secret (no known format): the
+    file's scan does (a high-entropy value assigned to ``api_key``); also when
+    the cache holds that scan, and for a clean file beside it."""
+    value = "Zq8vN2mK4pL9xR7tW3yB6"
+    store = make_store({
+        "MEMORY.md": "# Index\n- [Keys](keys.md) — keys\n- [Plain](plain.md) — plain\n",
+        "keys.md": f"---\nname: keys\ndescription: d\ntype: reference\napi_key: {value}\ncreated: {value}\n---\nBody.\n",
+        "plain.md": "---\nname: plain\ndescription: d\ntype: reference\ncreated: someday-soon\n---\nBody.\n",
+    })
+    for select in ("MEM004,MEM601", "MEM004,MEM601,MEM001"):
+        found = {f["path"]: f["message"] for f in cli("check", "--format", "json", "--select", select, store).json()
+                 if f["code"] == "MEM004"}
+        assert value not in found["keys.md"] and value[:4] + "…(21 chars)" in found["keys.md"]
+        assert "someday-soon" in found["plain.md"]
