@@ -319,18 +319,21 @@ class StoreCache:
             del table[next(iter(table))]
         self.set_single("findings", table)
 
-    def save(self) -> None:
-        """Write what this run added. Shards keep only the blobs this run saw."""
-        for key in sorted(self._dirty):
-            shard = {kind: {b: v for b, v in values.items() if b in self._live}
-                     for kind, values in self._shards[key].items()}
-            _write(self.folder / f"blobs-{key}.pickle", shard)
-        self._dirty.clear()
-        for name in sorted(self._dirty_singles):
-            _write(self.folder / f"{name}.pickle", self._singles[name])
-        self._dirty_singles.clear()
-        for (key, head), value in self._histories.items():
-            _write(self._history_file(key, head), value)
+    def save(self, *, share=None) -> None:
+        """Write what this run added. Shards keep only the blobs this run saw.
+        ``share`` (memlint.store.share_out), when given, shares the pickling
+        with a second process (each file is written whole, by one of them)."""
+        writes = [functools.partial(_write, self._history_file(key, head), value)
+                  for (key, head), value in self._histories.items()]  # the biggest first
+        writes += [functools.partial(self._write_shard, key) for key in sorted(self._dirty)]
+        writes += [functools.partial(_write, self.folder / f"{name}.pickle", self._singles[name])
+                   for name in sorted(self._dirty_singles)]
+        if share is not None and len(writes) > 1:
+            share(len(writes), lambda i: writes[i]())
+        else:
+            for write in writes:
+                write()
+        for key in {key for key, _ in self._histories}:
             # Keep the newest few: enough for a reset, an amend or a branch switch.
             for old in list(self.histories(key))[_HISTORIES:]:
                 try:
@@ -338,6 +341,12 @@ class StoreCache:
                 except OSError:
                     pass
         self._histories.clear()
+        self._dirty.clear()
+        self._dirty_singles.clear()
+
+    def _write_shard(self, key: str) -> None:
+        shard = {kind: {b: v for b, v in values.items() if b in self._live} for kind, values in self._shards[key].items()}
+        _write(self.folder / f"blobs-{key}.pickle", shard)
 
 
 # --------------------------------------------------------------------------- whole findings

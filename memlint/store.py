@@ -320,7 +320,8 @@ class Store:
         if self.cache is not None:
             if "_history_thread" in self.__dict__:
                 self.history  # a history still loading adds to the cache: wait for it
-            self.cache.save()
+            # A big store's shards (40 MB of pickles at 10,000 files) are written by two processes.
+            self.cache.save(share=share_out if len(self._docs or ()) >= SPLIT_MIN else None)
 
     def _drop_link_twins(self) -> None:
         """A symlink to another file of the store is that file, read once: the

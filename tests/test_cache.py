@@ -602,6 +602,39 @@ def test_a_history_that_fails_oddly_is_each_git_rule_s_failure_in_a_split_run_to
     assert len(_runs(tmp_path / "ran.log")) == 2
 
 
+def test_a_big_store_s_cache_is_written_by_two_processes_the_same(check, repo, monkeypatch):
+    """The shards a split run writes (pickled by two processes) hold what a
+    one-process run's hold, and the next run reads them."""
+    import time
+
+    from memlint import store as store_mod
+
+    def shards() -> dict:
+        return {p.name: cache_mod._read(p) for p in state_files(repo) if p.name.startswith("blobs-")}
+
+    found = check(repo)
+    serial = shards()
+    assert len(serial) > 1
+    for p in state_files(repo):
+        p.unlink()
+    monkeypatch.setattr(store_mod, "SPLIT_MIN", 1)
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    log, real = repo.root.parent / "writers.log", cache_mod._write
+
+    def written(path, value):
+        if path.name.startswith("blobs-"):
+            with open(log, "a") as fh:
+                fh.write(f"{os.getpid()}\n")
+            time.sleep(0.05)  # each process surely gets a share
+        real(path, value)
+
+    monkeypatch.setattr(cache_mod, "_write", written)
+    assert check(repo) == found
+    assert len(set(log.read_text().split())) == 2  # both processes wrote shards
+    assert shards() == serial
+    assert check(repo, "--select", "MEM001,MEM201") == [f for f in found if f[2] in ("MEM001", "MEM201")]
+
+
 def test_split_work_comes_back_in_order_and_survives_a_failing_child(monkeypatch):
     import time
 
