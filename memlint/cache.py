@@ -416,9 +416,9 @@ def graph_probes(store) -> dict[str, tuple] | None:
     kinds = getattr(graph.files, "_kinds", None)
     if kinds is None:  # a staged run: the index is the file set, and it is in the key
         return {}
-    covered = set()
-    for doc in store.docs.values():
-        parts = doc.path.split("/")
+    covered = {doc.path for doc in store.docs.values()}
+    for folder in {path.rpartition("/")[0] for path in covered}:  # a few folders hold many files
+        parts = folder.split("/") if folder else []
         covered.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
     probes = {}
     for rel, kind in kinds.items():
