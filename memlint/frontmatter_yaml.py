@@ -6,15 +6,9 @@ Its own module so that loading a config file does not import the markdown
 link machinery (dozens of regexes compiled at import)."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-
-import yaml
-
-try:  # the C loader is ~5x faster; PyYAML wheels ship it
-    from yaml import CSafeLoader as _YamlLoader
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-    from yaml import SafeLoader as _YamlLoader  # type: ignore[assignment]
 
 
 class _UniqueKeys:
@@ -22,6 +16,8 @@ class _UniqueKeys:
     harnesses use; PyYAML alone would silently keep the last value."""
 
     def construct_mapping(self, node, deep=False):
+        import yaml
+
         written = list(node.value)  # before merge keys (<<) are flattened in
         mapping = super().construct_mapping(node, deep=deep)
         if len(mapping) == len(written):
@@ -39,15 +35,33 @@ class _UniqueKeys:
         return mapping
 
 
-class _Loader(_UniqueKeys, _YamlLoader):
-    """Safe loader that keeps dates as written: memlint parses them itself,
-    so a bad date is a date finding on its line, not a broken block."""
+@functools.lru_cache(maxsize=1)
+def _yaml_loader():
+    """(the yaml module, memlint's loader class), imported on first need:
+    simple frontmatter and config files are read without them (importing
+    PyYAML costs ~15 ms, a twentieth of a hook call on a thousand files)."""
+    import yaml
+
+    try:  # the C loader is ~5x faster; PyYAML wheels ship it
+        from yaml import CSafeLoader as base
+    except ImportError:  # pragma: no cover - depends on the PyYAML build
+        from yaml import SafeLoader as base
+
+    class Loader(_UniqueKeys, base):
+        """Safe loader that keeps dates as written: memlint parses them itself,
+        so a bad date is a date finding on its line, not a broken block."""
+
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    return yaml, Loader
 
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in _YamlLoader.yaml_implicit_resolvers.items()
-}
+def __getattr__(name: str):
+    if name == "_Loader":  # the loader class, for tests that compare with it
+        return _yaml_loader()[1]
+    raise AttributeError(name)
 
 
 # Bounded so that a hostile file cannot make YAML parsing slow or huge.
@@ -94,8 +108,9 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
         # libyaml recurses in C once per level and crashes the whole process
         # past ~20,000 levels; the pure-Python loader is quadratic there.
         return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
+    yaml, loader = _yaml_loader()
     try:
-        data = yaml.load(fm_text, Loader=_Loader)
+        data = yaml.load(fm_text, Loader=loader)
     except RecursionError:
         return None, FrontmatterError(f"{what} nests too deep to read safely; not read", first_line, 1)
     except yaml.MarkedYAMLError as exc:
@@ -142,8 +157,21 @@ _FLOW_ITEM = re.compile(
 )
 _PLAIN_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@` ")
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
-_RESOLVED_FIRST = frozenset(first for first, resolvers in _Loader.yaml_implicit_resolvers.items() if first and resolvers)
+# YAML 1.1 types a plain scalar by its first character: bool (yes/no,
+# true/false, on/off), null (~, null), int and float (a digit, a sign or a
+# dot), merge (<<), value (=) and the alias/anchor/tag indicators. Timestamps
+# are left as strings (memlint reads dates itself). The fast path types
+# bools, nulls and decimal ints itself and leaves every other number, and
+# those indicators, to the loader (a test checks this against its table).
+_BOOL_WORDS = {form: value for words, value in (("yes true on", True), ("no false off", False))
+               for word in words.split() for form in (word, word.capitalize(), word.upper())}
+_NULL_WORDS = frozenset(("~", "null", "Null", "NULL"))
+_NUMBER_FIRST = frozenset("0123456789+-.")
+_RESOLVED_FIRST = frozenset("yYnNtTfFoO~<=!&*") | _NUMBER_FIRST
 _SPECIAL_FIRST = _PLAIN_INDICATORS | _RESOLVED_FIRST
+# Every character of YAML 1.1's int and float forms (binary, octal, hex,
+# sexagesimal, exponents, .inf, .nan).
+_NUMBER_CHARS = frozenset("0123456789_.:+-eExXoObBabcdefABCDEFinfINFNaN")
 
 
 def _plain_value(text: str):
@@ -164,16 +192,33 @@ _PLAIN_TYPED: dict[str, object] = {}
 
 
 def _resolve_plain(text: str):
-    for tag, pattern in _Loader.yaml_implicit_resolvers.get(text[0], ()):
-        if pattern.match(text):
-            if tag == "tag:yaml.org,2002:bool":
-                return _Loader.bool_values[text.lower()]
-            if tag == "tag:yaml.org,2002:null":
-                return None
-            if tag == "tag:yaml.org,2002:int" and _DECIMAL.fullmatch(text):
-                return int(text)
-            return _NOT_SIMPLE
-    return text
+    """A plain scalar with a typed first character: its value, or _NOT_SIMPLE
+    for a type the loader must decide (a number other than a decimal int, a
+    merge or value key)."""
+    if text[0] in _NUMBER_FIRST:
+        if _DECIMAL.fullmatch(text):
+            return int(text)
+        return _NOT_SIMPLE if _may_be_number(text) else text
+    if text in _BOOL_WORDS:
+        return _BOOL_WORDS[text]
+    if text in _NULL_WORDS:
+        return None
+    return _NOT_SIMPLE if text[0] in "<=!&*" else text
+
+
+def _may_be_number(text: str) -> bool:
+    """Whether a YAML 1.1 int or float could be spelled so: only their
+    characters, and a sign only first or after an exponent's e (a date,
+    2024-05-23, is not one)."""
+    if not _NUMBER_CHARS.issuperset(text):
+        return False
+    for sign in "+-":
+        at = text.find(sign, 1)
+        while at != -1:
+            if text[at - 1] not in "eE":
+                return False
+            at = text.find(sign, at + 1)
+    return True
 
 
 def _simple_scalar(text: str):

@@ -728,7 +728,7 @@ def imports_of_a_check(repo: GitRepo, *args: str) -> tuple[set[str], str]:
             "from memlint.cli import main\n"
             "try: main()  # as the program runs it, without its os._exit at the end\n"
             "except SystemExit: pass\n"
-            "heavy = ('git', 'jsonschema', 'markdown_it', 'ruamel')\n"
+            "heavy = ('git', 'jsonschema', 'markdown_it', 'ruamel', 'yaml')\n"
             "print('IMPORTED', *sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in heavy}))\n")
     env = {k: v for k, v in os.environ.items() if k not in ("MEMLINT_NO_CACHE", "PRE_COMMIT")}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -740,7 +740,8 @@ def imports_of_a_check(repo: GitRepo, *args: str) -> tuple[set[str], str]:
 
 def test_heavy_imports_only_where_needed(repo):
     """GitPython never (memlint runs git itself); jsonschema not for the shipped
-    schemas, even with schema errors; a cached check imports none of them."""
+    schemas, even with schema errors; PyYAML not for simple frontmatter; a
+    cached check imports none of them."""
     repo.write("memory/b.md", memory("b").replace("type: project", "type: projet"))  # a MEM003 error
     repo.commit("bad type", "2025-02-10T10:00:00+00:00")
     imported, output = imports_of_a_check(repo, "--select", "MEM001,MEM003", "--no-cache")
