@@ -329,7 +329,8 @@ class StoreCache:
         writes += [functools.partial(_write, self.folder / f"{name}.pickle", self._singles[name])
                    for name in sorted(self._dirty_singles)]
         if share is not None and len(writes) > 1:
-            share(len(writes), lambda i: writes[i]())
+            # Should this process be interrupted, the child finishes its files.
+            share(len(writes), lambda i: writes[i](), stop_child=False)
         else:
             for write in writes:
                 write()

@@ -130,7 +130,7 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     for i in range(len(pool)):
         unit_ran, changes = ran[i]
         outcomes.update((code, (problems, notices)) for code, problems, notices in unit_ran)
-        if store.cache is not None:  # the child's, made again here (this process's are already made)
+        if store.cache is not None:  # the child's made here too (this process's again: the same values)
             for method, args in changes:
                 getattr(store.cache, method)(*args)
     if built_graph:

@@ -640,7 +640,7 @@ def fork_work(work) -> Forked | None:
 _MAX_UNITS = 1000  # claims written to a pipe before anyone reads it: 2 KB, below every system's pipe buffer
 
 
-def share_out(count: int, run, *, first=None, after=None) -> tuple[dict, object]:
+def share_out(count: int, run, *, first=None, after=None, stop_child: bool = True) -> tuple[dict, object]:
     """({i: run(i)} for i in range(count), the child's ``after()``).
 
     Each i is claimed (two bytes read from a shared pipe) by this process or
@@ -651,7 +651,10 @@ def share_out(count: int, run, *, first=None, after=None) -> tuple[dict, object]
     first). ``after()``, if given, runs in the child after its last claim;
     its value is returned (None without a child, or from one that failed).
     Whatever a child claimed and did not send back (it died) is run here.
-    With no second core to use, everything runs here."""
+    With no second core to use, everything runs here. Should this process
+    fail (or be interrupted), the child is stopped at once, or with
+    ``stop_child=False`` left to finish what it claimed (files it writes
+    then end whole, not as stray temp files)."""
     if count > _MAX_UNITS:
         raise ValueError(f"{count} units: at most {_MAX_UNITS}")
     read_end, write_end = os.pipe()
@@ -675,7 +678,7 @@ def share_out(count: int, run, *, first=None, after=None) -> tuple[dict, object]
             results = claimed()
         except BaseException:
             if child is not None:
-                child.close(stop=True)
+                child.close(stop=stop_child)
             raise
         theirs = child.result() if child is not None else None
     finally:

@@ -795,3 +795,32 @@ def test_overlapping_cache_loads_leave_the_collector_as_they_found_it(monkeypatc
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_save_interrupted_here_leaves_no_temp_file_of_the_child_behind(tmp_path, monkeypatch):
+    """The two processes write the cache files; when this one fails or is
+    interrupted mid-save, the child, which may be inside its own atomic
+    write, finishes it: no temp file stays in the cache folder for good."""
+    import time
+
+    from memlint import atomic
+    from memlint import store as store_mod
+
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    cache = cache_mod.StoreCache(tmp_path)
+    for digit in "abc":
+        cache.put("kind", digit * 40, digit)  # three shards: three writes
+    parent, real_chmod = os.getpid(), os.chmod
+
+    def chmod(path, mode):  # between the temp file's write and its rename
+        if str(path).endswith(".memlint-tmp"):
+            if os.getpid() == parent:
+                time.sleep(0.3)  # the child is inside its own write by now
+                raise KeyboardInterrupt
+            time.sleep(1)
+        return real_chmod(path, mode)
+
+    monkeypatch.setattr(atomic.os, "chmod", chmod)
+    with pytest.raises(KeyboardInterrupt):
+        cache.save(share=store_mod.share_out)
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".memlint-tmp")] == []
