@@ -519,7 +519,7 @@ def test_shared_out_work_goes_to_whichever_process_is_free(monkeypatch):
 
     monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
     parent = os.getpid()
-    results, after = store_mod.share_out(20, lambda i: (i, os.getpid()), first=lambda: time.sleep(0.3),
+    results, after = store_mod.share_out(20, lambda i: (i, os.getpid()), first=lambda: time.sleep(0.6),
                                          after=lambda: "from the child")
     assert sorted(results) == list(range(20)) and all(results[i][0] == i for i in range(20))
     assert after == "from the child" and {pid for _, pid in results.values()} == {results[0][1]} != {parent}
@@ -530,7 +530,7 @@ def test_shared_out_work_goes_to_whichever_process_is_free(monkeypatch):
         time.sleep(0.01)
         return i * i
 
-    results, after = store_mod.share_out(10, dies_at_five, first=lambda: time.sleep(0.3), after=lambda: "lost")
+    results, after = store_mod.share_out(10, dies_at_five, first=lambda: time.sleep(0.6), after=lambda: "lost")
     assert results == {i: i * i for i in range(10)} and after is None
     with pytest.raises(ValueError):
         store_mod.share_out(store_mod._MAX_UNITS + 1, lambda i: i)
