@@ -105,8 +105,11 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     one after the other. Neither sees what the other computed, so each
     rule's notices and the cache changes the child made come back with its
     problems and are taken in rule order: the result is the serial run's."""
-    if len(store.docs) < SPLIT_MIN or len(rules) < 2:
+    def alone() -> dict:
         return {code: problems for code, problems, _ in _run_group(store, rules, only_paths)[0]}
+
+    if len(store.docs) < SPLIT_MIN or len(rules) < 2:
+        return alone()
     if store.history_wanted:
         store.history_loaded()  # its thread must end before the fork
     here = [rule for rule in rules if _GRAPH_TAGS.intersection(rule.TAGS)]
@@ -118,7 +121,7 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
             units.setdefault("duplicates" if "duplicates" in rule.TAGS else rule.CODE, []).append(rule)
     pool = sorted(units.values(), key=lambda unit: not any(map(_heavy, unit)))
     if not pool:
-        return {code: problems for code, problems, _ in _run_group(store, rules, only_paths)[0]}
+        return alone()
     known = list(store.notices)
     ran_here: list = []
     ran, built_graph = share_out(

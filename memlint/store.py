@@ -563,8 +563,8 @@ class Forked:
     def __init__(self, pid: int, reader):
         self._pid, self._reader = pid, reader
 
-    def result(self, failed=None):
-        """Wait for the child: its result, or ``failed`` when it died mid-way."""
+    def result(self):
+        """Wait for the child: its result, or None when it died mid-way."""
         try:
             data = self._reader.read()
         finally:
@@ -574,7 +574,7 @@ class Forked:
 
             return unpickle(data)
         except Exception:  # noqa: BLE001 - a child that died mid-way
-            return failed
+            return None
 
     def close(self, *, stop: bool = False) -> None:
         """Stop listening (a child still writing gets a broken pipe and leaves)
