@@ -346,7 +346,8 @@ class StoreCache:
         self._dirty_singles.clear()
 
     def _write_shard(self, key: str) -> None:
-        shard = {kind: {b: v for b, v in values.items() if b in self._live} for kind, values in self._shards[key].items()}
+        live = self._live
+        shard = {kind: {b: v for b, v in values.items() if b in live} for kind, values in self._shards[key].items()}
         _write(self.folder / f"blobs-{key}.pickle", shard)
 
 

@@ -191,11 +191,15 @@ class Store:
             files = ((os.path.join(top, rel), rel, None) for rel in blob_of)  # kind unknown: asked below
         else:
             blob_of, files = {}, []
-            walk = lambda: files.extend(_walk_markdown(self.dir))  # noqa: E731
+
+            def walk() -> None:
+                files.extend(_walk_markdown(self.dir))
+
+            state = None
             if self.cache is None:
                 walk()
-            # With the cache on, the folder is walked while git lists what it knows.
-            state = _git_state(self.repo_root, prefix.rstrip("/"), walk) if self.cache is not None else None
+            else:  # the folder is walked while git lists what it knows
+                state = _git_state(self.repo_root, prefix.rstrip("/"), walk)
             if state is not None:
                 tracked, self.git_digest = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
@@ -264,7 +268,7 @@ class Store:
         meanwhile = self.prefetch_history if self.history_wanted else None
         if cache is not None and len(todo) >= SPLIT_MIN:
             if "_history_thread" in self.__dict__:
-                self.history_loaded()  # started early (below): its thread must end before the fork
+                self.history_loaded()  # started early (above): its thread must end before the fork
             results = map_split(read, todo, meanwhile)
         else:
             if meanwhile is not None:
@@ -319,7 +323,7 @@ class Store:
     def save_cache(self) -> None:
         if self.cache is not None:
             if "_history_thread" in self.__dict__:
-                self.history  # a history still loading adds to the cache: wait for it
+                self.history_loaded()  # a history still loading adds to the cache: wait for it
             # A big store's shards (40 MB of pickles at 10,000 files) are written by two processes.
             self.cache.save(share=share_out if len(self._docs or ()) >= SPLIT_MIN else None)
 
