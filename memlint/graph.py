@@ -26,9 +26,8 @@ import posixpath
 import re
 import stat
 from collections import defaultdict, deque
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from memlint.markdown import Link, is_external
 
@@ -109,8 +108,7 @@ def _strip_anchor(target: str) -> str:
     return target.split("#", 1)[0].split("?", 1)[0].strip()
 
 
-@dataclass(frozen=True)
-class Edge:
+class Edge(NamedTuple):  # a tuple: one per link, made on every run
     source: str  # store-relative path of the linking file
     link: Link
     target: str | None  # OK: store-relative; IN_REPO/BROKEN: repo-relative (None for a wiki name); OUTSIDE: as written
@@ -207,51 +205,144 @@ def _normjoin(base: str, target: str) -> str:
 class WikiNames:
     """Where a ``[[name]]`` (or a lifecycle reference) leads: the store's
     paths, frontmatter names and filename stems, plain and folded. Apart from
-    the Graph, which needs every link resolved: a reference needs only this."""
+    the Graph, which needs every link resolved: a reference needs only this.
 
-    def __init__(self, docs: dict[str, "Doc"]):
+    Given ``earlier``, an earlier run's ``LinksMemo``, its tables are patched
+    where files changed instead of filing every file again; ``touched`` then
+    holds every key (``name_keys``'s form) under which a lookup may now find
+    something else than it did then. None: built afresh (anything may have)."""
+
+    def __init__(self, docs: dict[str, "Doc"], earlier: "LinksMemo | None" = None):
         self.docs = docs
-        self._names: dict[str, list[str]] = defaultdict(list)
-        self._stems: dict[str, list[str]] = defaultdict(list)
-        self._folded: dict[str, list[str]] = defaultdict(list)
-        self._folded_names: dict[str, list[str]] = defaultdict(list)
+        # {store path: blob id, or None without one}: what the tables were made of
+        self.files = {rel: doc.blob for rel, doc in docs.items()}
+        self.baseline = earlier if isinstance(earlier, LinksMemo) else None
+        self.touched: set[str] | None = None
+        if self.baseline is not None and self._patch(self.baseline):
+            return
+        self.baseline = None
+        # {tag of name_keys: {key: store paths, fewest folders first, then in path order}}
+        tables: dict[str, dict[str, list[str]]] = {tag: defaultdict(list) for tag in _TABLE_TAGS}
         for rel, doc in docs.items():
-            stem = doc.stem
-            self._stems[stem].append(rel)
-            self._folded[fold(stem)].append(rel)
-            values = [doc.field("name"), doc.field("title")]
-            aliases = (doc.frontmatter or {}).get("aliases")
-            values += [aliases] if isinstance(aliases, str) else (aliases if isinstance(aliases, list) else [])
-            for value in values:
-                if isinstance(value, str) and value.strip():
-                    self._names[value.strip()].append(rel)
-                    self._folded_names[fold(value)].append(rel)
-        for table in (self._names, self._stems, self._folded, self._folded_names):
+            for key in name_keys(doc):
+                table = tables.get(key[:2])
+                if table is not None:
+                    table[key[2:]].append(rel)
+        for table in tables.values():
             for rels in table.values():
-                rels.sort(key=lambda r: (r.count("/"), r))
+                rels.sort(key=_fewest_folders)
+        self.tables = {tag: dict(table) for tag, table in tables.items()}
 
-    def lookup(self, doc: "Doc", name: str) -> str | None:
-        """The store file ``[[name]]`` in ``doc`` means, or None. Ties: fewest folders, then path order."""
+    def _patch(self, earlier: "LinksMemo") -> bool:
+        """``earlier``'s tables, less the files changed since, plus them as
+        they are now (False, and nothing done, when most files changed:
+        filing them all is as quick)."""
+        docs, before = self.docs, earlier.files
+
+        def same(rel: str, blob: str | None) -> bool:
+            doc = docs.get(rel)
+            return doc is not None and doc.blob is not None and doc.blob == blob
+
+        new = [rel for rel, doc in docs.items() if not same(rel, before.get(rel))]
+        if 2 * len(new) > len(docs):
+            return False
+        gone = {rel for rel, blob in before.items() if not same(rel, blob)}
+        touched = {"p:" + rel for rel in gone}
+        tables = {}
+        for tag, table in earlier.tables.items():
+            if gone:
+                table = dict(table)
+                for key, rels in earlier.tables[tag].items():
+                    if not gone.isdisjoint(rels):
+                        touched.add(tag + key)
+                        kept = [rel for rel in rels if rel not in gone]
+                        if kept:
+                            table[key] = kept
+                        else:
+                            del table[key]
+            tables[tag] = table if gone else dict(table)
+        for rel in new:
+            keys = name_keys(docs[rel])
+            touched.update(keys)
+            for key in keys:
+                table = tables.get(key[:2])
+                if table is not None:
+                    table[key[2:]] = sorted({*table.get(key[2:], ()), rel}, key=_fewest_folders)
+        self.tables, self.touched = tables, touched
+        return True
+
+    def lookup(self, doc: "Doc", name: str, consulted: list[str] | None = None) -> str | None:
+        """The store file ``[[name]]`` in ``doc`` means, or None. Ties: fewest folders, then path order.
+        ``consulted``, if given, gets the keys looked up (``name_keys``'s form), up to the one found."""
         docs = self.docs
         base = posixpath.dirname(doc.rel)
         for cand in _wiki_candidates(name):
             for joined in (_normjoin(base, cand), posixpath.normpath(cand)):
+                if consulted is not None:
+                    consulted.append("p:" + joined)
                 if joined in docs:
                     return joined
         if _climbs(name):
             return None  # ../x means that path and nothing else
         stem = name.rstrip("/").rsplit("/", 1)[-1]
         stem = stem[:-3] if stem.endswith(".md") else stem
-        for table, key in (
-            (self._names, name.strip()),
-            (self._stems, stem),
-            (self._folded, fold(stem)),
-            (self._folded_names, fold(name)),
-        ):
-            hits = table.get(key)
+        tables = self.tables
+        for tag, key in (("n:", name.strip()), ("s:", stem), ("f:", fold(stem)), ("F:", fold(name))):
+            if consulted is not None:
+                consulted.append(tag + key)
+            hits = tables[tag].get(key)
             if hits:
                 return hits[0]
         return None
+
+
+_TABLE_TAGS = ("n:", "s:", "f:", "F:")  # the name_keys WikiNames files docs under ("p:", paths, are the docs)
+
+
+def _fewest_folders(rel: str) -> tuple[int, str]:
+    return rel.count("/"), rel
+
+
+def _names_of(doc: "Doc") -> list[str]:
+    """The frontmatter names a ``[[name]]`` may use for ``doc``: name, title, aliases."""
+    values = [doc.field("name"), doc.field("title")]
+    aliases = (doc.frontmatter or {}).get("aliases")
+    values += [aliases] if isinstance(aliases, str) else (aliases if isinstance(aliases, list) else [])
+    return [value for value in values if isinstance(value, str) and value.strip()]
+
+
+def name_keys(doc: "Doc") -> frozenset[str]:
+    """Every key under which ``WikiNames`` files ``doc`` (its path, stem and
+    names, plain and folded), tagged by table as ``lookup`` records them."""
+    stem = doc.stem
+    keys = {"p:" + doc.rel, "s:" + stem, "f:" + fold(stem)}
+    for value in _names_of(doc):
+        keys.add("n:" + value.strip())
+        keys.add("F:" + fold(value))
+    return frozenset(keys)
+
+
+class LinksMemo(NamedTuple):
+    """What one run's WikiNames and Graph found, for the next run to start
+    from (``Store.save_cache`` keeps it).
+
+    ``files`` and ``tables`` are the WikiNames's. ``graph`` is None when the
+    graph was not built, else (context, {store path: (role, one entry per
+    link)}) for the files with a blob id, where ``context`` is the settings
+    that resolution depends on. An entry says how its link resolved and what
+    that depended on:
+
+    * None: no edge (an anchor, a tag, wikilinks off);
+    * ("=", target, status, note): decided by the link's text alone;
+    * ("@", repo path): located in the repository (looked up again each run:
+      the files outside the store are not in the memo);
+    * ("w", target, keys): a ``[[name]]`` found through ``WikiNames``, by
+      the lookups in ``keys`` ("\\0"-separated);
+    * ("!",): resolved again each run."""
+
+    files: dict
+    tables: dict
+    graph: tuple | None
 
 
 class Graph:
@@ -265,17 +356,56 @@ class Graph:
         self.edges: list[Edge] = []
         self.out: dict[str, list[Edge]] = defaultdict(list)
         self.inbound: dict[str, list[Edge]] = defaultdict(list)
+        # A run after a small change resolves again only the links the change
+        # may have moved: those of changed files, and those whose lookups
+        # touch a name or path that a changed file had or has.
+        self.context = (store.settings["wikilinks"], store.settings["backtick-refs"], self._store_prefix, store.staged)
+        memo = store.kept("links")
+        earlier, touched = {}, frozenset()
+        if isinstance(memo, LinksMemo) and memo.graph is not None and memo.graph[0] == self.context:
+            names = store.wiki_names
+            if names.baseline is memo:  # its changes are those since the graph was memoised
+                earlier, touched = memo.graph[1], names.touched
+        self.memo: dict[str, tuple] = {}  # LinksMemo.graph[1] of this graph
+        self.memo_changed = len(earlier) != sum(1 for doc in store.docs.values() if doc.blob is not None)
         for rel, doc in store.docs.items():
-            for link in doc.links:
-                edge = self._resolve(doc, link)
+            links = doc.links
+            held = earlier.get(rel)
+            if held is not None and (doc.blob is None or memo.files.get(rel) != doc.blob or held[0] != doc.role
+                                     or len(held[1]) != len(links)):
+                held = None
+            entries = []
+            for i, link in enumerate(links):
+                if held is None:
+                    edge, entry = self._resolve(doc, link)
+                else:
+                    edge, entry = self._again(doc, link, held[1][i], touched)
+                    self.memo_changed = self.memo_changed or entry != held[1][i]
+                entries.append(entry)
                 if edge is None:
                     continue
                 self.edges.append(edge)
                 self.out[rel].append(edge)
                 if edge.status == OK:
                     self.inbound[edge.target].append(edge)
+            if doc.blob is not None:
+                self.memo[rel] = (doc.role, tuple(entries))
+                self.memo_changed = self.memo_changed or held is None
         self.depth = self._walk()
         self._suggester: _Suggester | None = None
+
+    def _again(self, doc: "Doc", link: Link, entry, touched) -> tuple[Edge | None, tuple | None]:
+        """``_resolve`` of a link of an unchanged file, from its memo entry where that still holds."""
+        if entry is None:
+            return None, None
+        how = entry[0]
+        if how == "=":
+            return Edge(doc.rel, link, entry[1], entry[2], entry[3]), entry
+        if how == "@":
+            return self._located(doc, link, entry[1], link.target.strip()), entry
+        if how == "w" and touched.isdisjoint(entry[2].split("\0")):
+            return Edge(doc.rel, link, entry[1], OK), entry
+        return self._resolve(doc, link)
 
     # -- paths
     def repo_to_store(self, repo_rel: str) -> str | None:
@@ -320,28 +450,33 @@ class Graph:
         return BROKEN, repo_rel
 
     # -- resolution
-    def _resolve(self, doc: "Doc", link: Link) -> Edge | None:
+    def _resolve(self, doc: "Doc", link: Link) -> tuple[Edge | None, tuple | None]:
+        """The edge of a link (None for none) and its ``GraphMemo`` entry."""
         settings = self.store.settings
         if link.kind in ("wiki", "embed"):
             if settings["wikilinks"] == "off" or _OPENCLAW_TAG.match(link.target.strip()):
-                return None
+                return None, None
             return self._resolve_wiki(doc, link)
         if link.kind == "code":
-            return self._resolve_code_ref(doc, link)
+            return self._resolve_code_ref(doc, link), _AGAIN
         if not link.target or link.target.startswith("#"):
-            return None  # an anchor in the same file
+            return None, None  # an anchor in the same file
         if is_external(link.target):
-            return Edge(doc.rel, link, None, EXTERNAL)
+            return _fixed(doc, link, None, EXTERNAL)
         raw = link.target.strip()
         reason = outside_reason(raw)
         if reason:
-            return Edge(doc.rel, link, raw, OUTSIDE, reason)
+            return _fixed(doc, link, raw, OUTSIDE, reason)
         target = _strip_anchor(raw).replace("\\", "/")
         if not target:
-            return None
+            return None, None
         repo_rel = self._join(self._doc_dir(doc), target)
         if repo_rel is None:
-            return Edge(doc.rel, link, raw, OUTSIDE, "climbs out of the repository")
+            return _fixed(doc, link, raw, OUTSIDE, "climbs out of the repository")
+        return self._located(doc, link, repo_rel, raw), ("@", repo_rel)
+
+    def _located(self, doc: "Doc", link: Link, repo_rel: str, raw: str) -> Edge:
+        """The edge of a link to ``repo_rel``, a lexical path inside the repository."""
         status, where = self._locate(repo_rel)
         note = "a symbolic link out of the repository" if status == OUTSIDE else ""
         return Edge(doc.rel, link, raw if status == OUTSIDE else where, status, note)
@@ -371,16 +506,21 @@ class Graph:
                 return Edge(doc.rel, link, tail, OK)
         return None
 
-    def _resolve_wiki(self, doc: "Doc", link: Link) -> Edge | None:
+    def _resolve_wiki(self, doc: "Doc", link: Link) -> tuple[Edge | None, tuple | None]:
         name = link.target.strip().replace("\\", "/")
         if not name:
-            return None  # [[#heading]]: a link inside the same file
+            return None, None  # [[#heading]]: a link inside the same file
         reason = outside_reason(name)
         if reason:
-            return Edge(doc.rel, link, name, OUTSIDE, reason)
-        found = self.lookup_wiki(doc, name)
+            return _fixed(doc, link, name, OUTSIDE, reason)
+        consulted: list[str] = []
+        found = self.store.wiki_names.lookup(doc, name, consulted)
         if found:
-            return Edge(doc.rel, link, found, OK)
+            return Edge(doc.rel, link, found, OK), ("w", found, "\0".join(consulted))
+        return self._unfound_wiki(doc, link, name), _AGAIN
+
+    def _unfound_wiki(self, doc: "Doc", link: Link, name: str) -> Edge:
+        """The edge of a ``[[name]]`` that names no store file."""
         if "/" in name or name.endswith(".md"):
             # A path: it may be a file of the repository outside the store, or
             # climb out of the repository altogether.
@@ -491,6 +631,14 @@ class Graph:
         if wiki:
             return found[:-3] if found.endswith(".md") else found
         return posixpath.relpath(found, posixpath.dirname(source.rel) or ".")
+
+
+_AGAIN = ("!",)  # a GraphMemo entry: resolve again
+
+
+def _fixed(doc: "Doc", link: Link, target: str | None, status: str, note: str = "") -> tuple[Edge, tuple]:
+    """An edge that the link's text alone decides, and its memo entry."""
+    return Edge(doc.rel, link, target, status, note), ("=", target, status, note)
 
 
 def _climbs(name: str) -> bool:

@@ -324,8 +324,27 @@ class Store:
         if self.cache is not None:
             if "_history_thread" in self.__dict__:
                 self.history_loaded()  # a history still loading adds to the cache: wait for it
+            self._keep_links()
             # A big store's shards (40 MB of pickles at 10,000 files) are written by two processes.
             self.cache.save(share=share_out if len(self._docs or ()) >= SPLIT_MIN else None)
+
+    def _keep_links(self) -> None:
+        """Leave this run's names and graph (``memlint.graph.LinksMemo``) for
+        the next run to patch, when they differ from the ones kept."""
+        from memlint.graph import LinksMemo
+
+        graph = self.__dict__.get("graph")
+        # The graph's memo is of no use without the names it was resolved with.
+        names = self.wiki_names if graph is not None else self.__dict__.get("wiki_names")
+        if names is None:
+            return
+        kept = self.kept("links")
+        unchanged = names.baseline is kept and not names.touched
+        if graph is None:
+            if not unchanged:  # the graph kept, if any, was made from other names
+                self.keep("links", LinksMemo(names.files, names.tables, None))
+        elif not unchanged or graph.memo_changed or not (isinstance(kept, LinksMemo) and kept.graph):
+            self.keep("links", LinksMemo(names.files, names.tables, (graph.context, graph.memo)))
 
     def _drop_link_twins(self) -> None:
         """A symlink to another file of the store is that file, read once: the
@@ -379,7 +398,7 @@ class Store:
         """Where a ``[[name]]`` or a lifecycle reference leads (``memlint.graph.WikiNames``)."""
         from memlint.graph import WikiNames
 
-        return WikiNames(self.docs)
+        return WikiNames(self.docs, self.kept("links"))
 
     @cached_property
     def graph(self):
@@ -532,15 +551,29 @@ def read_bounded(path: str | Path) -> bytes:
     """The file's bytes, at most MAX_FILE_BYTES + 1 of them (one more than a
     parse takes says it is too big). Read to its size, not to the bound:
     ``read(8 MB)`` allocates the 8 MB first, which tripled the cost of
-    reading a small file."""
-    with open(path, "rb") as fh:
-        size = min(os.fstat(fh.fileno()).st_size, MAX_FILE_BYTES)
-        data = fh.read(size + 1)
-        if len(data) > size and size < MAX_FILE_BYTES:
-            # More than its size said (it grew since, or a size of 0 for text, as
-            # in /proc): read on to the bound, not stop inside what was added.
-            data += fh.read(MAX_FILE_BYTES - size)
-        return data
+    reading a small file. ``os.read`` on a descriptor: a buffered file object
+    costs twice as much as the read itself."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        size = min(os.fstat(fd).st_size, MAX_FILE_BYTES)
+        data = os.read(fd, size + 1)
+        if len(data) <= size:
+            return data  # a regular file reads short only at its end
+        # More than its size said (it grew since, or a size of 0 for text, as
+        # in /proc): read on to the bound, not stop inside what was added.
+        parts, total = [data], len(data)
+        while total <= MAX_FILE_BYTES:
+            more = os.read(fd, MAX_FILE_BYTES + 1 - total)
+            if not more:
+                break
+            parts.append(more)
+            total += len(more)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 SPLIT_MIN = 400  # files to parse from which a second process pays for itself
