@@ -271,24 +271,65 @@ def glob_matcher(patterns):
     of a path, for the loops that ask of every file of a store."""
     if not patterns:
         return lambda path: False
-    regex, prefixes = _compiled_globs(tuple(patterns))
+    regex, prefixes, needles = _compiled_globs(tuple(patterns))
     if regex is None:
         return lambda path: (path + "/").startswith(prefixes)
-    if not prefixes:
-        return lambda path: regex.match(path) is not None
-    return lambda path: regex.match(path) is not None or (path + "/").startswith(prefixes)
+
+    def matches(path: str) -> bool:
+        # A path holding none of the needles cannot match: most paths skip the regex.
+        if needles is not None and not (needles[0] in path or any(needle in path for needle in needles[1:])):
+            return bool(prefixes) and (path + "/").startswith(prefixes)
+        return regex.match(path) is not None or bool(prefixes) and (path + "/").startswith(prefixes)
+
+    return matches
 
 
 @functools.lru_cache(maxsize=256)
 def _compiled_globs(patterns: tuple[str, ...]):
     """One regex for a list of globs (a store has thousands of paths to match),
-    and the folder prefixes of its ``dir/**`` patterns."""
-    alternatives, prefixes = [], []
+    the folder prefixes of its ``dir/**`` patterns, and literals of which
+    every match holds one (each glob's longest run of plain characters), or
+    None when a glob has none."""
+    alternatives, prefixes, needles = [], [], []
     for pattern in patterns:
-        alternatives.append(fnmatch.translate(pattern))
+        alternatives.append(pattern)
         if pattern.startswith("**/"):
-            alternatives.append(fnmatch.translate(pattern[3:]))
+            alternatives.append(pattern[3:])
         if pattern.endswith("/**"):
             prefixes.append(pattern[:-2])
-    regex = re.compile("|".join(f"(?:{a})" for a in alternatives)) if alternatives else None
-    return regex, tuple(prefixes)
+    for glob in alternatives:
+        needles.append(_literal_run(glob))
+    regex = re.compile("|".join(f"(?:{fnmatch.translate(a)})" for a in alternatives)) if alternatives else None
+    if not all(needles):
+        return regex, tuple(prefixes), None
+    # A path holding a needle holds each needle within it: those are enough.
+    needles = sorted({n for n in needles if not any(other in n for other in needles if other != n)}, key=len)
+    return regex, tuple(prefixes), tuple(needles)
+
+
+def _literal_run(glob: str) -> str:
+    """The longest run of characters that ``glob`` matches only as themselves
+    ("" when unsure: an unclosed ``[``)."""
+    runs, run, i = [], [], 0
+    while i < len(glob):
+        char = glob[i]
+        if char in "*?":
+            runs.append("".join(run))
+            run = []
+        elif char == "[":
+            end = i + 1
+            if end < len(glob) and glob[end] == "!":
+                end += 1
+            if end < len(glob) and glob[end] == "]":
+                end += 1  # a ] first in a class is one of its characters
+            end = glob.find("]", end)
+            if end < 0:
+                return ""  # fnmatch reads it as a plain [: too subtle to bet on
+            runs.append("".join(run))
+            run = []
+            i = end
+        else:
+            run.append(char)
+        i += 1
+    runs.append("".join(run))
+    return max(runs, key=len)

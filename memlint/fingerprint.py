@@ -594,49 +594,15 @@ def near_pairs_since(
             found = decoded[idx] = fps[idx].shingles
         return found
 
-    # Bucket the bodies by band key. ``first`` maps each key to the first body
-    # that had it (filled by C-level setdefault calls); only keys seen in two
-    # or more bodies get a list in ``shared``.
-    first: dict[int, int] = {}
-    shared: dict[int, list[int]] = {}
-    setdefault = first.setdefault
-    n_keys = 0
-    keys_of: list[list[int]] = []
-    for idx, fp in enumerate(fps):
-        keys = fp.bands if rows == _STORED_ROWS and fp.packed_bands else _sorted_band_keys(array("I", fp.packed).tolist(), rows)
-        keys_of.append(keys)
-        n_keys += len(keys)
-        owners = list(map(setdefault, keys, repeat(idx, len(keys))))
-        if owners.count(idx) == len(owners):
-            continue
-        for key, owner in zip(keys, owners):
-            if owner != idx:
-                bucket = shared.get(key)
-                if bucket is None:
-                    shared[key] = [owner, idx]
-                elif bucket[-1] != idx:
-                    bucket.append(idx)
-
-    # A bucket of more than _BUCKET_CAP bodies is expanded only if a sample
-    # of its pairs says it is a real cluster, not shared boilerplate.
-    verdicts = {key: _is_cluster(bucket, sets, threshold) for key, bucket in shared.items() if len(bucket) > _BUCKET_CAP}
     names = [_identity(fp) for fp in fps]
     confirmed: dict[int, float] = {}  # i * n + j (i < j) -> similarity, pairs known to pass
-    candidates = _new_candidates(earlier, threshold, min_words, names, keys_of, shared, verdicts, confirmed)
-    max_bucket = max(map(len, shared.values()), default=0)
+    since = _scan_since(earlier, threshold, min_words, rows, fps, names, sets, confirmed)
+    if since is not None:
+        candidates, verdicts, n_keys, max_bucket = since
+    else:
+        candidates, verdicts, n_keys, max_bucket = _bucket_all(earlier, threshold, min_words, rows, fps, names, sets,
+                                                               confirmed)
     skipped = sum(1 for expanded in verdicts.values() if not expanded)
-    if candidates is None:  # judge every pair again
-        candidates = set()
-        for key, bucket in shared.items():
-            size = len(bucket)
-            if size == 2:
-                candidates.add(bucket[0] * n + bucket[1])
-                continue
-            if size > _BUCKET_CAP and not verdicts[key]:
-                continue
-            for x in range(size - 1):
-                base = bucket[x] * n
-                candidates.update([base + j for j in bucket[x + 1 :]])
     for code in candidates:
         i, j = divmod(code, n)
         sim = jaccard(sets(i), sets(j))
@@ -668,6 +634,109 @@ def near_pairs_since(
     return out, memo
 
 
+def _scan_since(earlier, threshold, min_words, rows, fps, names, sets, confirmed):
+    """For ``near_pairs_since``: (candidates, verdicts of the crowded buckets,
+    keys looked up, biggest bucket among them), built on ``earlier`` without
+    bucketing every body; None where it cannot be built on this way.
+
+    Only the buckets of the new bodies' keys and of the keys crowded then
+    are made, in one pass over every body's stored band keys. A bucket
+    crowded now holds a new body or was crowded then (unchanged bodies have
+    the keys they had, and a bucket of them only lost members since), so
+    those are all the verdicts a full run makes."""
+    if (not isinstance(earlier, NearMemo) or (earlier.threshold, earlier.min_words) != (threshold, min_words)
+            or rows != _STORED_ROWS):
+        return None
+    n = len(fps)
+    new = [idx for idx, name in enumerate(names) if name not in earlier.bodies]
+    if 2 * len(new) > n:
+        return None  # most bodies are new: nothing to save
+
+    def keys_of(fp: Fingerprint):
+        return array("Q", fp.packed_bands) if fp.packed_bands else _sorted_band_keys(array("I", fp.packed).tolist(), rows)
+
+    new_keys = {idx: set(keys_of(fps[idx])) for idx in new}
+    wanted = set(earlier.verdicts).union(*new_keys.values())
+    buckets: dict[int, list[int]] = {}
+    for idx, fp in enumerate(fps):
+        keys = keys_of(fp)
+        if not wanted.isdisjoint(keys):
+            for key in wanted.intersection(keys):
+                bucket = buckets.get(key)
+                if bucket is None:
+                    buckets[key] = [idx]
+                else:
+                    bucket.append(idx)
+    verdicts = {key: _is_cluster(bucket, sets, threshold) for key, bucket in buckets.items() if len(bucket) > _BUCKET_CAP}
+    if any(verdicts.get(key, True) != earlier.verdicts.get(key, True) for key in verdicts.keys() | earlier.verdicts.keys()):
+        return None
+    _confirmed_since(earlier, names, confirmed)
+    candidates: set[int] = set()
+    for idx, keys in new_keys.items():
+        for key in keys:
+            bucket = buckets[key]
+            if len(bucket) > 1 and verdicts.get(key, True):
+                candidates.update([other * n + idx if other < idx else idx * n + other for other in bucket if other != idx])
+    return candidates, verdicts, len(wanted), max(map(len, buckets.values()), default=0)
+
+
+def _confirmed_since(earlier: NearMemo, names: list[bytes], confirmed: dict[int, float]) -> None:
+    """Put the pairs ``earlier`` confirmed whose bodies are both still here into ``confirmed``."""
+    n = len(names)
+    where = {name: idx for idx, name in enumerate(names)}
+    for a, b, sim in earlier.pairs:
+        i, j = where.get(a), where.get(b)
+        if i is not None and j is not None:
+            confirmed[i * n + j if i < j else j * n + i] = sim
+
+
+def _bucket_all(earlier, threshold, min_words, rows, fps, names, sets, confirmed):
+    """For ``near_pairs_since``: (candidates, verdicts of the crowded buckets,
+    keys indexed, biggest bucket), every body bucketed by band key."""
+    n = len(fps)
+    # Bucket the bodies by band key. ``first`` maps each key to the first body
+    # that had it (filled by C-level setdefault calls); only keys seen in two
+    # or more bodies get a list in ``shared``.
+    first: dict[int, int] = {}
+    shared: dict[int, list[int]] = {}
+    setdefault = first.setdefault
+    n_keys = 0
+    keys_of: list[list[int]] = []
+    for idx, fp in enumerate(fps):
+        keys = fp.bands if rows == _STORED_ROWS and fp.packed_bands else _sorted_band_keys(array("I", fp.packed).tolist(), rows)
+        keys_of.append(keys)
+        n_keys += len(keys)
+        owners = list(map(setdefault, keys, repeat(idx, len(keys))))
+        if owners.count(idx) == len(owners):
+            continue
+        for key, owner in zip(keys, owners):
+            if owner != idx:
+                bucket = shared.get(key)
+                if bucket is None:
+                    shared[key] = [owner, idx]
+                elif bucket[-1] != idx:
+                    bucket.append(idx)
+
+    # A bucket of more than _BUCKET_CAP bodies is expanded only if a sample
+    # of its pairs says it is a real cluster, not shared boilerplate.
+    verdicts = {key: _is_cluster(bucket, sets, threshold) for key, bucket in shared.items() if len(bucket) > _BUCKET_CAP}
+    candidates = _new_candidates(earlier, threshold, min_words, names, keys_of, shared, verdicts, confirmed)
+    max_bucket = max(map(len, shared.values()), default=0)
+    if candidates is None:  # judge every pair again
+        candidates = set()
+        for key, bucket in shared.items():
+            size = len(bucket)
+            if size == 2:
+                candidates.add(bucket[0] * n + bucket[1])
+                continue
+            if size > _BUCKET_CAP and not verdicts[key]:
+                continue
+            for x in range(size - 1):
+                base = bucket[x] * n
+                candidates.update([base + j for j in bucket[x + 1 :]])
+    return candidates, verdicts, n_keys, max_bucket
+
+
 def _new_candidates(earlier, threshold, min_words, names, keys_of, shared, verdicts, confirmed) -> set[int] | None:
     """For ``near_pairs_since``: the candidate pairs that involve a body
     ``earlier`` did not have, after putting the pairs of unchanged bodies
@@ -684,11 +753,7 @@ def _new_candidates(earlier, threshold, min_words, names, keys_of, shared, verdi
     # was, two unchanged bodies are a candidate now exactly when they were.
     if any(verdicts.get(key, True) != earlier.verdicts.get(key, True) for key in verdicts.keys() | earlier.verdicts.keys()):
         return None
-    where = {name: idx for idx, name in enumerate(names)}
-    for a, b, sim in earlier.pairs:
-        i, j = where.get(a), where.get(b)
-        if i is not None and j is not None:
-            confirmed[i * n + j if i < j else j * n + i] = sim
+    _confirmed_since(earlier, names, confirmed)
     candidates: set[int] = set()
     for idx in new:
         for key in keys_of[idx]:

@@ -114,3 +114,33 @@ def test_glob_match():
     assert config.glob_match("README.md", ["**/README.md"])
     assert config.glob_match("drafts/x/y.md", ["drafts/**"])
     assert not config.glob_match("notes.md", ["**/README.md"])
+
+
+def test_glob_matcher_agrees_with_the_plain_globs_on_random_paths():
+    """The literal each glob needs lets most paths skip the regex: never a
+    different answer than fnmatch's (with ``**/`` matching no folder too, and
+    ``dir/**`` the folder itself)."""
+    import fnmatch
+    import random
+
+    rng = random.Random(7)
+    parts = ["a", "b", "reports", "report-1", "x_report", "[x]", "]", "!", "*", "notes", "README", "md", "-", "_", "."]
+    globs = ["**/reports/**", "**/*report[-_][0-9]*.md", "**/*[-_]report.md", "drafts/**", "**/README.md", "*.md",
+             "a/[!b]*/x.md", "[]]*", "[!]]x*", "a[", "**", "?/*.md", "[a-c]/**", "notes/*[.]md"]
+
+    def plain(path: str, patterns) -> bool:
+        for pattern in patterns:
+            alternatives = [pattern] + ([pattern[3:]] if pattern.startswith("**/") else [])
+            if any(fnmatch.fnmatchcase(path, a) for a in alternatives):
+                return True
+            if pattern.endswith("/**") and (path + "/").startswith(pattern[:-2]):
+                return True
+        return False
+
+    for _ in range(3000):
+        path = "/".join("".join(rng.choice(parts) for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(1, 4)))
+        path += rng.choice(["", ".md"])
+        patterns = rng.sample(globs, rng.randint(1, 3))
+        assert config.glob_matcher(patterns)(path) == plain(path, patterns), (path, patterns)
+    assert config._literal_run("**/*report[-_][0-9]*.md") == "report"
+    assert config._literal_run("a[") == ""  # an unclosed [ is read as itself: no needle bet on it

@@ -417,6 +417,17 @@ def test_near_pairs_since_judges_all_again_when_a_crowded_bucket_changes():
     stats: dict = {}
     assert near_pairs_since(crowded + [extra], memo, stats=stats)[0] == near_pairs(crowded + [extra]) == []
     assert stats["candidates"] == 0  # built on the memo: nothing to judge
+    # A new body outside the crowded bucket: only its key and the crowded one
+    # are looked up (that bucket is counted again: it may have shrunk below the cap).
+    loner = ("s", Fingerprint(b"s", array("I", rng.sample(range(10_000, 1 << 30), 100)).tobytes(), 100,
+                              array("Q", [7]).tobytes()))
+    memo = near_pairs_since(crowded, None)[1]
+    stats = {}
+    assert near_pairs_since(crowded + [loner], memo, stats=stats)[0] == near_pairs(crowded + [loner]) == []
+    assert stats["keys"] == 2 and stats["max_bucket"] == len(crowded)
+    # A new body while the bucket shrinks to the cap: it is expanded now.
+    shrunk = small[:-1] + [extra]
+    assert pair_ids(near_pairs_since(shrunk, memo)[0]) == pair_ids(near_pairs(shrunk)) == {("p", "q")}
 
 
 def test_stored_band_keys_meet_keys_computed_on_the_spot():
