@@ -12,7 +12,8 @@ repository; ``memlint.statedir``):
 - the git history replay at the three commits most recently used
   (``memlint.history``), one file each: the one at HEAD reused, else one at
   an ancestor of HEAD extended with only the new commits;
-- the findings of a whole check, reused only when every input is the same:
+- the findings of a whole check, one file each for the eight most recently
+  used, reused only when every input is the same:
   the files and their blob ids, HEAD and the git index, the configuration,
   the options, the date, memlint's own code, and each path the link graph
   looked up that the file list does not cover.
@@ -127,6 +128,19 @@ def unpickle(payload: bytes):
                 gc.enable()
 
 
+def _prune(folder: Path, pattern: str, keep: int) -> None:
+    """Remove the files matching ``pattern`` but the ``keep`` most recently used."""
+    try:
+        found = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    except OSError:
+        return
+    for old in found[keep:]:
+        try:
+            old.unlink()
+        except OSError:
+            pass
+
+
 def _read_and_touch(path: Path):
     """``_read``, marking the file as just used (pruning drops the least recently used)."""
     value = _read(path)
@@ -218,6 +232,7 @@ class StoreCache:
         self._singles: dict[str, object] = {}
         self._histories: dict[tuple[str, str], object] = {}  # to write: (key, commit) -> History
         self._dirty_singles: set[str] = set()
+        self._findings: dict[str, object] = {}  # to write: findings key -> value
         # When a list, each change (method name, arguments) is added to it: a
         # forked child's, sent back to the parent, which saves the cache.
         self.journal: list | None = None
@@ -306,18 +321,17 @@ class StoreCache:
         if self.journal is not None:
             self.journal.append(("set_single", (name, value)))
 
+    # -- whole-store values: findings, one file per key (a run reads only the
+    # one it may reuse, and writes only its own)
+    def _findings_file(self, key: str) -> Path:
+        return self.folder / f"findings-{key}.pickle"
+
     def findings(self, key: str):
-        table = self.single("findings")
-        return table.get(key) if isinstance(table, dict) else None
+        value = _read_and_touch(self._findings_file(key))
+        return None if value is MISSING else value
 
     def put_findings(self, key: str, value) -> None:
-        table = self.single("findings")
-        table = dict(table) if isinstance(table, dict) else {}
-        table.pop(key, None)
-        table[key] = value  # newest last
-        while len(table) > _MAX_FINDINGS:
-            del table[next(iter(table))]
-        self.set_single("findings", table)
+        self._findings[key] = value
 
     def save(self, *, share=None) -> None:
         """Write what this run added. Shards keep only the blobs this run saw.
@@ -328,6 +342,7 @@ class StoreCache:
         writes += [functools.partial(self._write_shard, key) for key in sorted(self._dirty)]
         writes += [functools.partial(_write, self.folder / f"{name}.pickle", self._singles[name])
                    for name in sorted(self._dirty_singles)]
+        writes += [functools.partial(_write, self._findings_file(key), value) for key, value in self._findings.items()]
         if share is not None and len(writes) > 1:
             # Should this process be interrupted, the child finishes its files.
             share(len(writes), lambda i: writes[i](), stop_child=False)
@@ -336,14 +351,13 @@ class StoreCache:
                 write()
         for key in {key for key, _ in self._histories}:
             # Keep the newest few: enough for a reset, an amend or a branch switch.
-            for old in list(self.histories(key))[_HISTORIES:]:
-                try:
-                    self._history_file(key, old).unlink()
-                except OSError:
-                    pass
+            _prune(self.folder, self._history_file(key, "*").name, _HISTORIES)
+        if self._findings:  # keep the most recently used
+            _prune(self.folder, self._findings_file("*").name, _MAX_FINDINGS)
         self._histories.clear()
         self._dirty.clear()
         self._dirty_singles.clear()
+        self._findings.clear()
 
     def _write_shard(self, key: str) -> None:
         live = self._live

@@ -121,9 +121,9 @@ def test_a_cache_written_by_another_version_is_not_used(check, repo, monkeypatch
     # Written by "another version": findings that are not this store's.
     check(repo)
     for path in state_files(repo):
-        if path.name == "findings.pickle":
-            table = cache_mod._read(path)
-            cache_mod._write(path, {key: (type(value[0])([], [], 0), value[1]) for key, value in table.items()})
+        if path.name.startswith("findings-"):
+            value = cache_mod._read(path)
+            cache_mod._write(path, (type(value[0])([], [], 0), value[1]))
     monkeypatch.undo()
     assert check(repo) == expected
 
@@ -824,3 +824,22 @@ def test_a_save_interrupted_here_leaves_no_temp_file_of_the_child_behind(tmp_pat
     with pytest.raises(KeyboardInterrupt):
         cache.save(share=store_mod.share_out)
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".memlint-tmp")] == []
+
+
+def test_the_findings_of_the_eight_most_recently_used_checks_are_kept(check, repo):
+    """Each selection's findings are a file of their own: a run reads only
+    the one it may reuse; the least recently used go past eight."""
+    codes = ["MEM001", "MEM002", "MEM003", "MEM004", "MEM005", "MEM101", "MEM201", "MEM202", "MEM301", "MEM501"]
+    for code in codes:
+        check(repo, "--select", code)
+
+    def kept() -> set[str]:
+        return {p.name for p in state_files(repo) if p.name.startswith("findings-")}
+
+    before = kept()
+    assert len(before) == 8
+    check(repo, "--select", "MEM003")  # still kept: reused, nothing added
+    assert kept() == before
+    check(repo, "--select", "MEM001")  # gone: found again, and the least recently used goes
+    after = kept()
+    assert len(after) == 8 and len(after - before) == 1
