@@ -272,12 +272,13 @@ def glob_matcher(patterns):
     if not patterns:
         return lambda path: False
     regex, prefixes, needles = _compiled_globs(tuple(patterns))
+    single = isinstance(needles, str)
     if regex is None:
         return lambda path: (path + "/").startswith(prefixes)
 
     def matches(path: str) -> bool:
         # A path holding none of the needles cannot match: most paths skip the regex.
-        if needles is not None and not (needles[0] in path or any(needle in path for needle in needles[1:])):
+        if needles is not None and not (needles in path if single else needles.search(path)):
             return bool(prefixes) and (path + "/").startswith(prefixes)
         return regex.match(path) is not None or bool(prefixes) and (path + "/").startswith(prefixes)
 
@@ -287,9 +288,9 @@ def glob_matcher(patterns):
 @functools.lru_cache(maxsize=256)
 def _compiled_globs(patterns: tuple[str, ...]):
     """One regex for a list of globs (a store has thousands of paths to match),
-    the folder prefixes of its ``dir/**`` patterns, and literals of which
-    every match holds one (each glob's longest run of plain characters), or
-    None when a glob has none."""
+    the folder prefixes of its ``dir/**`` patterns, and what every match
+    holds one of (each glob's longest run of plain characters): that string
+    when one, a regex of them when several, None when a glob has none."""
     alternatives, prefixes, needles = [], [], []
     for pattern in patterns:
         alternatives.append(pattern)
@@ -303,8 +304,9 @@ def _compiled_globs(patterns: tuple[str, ...]):
     if not all(needles):
         return regex, tuple(prefixes), None
     # A path holding a needle holds each needle within it: those are enough.
-    needles = sorted({n for n in needles if not any(other in n for other in needles if other != n)}, key=len)
-    return regex, tuple(prefixes), tuple(needles)
+    needles = sorted({n for n in needles if not any(other in n for other in needles if other != n)})
+    needle = needles[0] if len(needles) == 1 else re.compile("|".join(map(re.escape, needles)))
+    return regex, tuple(prefixes), needle
 
 
 def _literal_run(glob: str) -> str:
