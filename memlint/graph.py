@@ -516,7 +516,9 @@ class Graph:
         consulted: list[str] = []
         found = self.store.wiki_names.lookup(doc, name, consulted)
         if found:
-            return Edge(doc.rel, link, found, OK), ("w", found, "\0".join(consulted))
+            # The keys are kept "\0"-separated: a name holding a NUL is resolved again each run.
+            entry = ("w", found, "\0".join(consulted)) if "\0" not in name else _AGAIN
+            return Edge(doc.rel, link, found, OK), entry
         return self._unfound_wiki(doc, link, name), _AGAIN
 
     def _unfound_wiki(self, doc: "Doc", link: Link, name: str) -> Edge:

@@ -62,7 +62,7 @@ def lint_store(store: Store, selection: Selection | None = None) -> Result:
         result = held[0]
         return Result(list(result.findings), list(result.notices), result.exempted)
     result = _lint_store(store, selection)
-    if key is not None:
+    if key is not None and not store.read_failed:  # a file unreadable now may be readable next time, unchanged
         store.cache.put_findings(key, (Result(list(result.findings), list(result.notices), result.exempted),
                                        cache.graph_probes(store)))
     store.save_cache()

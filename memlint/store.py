@@ -96,8 +96,12 @@ def read_text(path: str | Path) -> tuple[str | None, str | None, int]:
     try:
         data = read_bounded(path)
     except OSError as exc:
-        return None, f"cannot read: {exc.strerror or exc}", 1
+        return None, cannot_read(exc), 1
     return decode(data)
+
+
+def cannot_read(exc: OSError) -> str:
+    return f"cannot read: {exc.strerror or exc}"
 
 
 def decode(data: bytes) -> tuple[str | None, str | None, int]:
@@ -149,6 +153,7 @@ class Store:
         self.since: str | None = None  # `check --since REV`: judge history from REV to HEAD (MEM405)
         self.notices: list[str] = []  # one-line messages for the user (the linter prints them once)
         self.history_problem: str | None = None  # why `history` is None
+        self.read_failed = False  # a file could not be read (this time): nothing of this run is kept as its content's
         # memlint.cache: what earlier runs computed, by git blob id (None: off)
         self.cache = _open_cache(self.repo_root, self.dir) if cache else None
         self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
@@ -253,9 +258,16 @@ class Store:
         tasks = list(self.content_tasks) if cache is not None else []
 
         def read(f: _File):
-            """(problem, problem line, size, parsed) of one file, and the values of the tasks."""
+            """(problem, problem line, size, parsed) of one file, and the values
+            of the tasks (None: a read that failed, which is not the content's
+            doing and must not be kept under its blob id)."""
             data = f.data if f.data is not None else contents.get(f.blob) if f.blob else None
-            text, problem, line = read_text(f.path) if data is None else decode(data)
+            if data is None:
+                try:
+                    data = read_bounded(f.path)
+                except OSError as exc:
+                    return (cannot_read(exc), 1, 0, None), None
+            text, problem, line = decode(data)
             if text is None:
                 return (problem, line, 0, None), ()
             parsed = markdown.parse(text, backtick_refs=True, wikilinks=wikilinks)
@@ -276,7 +288,8 @@ class Store:
             results = map(read, todo)
         for f, (outcome, values) in zip(todo, results):
             held[f.blob or id(f)] = outcome
-            if cache is not None and f.blob:
+            self.read_failed = self.read_failed or values is None
+            if cache is not None and f.blob and values is not None:
                 cache.put(kind, f.blob, outcome)
                 for (task_kind, _), value in zip(tasks, values):
                     if value is not _MISSING:
@@ -556,23 +569,22 @@ def read_bounded(path: str | Path) -> bytes:
     fd = os.open(path, _READ_FLAGS)
     try:
         size = min(os.fstat(fd).st_size, MAX_FILE_BYTES)
-        data = os.read(fd, size + 1)
-        if len(data) <= size:
-            return data  # a regular file reads short only at its end
-        # More than its size said (it grew since, or a size of 0 for text, as
-        # in /proc): read on to the bound, not stop inside what was added.
-        parts, total = [data], len(data)
+        parts, total = [], 0
         while total <= MAX_FILE_BYTES:
-            more = os.read(fd, MAX_FILE_BYTES + 1 - total)
+            # Up to one byte past its size; past that (it grew since, or has a
+            # size of 0 for text, as in /proc) on to the bound, a piece at a
+            # time. A short read (a network file system) just reads again.
+            more = os.read(fd, size + 1 - total if total <= size else min(_READ_PIECE, MAX_FILE_BYTES + 1 - total))
             if not more:
                 break
             parts.append(more)
             total += len(more)
-        return b"".join(parts)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
     finally:
         os.close(fd)
 
 
+_READ_PIECE = 1 << 16
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -594,35 +606,72 @@ def cores_busy(cpus: int) -> bool:
 
 
 class Forked:
-    """``work()`` running in a forked child process, which sends its result
-    back pickled (``fork_work``)."""
+    """A forked child (``fork_work``) and what it sends back: values, each
+    pickled in a frame of its own as soon as it is made, so that this
+    process loads them while the child still works (``take``), not all
+    after it ends (``rest``)."""
 
-    def __init__(self, pid: int, reader):
-        self._pid, self._reader = pid, reader
+    def __init__(self, pid: int, fd: int):
+        self._pid, self._fd = pid, fd
+        self._buffer = bytearray()
+        os.set_blocking(fd, False)
 
-    def result(self):
-        """Wait for the child: its result, or None when it died mid-way."""
-        try:
-            data = self._reader.read()
-        finally:
-            self.close()
-        try:
-            from memlint.cache import unpickle
+    def take(self) -> list:
+        """The values the child has sent so far (none waited for)."""
+        while self._fd is not None:
+            try:
+                chunk = os.read(self._fd, _FRAME_READ)
+            except BlockingIOError:
+                break
+            except OSError:
+                self.close()
+                break
+            if not chunk:
+                break
+            self._buffer += chunk
+        return self._values()
 
-            return unpickle(data)
-        except Exception:  # noqa: BLE001 - a child that died mid-way
-            return None
+    def rest(self) -> list:
+        """Wait for the child to end: the values it sent that ``take`` did not
+        give. A child that died mid-way sent only some."""
+        if self._fd is not None:
+            try:
+                os.set_blocking(self._fd, True)
+                while chunk := os.read(self._fd, _FRAME_READ):
+                    self._buffer += chunk
+            except OSError:
+                pass
+            finally:
+                self.close()
+        return self._values()
+
+    def _values(self) -> list:
+        from memlint.cache import unpickle
+
+        values, buffer, start = [], self._buffer, 0
+        while len(buffer) - start >= 8:
+            size = int.from_bytes(buffer[start:start + 8], "big")
+            if len(buffer) - start - 8 < size:
+                break  # the rest of this frame is still to come
+            try:
+                values.append(unpickle(bytes(buffer[start + 8:start + 8 + size])))
+            except Exception:  # noqa: BLE001 - a child that died mid-write: what it sent after is lost too
+                start = len(buffer)
+                break
+            start += 8 + size
+        del buffer[:start]
+        return values
 
     def close(self, *, stop: bool = False) -> None:
         """Stop listening (a child still writing gets a broken pipe and leaves)
         and reap it; ``stop`` ends it first (its work is no longer wanted:
         this process is failing, or was interrupted)."""
-        if self._reader is not None:
+        if self._fd is not None:
             import gc
             import signal
 
-            self._reader.close()
-            self._reader = None
+            os.close(self._fd)
+            self._fd = None
             if stop:
                 try:
                     os.kill(self._pid, signal.SIGKILL)
@@ -636,9 +685,14 @@ class Forked:
                 gc.unfreeze()
 
 
+_FRAME_READ = 1 << 20
+_PIPE_SIZE = 1 << 20  # room for what the child sends while this process is busy elsewhere (Linux)
+
+
 def fork_work(work) -> Forked | None:
-    """Start ``work()`` in a forked child process: the machine has another
-    core, which the GIL keeps threads from using. None when there is no
+    """Start ``work(send)`` in a forked child process: the machine has another
+    core, which the GIL keeps threads from using. ``send(value)`` sends a
+    value back (``Forked.take``, ``Forked.rest``). None when there is no
     second core to use (one core, all busy, no ``fork``) or threads are
     running (a fork copies only the calling thread)."""
     import threading
@@ -652,6 +706,12 @@ def fork_work(work) -> Forked | None:
     import pickle
 
     read_end, write_end = os.pipe()
+    try:
+        import fcntl
+
+        fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+    except (ImportError, AttributeError, OSError):
+        pass  # the default size: the child may wait for this process to read
     # Frozen objects are left alone by the collector, whose passes would
     # otherwise write to every shared page (copy-on-write) in both processes.
     gc.freeze()
@@ -665,13 +725,23 @@ def fork_work(work) -> Forked | None:
     if pid == 0:  # the child: compute, send, and leave without running any cleanup of the parent's
         try:
             os.close(read_end)
-            data = pickle.dumps(work(), protocol=5)
-            with os.fdopen(write_end, "wb") as out:
-                out.write(data)
+
+            def send(value) -> None:
+                data = pickle.dumps(value, protocol=5)
+                _write_all(write_end, len(data).to_bytes(8, "big"))
+                _write_all(write_end, data)
+
+            work(send)
         finally:
             os._exit(0)
     os.close(write_end)
-    return Forked(pid, os.fdopen(read_end, "rb"))
+    return Forked(pid, read_end)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 _MAX_UNITS = 1000  # claims written to a pipe before anyone reads it: 2 KB, below every system's pipe buffer
@@ -683,15 +753,17 @@ def share_out(count: int, run, *, first=None, after=None, stop_child: bool = Tru
     Each i is claimed (two bytes read from a shared pipe) by this process or
     by a forked child (``fork_work``), whichever is free, so the two finish
     together whatever each run costs, and however busy one of them is
-    kept by other work. ``first()``, if given, runs here after the fork and
-    before this process claims any (it may start threads: a fork must come
-    first). ``after()``, if given, runs in the child after its last claim;
-    its value is returned (None without a child, or from one that failed).
-    Whatever a child claimed and did not send back (it died) is run here.
-    With no second core to use, everything runs here. Should this process
-    fail (or be interrupted), the child is stopped at once, or with
-    ``stop_child=False`` left to finish what it claimed (files it writes
-    then end whole, not as stray temp files)."""
+    kept by other work. The child sends each result as it has it; this
+    process loads them between its own runs. ``first()``, if given, runs
+    here after the fork and before this process claims any (it may start
+    threads: a fork must come first). ``after()``, if given, runs in the
+    child after its last claim; its value is returned (None without a
+    child, or from one that failed). Whatever a child claimed and did not
+    send back (it died) is run here. With no second core to use,
+    everything runs here. Should this process fail (or be interrupted), the
+    child is stopped at once, or with ``stop_child=False`` left to finish
+    what it claimed (files it writes then end whole, not as stray temp
+    files)."""
     if count > _MAX_UNITS:
         raise ValueError(f"{count} units: at most {_MAX_UNITS}")
     read_end, write_end = os.pipe()
@@ -700,30 +772,42 @@ def share_out(count: int, run, *, first=None, after=None, stop_child: bool = Tru
     finally:
         os.close(write_end)  # a read then finds the end once every claim is taken
 
-    def claimed() -> dict:
-        done = {}
+    def claimed(done: dict, each=None) -> None:
         while raw := os.read(read_end, 2):  # a pipe read of 2 bytes is atomic
             i = int.from_bytes(raw, "big")
             done[i] = run(i)
-        return done
+            if each is not None:
+                each(i, done[i])
+
+    def in_child(send) -> None:
+        claimed({}, lambda i, value: send(("unit", i, value)))
+        send(("after", after() if after is not None else None))
+
+    results: dict = {}
+    extra = None
+
+    def taken(values: list) -> None:
+        nonlocal extra
+        for value in values:
+            if isinstance(value, tuple) and len(value) == 3 and value[0] == "unit":
+                results[value[1]] = value[2]
+            elif isinstance(value, tuple) and len(value) == 2 and value[0] == "after":
+                extra = value[1]
 
     try:
-        child = fork_work(lambda: (claimed(), after() if after is not None else None))
+        child = fork_work(in_child)
         try:
             if first is not None:
                 first()
-            results = claimed()
+            claimed(results, (lambda i, value: taken(child.take())) if child is not None else None)
         except BaseException:
             if child is not None:
                 child.close(stop=stop_child)
             raise
-        theirs = child.result() if child is not None else None
+        if child is not None:
+            taken(child.rest())
     finally:
         os.close(read_end)
-    extra = None
-    if isinstance(theirs, tuple) and len(theirs) == 2 and isinstance(theirs[0], dict):
-        results.update(theirs[0])
-        extra = theirs[1]
     for i in range(count):
         if i not in results:  # claimed by a child that died
             results[i] = run(i)

@@ -564,3 +564,18 @@ def test_hostile_config_is_a_one_line_error(tmp_path, name, text, message):
     store = write(tmp_path / "s", {"MEMORY.md": "# Index\n", name: text})
     run = memlint("check", store)
     assert run.code == 2 and message in run.stderr
+
+
+def test_a_file_system_that_reads_short_still_gives_the_whole_file(tmp_path, monkeypatch):
+    """A network file system may return less than asked before the end: the
+    read goes on (a file cut short would be judged on part of its text)."""
+    from memlint.store import MAX_FILE_BYTES, read_text
+
+    whole, big = tmp_path / "whole.md", tmp_path / "big.md"
+    whole.write_bytes("é".encode() * 5000)
+    big.write_bytes(b"x" * (MAX_FILE_BYTES + 10))
+    real = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: real(fd, min(n, 7 if n < 100_000 else 70_001)))
+    text, problem, _ = read_text(whole)
+    assert problem is None and text == "é" * 5000
+    assert read_text(big)[1] == "file is over 8 MB; memlint does not parse it"

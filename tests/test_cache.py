@@ -843,3 +843,49 @@ def test_the_findings_of_the_eight_most_recently_used_checks_are_kept(check, rep
     check(repo, "--select", "MEM001")  # gone: found again, and the least recently used goes
     after = kept()
     assert len(after) == 8 and len(after - before) == 1
+
+
+def test_a_child_s_results_are_loaded_here_while_it_still_works(monkeypatch):
+    """What the child sends comes as it is sent, not when the child ends: this
+    process loads it between its own runs instead of all at the end."""
+    import time
+
+    from memlint import store as store_mod
+
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+
+    def work(send):
+        send(("first", list(range(1000))))
+        time.sleep(1.0)
+        send("second")
+
+    child = store_mod.fork_work(work)
+    assert child is not None
+    started, got = time.monotonic(), []
+    while not got and time.monotonic() - started < 0.8:
+        got = child.take()
+        time.sleep(0.01)
+    assert got == [("first", list(range(1000)))]  # before the child is done
+    assert child.take() == []
+    assert child.rest() == ["second"]
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_file_that_could_not_be_read_is_read_again_next_time(check, repo, monkeypatch):
+    """A read that fails (permissions, an I/O error) says nothing about the
+    content: neither its failure nor the findings made with it are kept."""
+    from memlint import store as store_mod
+
+    expected = check(repo, "--no-cache")
+    real = store_mod.read_bounded
+
+    def failing(path):
+        if str(path).endswith("a.md"):
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(store_mod, "read_bounded", failing)
+    assert any(path == "memory/a.md" and "cannot read: Permission denied" in message
+               for path, _, _, message in check(repo))
+    monkeypatch.undo()
+    assert check(repo) == expected

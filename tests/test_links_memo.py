@@ -139,3 +139,27 @@ def test_a_run_after_a_small_change_resolves_only_what_the_change_may_move(tmp_p
     assert ("note-29.md", "note-30.md", "ok") in edges
     # The new file's link, and note-29's, whose [[note 30]] named nothing before; no other.
     assert sorted(resolved) == ["note-29.md", "note-30.md"]
+
+
+def test_a_name_holding_a_nul_is_resolved_again_each_run(tmp_path):
+    """The memo keeps a link's lookups "\\0"-separated: a [[name]] with a NUL
+    in it (past the first 8 KB, where the binary check does not look) is
+    not built on, so a file taking that name later is found."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "# M\n\n- [L](l.md) — links\n- [X](x.md) — x\n")
+    repo.write("memory/x.md", '---\nname: "A\\0B"\ndescription: d\n---\nbody\n')  # found by its folded name
+    repo.path("memory/l.md").write_bytes(b"---\nname: l\n---\n" + b"filler " * 1300 + b"\n\nSee [[a\x00b]].\n")
+    repo.add("memory/l.md")
+    repo.commit("start", "2025-01-02T10:00:00+00:00")
+    store_dir = repo.root / "memory"
+
+    def target(cache: bool) -> list[str]:
+        store = Store(store_dir, "MEMORY.md", load(None, start=repo.root), cache=cache)
+        found = [e.target for e in store.graph.edges if e.source == "l.md"]
+        store.save_cache()
+        return found
+
+    assert target(True) == ["x.md"]
+    repo.write("memory/y.md", '---\nname: "a\\0b"\ndescription: d\n---\nbody\n')  # the exact name now
+    repo.commit("y", "2025-01-03T10:00:00+00:00")
+    assert target(True) == target(False) == ["y.md"]
