@@ -12,6 +12,9 @@ repository; ``memlint.statedir``):
 - the git history replay at the three commits most recently used
   (``memlint.history``), one file each: the one at HEAD reused, else one at
   an ancestor of HEAD extended with only the new commits;
+- whole-store values a rule or view builds on in the next run (``single``):
+  the near-duplicate pairs (``memlint.fingerprint.NearMemo``), the link
+  graph and wiki names (``memlint.graph.LinksMemo``);
 - the findings of a whole check, one file each for the eight most recently
   used, reused only when every input is the same:
   the files and their blob ids, HEAD and the git index, the configuration,
