@@ -249,18 +249,16 @@ class WikiNames:
         gone = {rel for rel, blob in before.items() if not same(rel, blob)}
         touched = {"p:" + rel for rel in gone}
         tables = {}
-        for tag, table in earlier.tables.items():
-            if gone:
-                table = dict(table)
-                for key, rels in earlier.tables[tag].items():
-                    if not gone.isdisjoint(rels):
-                        touched.add(tag + key)
-                        kept = [rel for rel in rels if rel not in gone]
-                        if kept:
-                            table[key] = kept
-                        else:
-                            del table[key]
-            tables[tag] = table if gone else dict(table)
+        for tag, old in earlier.tables.items():
+            table = tables[tag] = dict(old)
+            for key, rels in old.items() if gone else ():
+                if not gone.isdisjoint(rels):
+                    touched.add(tag + key)
+                    kept = [rel for rel in rels if rel not in gone]
+                    if kept:
+                        table[key] = kept
+                    else:
+                        del table[key]
         for rel in new:
             keys = name_keys(docs[rel])
             touched.update(keys)
@@ -451,7 +449,7 @@ class Graph:
 
     # -- resolution
     def _resolve(self, doc: "Doc", link: Link) -> tuple[Edge | None, tuple | None]:
-        """The edge of a link (None for none) and its ``GraphMemo`` entry."""
+        """The edge of a link (None for none) and its ``LinksMemo`` entry."""
         settings = self.store.settings
         if link.kind in ("wiki", "embed"):
             if settings["wikilinks"] == "off" or _OPENCLAW_TAG.match(link.target.strip()):
@@ -635,7 +633,7 @@ class Graph:
         return posixpath.relpath(found, posixpath.dirname(source.rel) or ".")
 
 
-_AGAIN = ("!",)  # a GraphMemo entry: resolve again
+_AGAIN = ("!",)  # a LinksMemo entry: resolve again
 
 
 def _fixed(doc: "Doc", link: Link, target: str | None, status: str, note: str = "") -> tuple[Edge, tuple]:

@@ -346,6 +346,8 @@ class Store:
         the next run to patch, when they differ from the ones kept."""
         from memlint.graph import LinksMemo
 
+        if self.read_failed:
+            return  # a file read as nothing now, while its blob id says it is unchanged
         graph = self.__dict__.get("graph")
         # The graph's memo is of no use without the names it was resolved with.
         names = self.wiki_names if graph is not None else self.__dict__.get("wiki_names")

@@ -876,6 +876,11 @@ def test_a_file_that_could_not_be_read_is_read_again_next_time(check, repo, monk
     content: neither its failure nor the findings made with it are kept."""
     from memlint import store as store_mod
 
+    # b reaches a by a name only a's frontmatter gives
+    repo.write("memory/a.md", memory("a").replace("name: a\n", "name: a\naliases: [Alias Of A]\n"))
+    repo.write("memory/b.md", memory("b", extra="See [[Alias Of A]].\n"))
+    repo.write(".memlint.yaml", "wikilinks: strict\n")  # a [[name]] to nothing is a finding
+    repo.commit("an alias", "2025-02-12T10:00:00+00:00")
     expected = check(repo, "--no-cache")
     real = store_mod.read_bounded
 
