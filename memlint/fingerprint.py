@@ -570,7 +570,8 @@ def near_pairs_since(
     before, so they are a candidate now exactly when they were, and their
     similarity is the same. Otherwise (and with a different threshold, or
     most bodies new) every candidate is judged again.
-    (``stats["candidates"]`` counts the pairs judged.)"""
+    (``stats["candidates"]`` counts the pairs judged; built on ``earlier``,
+    ``keys`` and ``max_bucket`` count only the keys looked up.)"""
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
     groups: dict[bytes, list[str]] = {}

@@ -27,6 +27,8 @@ BOM = "\ufeff"
 # text; past these lengths the regex pass decides.
 MAX_PARSER_BLOCK_CHARS = 10_000
 MAX_PARSER_CHARS = 500_000
+
+
 class Link(NamedTuple):
     """A tuple, not a dataclass: a big store has tens of thousands of links,
     and a tuple is made, and loaded from the cache, twice as fast."""
@@ -37,7 +39,6 @@ class Link(NamedTuple):
     kind: str  # "link" | "image" | "autolink" | "wiki" | "embed" | "code"
     text: str = ""  # link text, wikilink alias
     anchor: str = ""  # "#heading" or "^block" part of a wikilink
-
 
 
 @dataclass
