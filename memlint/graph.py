@@ -552,10 +552,6 @@ class Graph:
         repo_rel = self._join(self._doc_dir(doc), name)
         return repo_rel is not None and self.repo_to_store(repo_rel) is not None
 
-    def lookup_wiki(self, doc: "Doc", name: str) -> str | None:
-        """The store file a ``[[name]]`` means, or None (``WikiNames.lookup``)."""
-        return self.store.wiki_names.lookup(doc, name)
-
     # -- reachability
     def _walk(self) -> dict[str, int]:
         """Depth at which the agent reaches each file from the root (breadth first)."""

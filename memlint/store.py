@@ -91,20 +91,8 @@ class Doc:
         return self.rel.rsplit("/", 1)[-1][:-3] if self.rel.endswith(".md") else self.rel.rsplit("/", 1)[-1]
 
 
-def read_text(path: str | Path) -> tuple[str | None, str | None, int]:
-    """Decode a file as UTF-8. Returns (text, problem, problem_line)."""
-    try:
-        data = read_bounded(path)
-    except OSError as exc:
-        return None, cannot_read(exc), 1
-    return decode(data)
-
-
-def cannot_read(exc: OSError) -> str:
-    return f"cannot read: {exc.strerror or exc}"
-
-
 def decode(data: bytes) -> tuple[str | None, str | None, int]:
+    """A file's bytes as UTF-8 text: (text, problem, problem line)."""
     if len(data) > MAX_FILE_BYTES:
         return None, f"file is over {MAX_FILE_BYTES // (1024 * 1024)} MB; memlint does not parse it", 1
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -266,7 +254,7 @@ class Store:
                 try:
                     data = read_bounded(f.path)
                 except OSError as exc:
-                    return (cannot_read(exc), 1, 0, None), None
+                    return (f"cannot read: {exc.strerror or exc}", 1, 0, None), None
             text, problem, line = decode(data)
             if text is None:
                 return (problem, line, 0, None), ()

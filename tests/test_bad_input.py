@@ -243,14 +243,14 @@ def test_50_mb_file_is_reported_in_bounded_time_and_memory(tmp_path):
 
 def test_the_size_bound_is_exact(tmp_path):
     """8 MB is read; one byte more is reported, whatever the file's size on disk."""
-    from memlint.store import MAX_FILE_BYTES, read_text
+    from memlint.store import MAX_FILE_BYTES, decode, read_bounded
 
     at, over = tmp_path / "at.md", tmp_path / "over.md"
     at.write_bytes(b"x" * MAX_FILE_BYTES)
     over.write_bytes(b"x" * (MAX_FILE_BYTES + 1))
-    text, problem, _ = read_text(at)
+    text, problem, _ = decode(read_bounded(at))
     assert problem is None and len(text) == MAX_FILE_BYTES
-    text, problem, _ = read_text(over)
+    text, problem, _ = decode(read_bounded(over))
     assert text is None and problem == "file is over 8 MB; memlint does not parse it"
 
 
@@ -260,9 +260,9 @@ def test_a_file_holding_more_than_its_size_says_is_read_whole():
     a daily log during a check) was read to one byte past the size it had,
     which cuts an appended UTF-8 character in two: "not valid UTF-8". A /proc
     file, of size 0 with text in it, shows that every time."""
-    from memlint.store import read_text
+    from memlint.store import decode, read_bounded
 
-    text, problem, _ = read_text("/proc/self/status")
+    text, problem, _ = decode(read_bounded("/proc/self/status"))
     assert problem is None and text.startswith("Name:") and "\nPid:" in text
 
 
@@ -569,13 +569,13 @@ def test_hostile_config_is_a_one_line_error(tmp_path, name, text, message):
 def test_a_file_system_that_reads_short_still_gives_the_whole_file(tmp_path, monkeypatch):
     """A network file system may return less than asked before the end: the
     read goes on (a file cut short would be judged on part of its text)."""
-    from memlint.store import MAX_FILE_BYTES, read_text
+    from memlint.store import MAX_FILE_BYTES, decode, read_bounded
 
     whole, big = tmp_path / "whole.md", tmp_path / "big.md"
     whole.write_bytes("é".encode() * 5000)
     big.write_bytes(b"x" * (MAX_FILE_BYTES + 10))
     real = os.read
     monkeypatch.setattr(os, "read", lambda fd, n: real(fd, min(n, 7 if n < 100_000 else 70_001)))
-    text, problem, _ = read_text(whole)
+    text, problem, _ = decode(read_bounded(whole))
     assert problem is None and text == "é" * 5000
-    assert read_text(big)[1] == "file is over 8 MB; memlint does not parse it"
+    assert decode(read_bounded(big))[1] == "file is over 8 MB; memlint does not parse it"
