@@ -37,6 +37,10 @@ class HistoryError(Exception):
     """Git is missing, the repository is unreadable, or a git command failed."""
 
 
+class NotAWorkTree(HistoryError):
+    """The folder is in no git work tree git will read (git itself runs)."""
+
+
 @dataclass(frozen=True, slots=True)
 class FileDates:
     created: datetime  # commit that first added the file, following renames back
@@ -272,7 +276,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
                             check=False)
     lines = _decode(out).splitlines()
     if len(lines) < 2 or lines[0] not in ("true", "false"):
-        raise HistoryError(gitrun.first_error_line(err) or f"{root}: not a git work tree")
+        raise NotAWorkTree(gitrun.first_error_line(err) or f"{root}: not a git work tree")
     shallow = lines[0] == "true"
     head = lines[2] if status == 0 and len(lines) > 2 else None
     top = Path(lines[1]).resolve()
@@ -283,17 +287,27 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     staged = _background(_staged, root, spec)
     if head is None:
         return History(root, None, shallow, {}, *staged())
+    listing = ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", *spec]
+    listed = None
+    since = None  # the commits since the kept replay picked: rev-list, started while it loads
     if previous is None and earlier and not shallow:
-        previous = _pick_earlier(root, head, earlier)
+        if head not in earlier:  # a replay must be extended or made: the listing is needed either way
+            listed = _background(_run, root, listing)
+        previous, since = _pick_earlier(root, head, earlier)
     resumable = (previous is not None and previous.head is not None and not shallow and not previous.shallow
                  and previous.repo_root == root)
     if resumable and previous.head == head:
+        if listed is not None:
+            listed()  # its thread ends here (a fork waits for none)
         return History(root, head, shallow, previous.files, *staged())
-    listed = _background(_run, root, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", *spec])
+    if listed is None:
+        listed = _background(_run, root, listing)
     if resumable:
-        files = _extend(root, previous, head, spec, log_args, listed)
+        files = _extend(root, previous, head, spec, log_args, listed, since)
         if files is not None:
             return History(root, head, shallow, files, *staged())
+    elif since is not None:
+        since()
     log = _run_log(root, [*log_args, "--no-merges", "HEAD", "--", *spec])
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(log.split("\0"))
@@ -319,17 +333,43 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     return History(root, head, shallow, files, *staged())
 
 
-def _pick_earlier(root, head: str, earlier: dict) -> History | None:
-    """The History of `earlier` at `head`, else at its newest ancestor, else None."""
-    for commit, load in earlier.items():
-        if commit == head or _run(root, ["merge-base", "--is-ancestor", commit, head], check=False)[0] == 0:
-            found = load()
-            if isinstance(found, History) and found.head == commit:
-                return found
-    return None
+def _pick_earlier(root, head: str, earlier: dict) -> tuple[History | None, object]:
+    """(the History of `earlier` at `head`, else at its newest ancestor, else
+    None; with an ancestor's, a function giving `_since` from it to `head`,
+    started while it loads). The ancestry of every kept commit is asked of
+    git at once."""
+    procs = {}
+    try:
+        for commit in earlier:
+            if commit != head:
+                procs[commit] = gitrun.popen(root, ["merge-base", "--is-ancestor", commit, head])
+    except OSError as exc:
+        for proc in procs.values():
+            proc.kill()
+            proc.wait()
+        raise HistoryError(f"git merge-base failed in {root}: {exc}") from None
+    try:
+        for commit, load in earlier.items():
+            if commit == head or procs[commit].wait() == 0:
+                since = _background(_since, root, commit, head) if commit != head else None
+                found = load()
+                if isinstance(found, History) and found.head == commit:
+                    return found, since
+                if since is not None:
+                    since()
+        return None, None
+    finally:
+        for proc in procs.values():
+            proc.wait()
 
 
-def _extend(root, previous: History, head: str, spec: list[str], log_args: list[str], listed) -> dict[str, FileDates] | None:
+def _since(root, base: str, head: str) -> tuple[int, bytes, str]:
+    """``git rev-list --parents base..head``: the commits `_extend` replays."""
+    return _run(root, ["rev-list", "--parents", f"{base}..{head}", "--"], check=False)
+
+
+def _extend(root, previous: History, head: str, spec: list[str], log_args: list[str], listed,
+            since=None) -> dict[str, FileDates] | None:
     """The dates at `head` from those at `previous.head` and the commits since,
     or None when they cannot be had that way.
 
@@ -340,7 +380,7 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     holds. A branch forked earlier and merged since, a rewritten history, or
     a file only a merge brought in: None (replay everything).
     """
-    status, out, _ = _run(root, ["rev-list", "--parents", f"{previous.head}..{head}", "--"], check=False)
+    status, out, _ = since() if since is not None else _since(root, previous.head, head)
     if status:
         return None
     new = dict((line.split(" ", 1) + [""])[:2] for line in _decode(out).splitlines())

@@ -446,14 +446,10 @@ class Store:
     def _load_history(self):
         from memlint import history
 
-        # From the top git found, not the store folder: a hook in a linked
-        # worktree gets GIT_DIR, and git then takes the folder it runs in as the top.
-        root = history.find_repo_root(self.repo_root)
-        if root is None:
-            import shutil
-
-            self.history_problem = "git is not installed" if shutil.which("git") is None else "not in a git repository"
-            return None
+        # load_history works from the top git finds, not from the store
+        # folder: a hook in a linked worktree gets GIT_DIR, and git then takes
+        # the folder it runs in as the top.
+        root = self.repo_root
         date_kind, under = self.settings.get("date-source", "author"), self._repo_path(self.dir)
         try:
             if self.cache is None:
@@ -477,7 +473,14 @@ class Store:
                 self.cache.put_history(key, found.head, replace(found, staged_new=frozenset(), staged_renames={}))
             return found
         except history.HistoryError as exc:
-            self.history_problem = str(exc)
+            import shutil
+
+            if shutil.which("git") is None:
+                self.history_problem = "git is not installed"
+            elif isinstance(exc, history.NotAWorkTree):
+                self.history_problem = "not in a git repository"
+            else:
+                self.history_problem = str(exc)
             return None
 
     @cached_property
