@@ -26,7 +26,7 @@ __all__ = [
     "History",
     "HistoryError",
     "append_only_violations",
-    "find_repo_root",
+    "NotAWorkTree",
     "load_history",
 ]
 
@@ -99,20 +99,6 @@ def _pathspec(root: Path, under: str | Path | None) -> list[str]:
 
 
 # --------------------------------------------------------------------------- repo root
-
-
-def find_repo_root(path: Path) -> Path | None:
-    """Nearest enclosing git work tree, or None (not a repository, or git missing)."""
-    path = Path(path)
-    start = path if path.is_dir() else path.parent
-    if not start.is_dir():
-        return None
-    try:
-        status, out, _ = _run(start, ["rev-parse", "--show-toplevel"], check=False)
-    except HistoryError:
-        return None
-    top = _decode(out).strip()
-    return Path(top).resolve() if status == 0 and top else None
 
 
 # --------------------------------------------------------------------------- replay

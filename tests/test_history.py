@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from memlint import history as history_mod
-from memlint.history import (FileDates, HistoryError, append_only_violations, find_repo_root,
+from memlint.history import (FileDates, HistoryError, NotAWorkTree, append_only_violations,
                              load_history)
 from tests.gitrepo import GitRepo
 
@@ -241,21 +241,18 @@ def test_not_a_repository(tmp_path, monkeypatch):
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # in case /tmp sits in a repository
     plain = tmp_path / "plain"
     plain.mkdir()
-    assert find_repo_root(plain) is None
-    assert find_repo_root(tmp_path / "does-not-exist") is None
-    with pytest.raises(HistoryError, match="not a git repository"):
+    with pytest.raises(NotAWorkTree, match="not a git repository"):
         load_history(plain)
     with pytest.raises(HistoryError, match="not a directory"):
         load_history(tmp_path / "does-not-exist")
 
 
-def test_find_repo_root(repo):
+def test_the_work_tree_is_found_from_any_folder_in_it(repo):
     repo.write("deep/er/x.md", "x\n")
-    root = repo.root.resolve()
-    assert find_repo_root(repo.root) == root
-    assert find_repo_root(repo.path("deep/er")) == root
-    assert find_repo_root(repo.path("deep/er/x.md")) == root
-    assert find_repo_root(repo.path(".git")) is None  # inside .git is not a work tree
+    c1 = repo.commit("add", D1)
+    assert load_history(repo.path("deep/er")).files == {"deep/er/x.md": dates(D1, c1, D1, c1)}
+    with pytest.raises(NotAWorkTree):  # inside .git is not a work tree
+        load_history(repo.path(".git"))
 
 
 def test_load_history_from_a_subfolder_uses_the_top(repo):
@@ -270,7 +267,6 @@ def test_git_missing(repo, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no git on PATH
     with pytest.raises(HistoryError, match="git is not installed"):
         load_history(repo.root)
-    assert find_repo_root(repo.root) is None
 
 
 def test_staged_new_with_a_relative_index_name_from_a_subfolder(repo, monkeypatch):
