@@ -279,9 +279,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
         previous, since = _pick_earlier(root, head, earlier)
     resumable = (previous is not None and previous.head is not None and not shallow and not previous.shallow
                  and previous.repo_root == root)
-    if resumable and previous.head == head:
-        if listed is not None:
-            listed()  # its thread ends here (a fork waits for none)
+    if resumable and previous.head == head:  # (then no listing was started)
         return History(root, head, shallow, previous.files, *staged())
     if listed is None:
         listed = _background(_run, root, listing)
@@ -319,31 +317,34 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
 def _pick_earlier(root, head: str, earlier: dict) -> tuple[History | None, object]:
     """(the History of `earlier` at `head`, else at its newest ancestor, else
     None; with an ancestor's, a function giving `_since` from it to `head`,
-    started while it loads). The ancestry of every kept commit is asked of
-    git at once."""
-    procs = {}
+    started while it loads). The ancestry of the other kept commits is asked
+    of git at once, and only when the one at `head` is not kept, or unreadable."""
+    if head in earlier:
+        found = earlier[head]()
+        if isinstance(found, History) and found.head == head:
+            return found, None
+    others = [commit for commit in earlier if commit != head]
+    procs = []
     try:
-        for commit in earlier:
-            if commit != head:
-                procs[commit] = gitrun.popen(root, ["merge-base", "--is-ancestor", commit, head])
-    except OSError as exc:
-        for proc in procs.values():
-            proc.kill()
-            proc.wait()
-        raise HistoryError(f"git merge-base failed in {root}: {exc}") from None
-    try:
-        for commit, load in earlier.items():
-            if commit == head or procs[commit].wait() == 0:
-                since = _background(_since, root, commit, head) if commit != head else None
-                found = load()
+        try:
+            for commit in others:
+                procs.append(gitrun.popen(root, ["merge-base", "--is-ancestor", commit, head]))
+        except OSError as exc:
+            raise HistoryError(f"git merge-base failed in {root}: {exc}") from None
+        for commit, proc in zip(others, procs):
+            proc.communicate()
+            if proc.returncode == 0:
+                since = _background(_since, root, commit, head)
+                found = earlier[commit]()
                 if isinstance(found, History) and found.head == commit:
                     return found, since
-                if since is not None:
-                    since()
+                since()
         return None, None
     finally:
-        for proc in procs.values():
-            proc.wait()
+        for proc in procs:
+            if proc.returncode is None:  # not needed: an answer came from a newer commit
+                proc.kill()
+                proc.communicate()
 
 
 def _since(root, base: str, head: str) -> tuple[int, bytes, str]:

@@ -248,6 +248,40 @@ def test_history_resumed_from_the_newest_kept_ancestor(repo):
     assert resumed.files["memory/b.md"] == at_a.files["memory/b.md"]  # X's edit of b.md is gone
 
 
+def test_history_kept_at_head_first_then_the_newest_ancestor(repo):
+    """HEAD's own replay is used when it is kept and readable, whatever came
+    before it; when it is damaged, the newest kept ancestor is, and the
+    older ones are never read. No git process or thread is left behind."""
+    import threading
+
+    at_a = load_history(repo.root, under="memory")
+    repo.write("memory/b.md", memory("b", extra="B\n"))
+    repo.commit("B", "2025-02-03T10:00:00+00:00")
+    at_b = load_history(repo.root, under="memory")
+    repo.write("memory/c.md", memory("c", extra="X\n"))
+    repo.commit("X", "2025-02-04T10:00:00+00:00")
+    at_x = load_history(repo.root, under="memory")
+    repo.run("reset", "-q", "--hard", "HEAD~1")
+    repo.write("memory/d.md", memory("d", extra="H\n"))
+    repo.commit("H", "2025-02-05T10:00:00+00:00")
+    at_head = load_history(repo.root, under="memory")
+    loaded = []
+
+    def keep(history, value=None):
+        return lambda: loaded.append(history.head) or (value if value is not None else history)
+
+    threads = threading.active_count()
+    kept = {at_x.head: keep(at_x), at_head.head: keep(at_head), at_b.head: keep(at_b), at_a.head: keep(at_a)}
+    assert load_history(repo.root, under="memory", earlier=kept).files is at_head.files
+    assert loaded == [at_head.head]
+    loaded.clear()
+    kept[at_head.head] = keep(at_head, "damaged")
+    resumed = load_history(repo.root, under="memory", earlier=kept)
+    assert loaded == [at_head.head, at_b.head]  # X is no ancestor; A is older than B
+    assert resumed.files == at_head.files and resumed.head == at_head.head
+    assert threading.active_count() == threads
+
+
 def test_the_history_replays_kept_are_the_last_three_used(check, repo):
     def heads_kept() -> set[str]:
         return {p.stem.rsplit("-", 1)[1] for p in state_files(repo) if p.name.startswith("history-")}
