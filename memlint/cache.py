@@ -36,6 +36,7 @@ import gc
 import hashlib
 import os
 import pickle
+import re
 import threading
 import zlib
 from pathlib import Path
@@ -172,19 +173,27 @@ def _write(path: Path, value) -> None:
 
 
 def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, str], str] | None:
-    """({repo-relative path: blob id} of the regular files under ``prefix`` that
-    are tracked, merged and unchanged on disk, a digest of HEAD, shallowness and
-    the whole index), or None when git cannot tell (not a repository, git missing).
+    """({repo-relative path: blob id} of the regular files under ``prefix`` whose
+    bytes on disk are that blob, a digest of HEAD, shallowness and the whole
+    index), or None when git cannot tell (not a repository, git missing).
 
-    Three git calls run at once: ``ls-files -s`` (the index), ``diff-files``
-    (tracked files that differ on disk, by git's own stat checks) and
-    ``rev-parse`` (HEAD). ``meanwhile()``, if given, is called while they
-    run (once, whatever happens)."""
+    A file's index blob id is its id on disk only when git tracks it, merged,
+    unchanged by git's own stat checks (``diff-files``), and neither marked
+    assume-unchanged or skip-worktree (git then trusts the disk blindly) nor
+    converted on its way in or out (``core.autocrlf``, eol, text, filter
+    and ident attributes: the index holds LF, the disk CRLF, and git sees no
+    change). Files left out are read and hashed.
+
+    Four git calls run at once: ``ls-files -s -v`` (the index, with its
+    flags), ``diff-files``, ``rev-parse`` (HEAD) and ``config`` (what may
+    convert). ``meanwhile()``, if given, is called while they run (once,
+    whatever happens)."""
     spec = ["--", prefix] if prefix else []
     commands = {
-        "index": ["ls-files", "-s", "-z", "--full-name"],
+        "index": ["ls-files", "-s", "-v", "-z", "--full-name"],
         "changed": ["diff-files", "--name-only", "-z", *spec],
         "head": ["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"],
+        "config": ["config", "-z", "--get-regexp", r"^core\.(autocrlf|attributesfile)$"],
     }
     procs = {}
     try:
@@ -202,23 +211,63 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, s
             meanwhile()
     finally:  # even when meanwhile failed: no git process is left behind
         out = {name: proc.communicate()[0] for name, proc in procs.items()}
-    if procs["index"].returncode or procs["changed"].returncode:
+    if procs["index"].returncode or procs["changed"].returncode or procs["config"].returncode not in (0, 1):
         return None
     changed = {os.fsdecode(p) for p in out["changed"].split(b"\0") if p}
     under = prefix + "/" if prefix else ""
     blobs: dict[str, str] = {}
+    listed = []
     for record in out["index"].split(b"\0"):
         meta, _, raw = record.partition(b"\t")
         if not raw:
             continue
         path = os.fsdecode(raw)
+        listed.append(path)
         if not path.startswith(under) or path in changed:
             continue
-        mode, blob, stage = meta.decode("ascii").split(" ")
-        if stage == "0" and mode in ("100644", "100755"):
+        tag, mode, blob, stage = meta.decode("ascii").split(" ")
+        if tag == "H" and stage == "0" and mode in ("100644", "100755"):
             blobs[path] = blob
+    if blobs and _may_convert(repo_root, out["config"], listed):
+        blobs = {}
     digest = hashlib.blake2b(out["head"] + b"\0" + out["index"], digest_size=16).hexdigest()
     return blobs, digest
+
+
+# Attributes that make git change a file's bytes between the index and the disk.
+_CONVERTING = re.compile(rb"(?<![\w-])(?:text|eol|crlf|filter|ident|working-tree-encoding)(?![\w-])")
+
+
+def _may_convert(repo_root: Path, config: bytes, listed: list[str]) -> bool:
+    """Whether git may store a file's bytes other than they are on disk:
+    ``core.autocrlf`` on, or a conversion attribute named in any attributes
+    file git reads (the repository's, ``info/attributes``, the user's and
+    the system's). Attribute patterns are not matched: naming one is enough."""
+    from memlint.statedir import git_dir
+
+    sources = [repo_root / path for path in listed if path == ".gitattributes" or path.endswith("/.gitattributes")]
+    sources.append(repo_root / ".gitattributes")  # read from the disk even when untracked
+    for item in config.split(b"\0"):
+        key, _, value = item.partition(b"\n")
+        if key == b"core.autocrlf" and value.strip().lower() in (b"true", b"input"):
+            return True
+        if key == b"core.attributesfile" and value.strip():
+            sources.append(Path(os.path.expanduser(os.fsdecode(value.strip()))))
+    base = git_dir(repo_root)
+    if base is not None:
+        if base.parent.name == "worktrees":  # a linked worktree: info/ is the main repository's
+            base = base.parent.parent
+        sources.append(base / "info" / "attributes")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    sources += [Path(xdg, "git", "attributes"), Path("/etc/gitattributes")]
+    for source in dict.fromkeys(sources):
+        try:
+            data = source.read_bytes()
+        except OSError:
+            continue
+        if any(_CONVERTING.search(line) for line in data.splitlines() if not line.lstrip().startswith(b"#")):
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- the cache

@@ -86,6 +86,51 @@ def test_edits_new_files_and_deletions_are_seen(check, repo):
     assert ("memory/b.md", 23, "MEM202") in {(p, line, code) for p, line, code, _ in found}
 
 
+@pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree"])
+def test_a_file_git_is_told_not_to_look_at_is_read_from_the_disk(check, repo, flag):
+    """git takes such a file as unchanged whatever the disk holds (so its
+    index blob id says nothing of it): memlint judges what is on disk."""
+    check(repo)
+    repo.run("update-index", flag, "memory/b.md")
+    repo.write("memory/b.md", "---\nname: [b\n---\nbroken\n", add=False)
+    found = same_as_without_cache(check, repo)
+    assert ("memory/b.md", 3, "MEM002") in {(p, line, code) for p, line, code, _ in found}
+    repo.write("memory/b.md", memory("b"), add=False)  # as committed again, and the flag cleared
+    repo.run("update-index", flag.replace("--", "--no-"), "memory/b.md")
+    assert not any(p == "memory/b.md" and code == "MEM002" for p, _, code, _ in same_as_without_cache(check, repo))
+
+
+@pytest.mark.parametrize("setting", ["config", "attributes"])
+@pytest.mark.parametrize("staged_first", [True, False])
+def test_a_file_git_converts_is_judged_as_it_is_on_disk(check, repo, setting, staged_first):
+    """With core.autocrlf (or an eol attribute) the disk holds CRLF where the
+    index holds LF, and git reports no change: a plain run counts the disk's
+    bytes, a staged run the index's, whichever of them ran first."""
+    repo.write("memory/MEMORY.md", "# Memory\n\n" + "".join(f"- [B{i}](b.md) — b, {i}\n" for i in range(250)))
+    repo.commit("a long root", "2025-02-02T10:00:00+00:00")
+    if setting == "config":
+        repo.run("config", "core.autocrlf", "true")
+    else:
+        repo.write(".gitattributes", "*.md text eol=crlf\n")
+        repo.commit("attributes", "2025-02-03T10:00:00+00:00")
+    os.remove(repo.root / "memory" / "MEMORY.md")
+    # written again, converted (repo.run itself turns autocrlf off)
+    subprocess.run(["git", "checkout", "--", "memory/MEMORY.md"], cwd=repo.root, env=repo.env, check=True)
+    assert b"\r\n" in (repo.root / "memory" / "MEMORY.md").read_bytes()
+    git_sees = subprocess.run(["git", "diff-files", "--name-only"], cwd=repo.root, env=repo.env,
+                              capture_output=True, text=True, check=True).stdout
+    assert not git_sees.strip()  # git sees no change
+
+    def budget(*extra):
+        return [message for _, _, code, message in check(repo, *extra) if code == "MEM101"]
+
+    runs = [("--staged",), ()] if staged_first else [(), ("--staged",)]
+    first, second = (budget(*extra) for extra in runs)
+    assert first == budget(*runs[0], "--no-cache") and second == budget(*runs[1], "--no-cache")
+    plain, staged = (second, first) if staged_first else (first, second)
+    assert plain != staged and "bytes" in plain[0]  # the disk's count is the index's plus a CR a line
+
+
 def test_a_file_the_graph_looked_up_outside_the_store_is_rechecked(check, repo):
     repo.write("memory/c.md", memory("c", extra="Source: [notes](../docs/notes.txt).\n"))
     repo.commit("link out", "2025-02-02T10:00:00+00:00")
