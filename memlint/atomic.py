@@ -51,4 +51,6 @@ def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    write_bytes_atomic(path, text.encode("utf-8"))
+    # A file name that is not UTF-8 reaches a report as lone surrogates:
+    # written as \udcXX escapes (valid in JSON too), not a failed write.
+    write_bytes_atomic(path, text.encode("utf-8", "backslashreplace"))

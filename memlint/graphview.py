@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from memlint.graph import BROKEN, INDEX_ROLES, OK, OUTSIDE, entry_key
+from memlint.reporters import printable
 
 DEFAULT_MAX_PER_TOPIC = 12
 
@@ -161,7 +162,7 @@ MERMAID_CLASSES = {
 
 
 def _mermaid_text(text: str) -> str:
-    return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+    return printable(text).replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
 
 
 def render_mermaid(views: list[View]) -> str:
@@ -212,7 +213,7 @@ DOT_STYLES = {
 
 
 def _dot_text(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+    return printable(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def render_dot(views: list[View]) -> str:

@@ -15,7 +15,7 @@ DOCS_URL = "https://github.com/memlint/memlint/blob/main/README.md#rules"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-def _printable(value: str) -> str:
+def printable(value: str) -> str:
     """Control characters escaped: a file name holding a newline or a terminal
     escape sequence must not split a finding or drive the terminal."""
     return _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], value)
@@ -23,7 +23,7 @@ def _printable(value: str) -> str:
 
 def text(findings: Sequence[Finding], rules=()) -> str:
     lines = [
-        f"{_printable(f.path)}:{f.line}:{f.column}: {f.code} {_printable(f.message)} [{f.name}{'' if f.severity == 'error' else ', warning'}]"
+        f"{printable(f.path)}:{f.line}:{f.column}: {f.code} {printable(f.message)} [{f.name}{'' if f.severity == 'error' else ', warning'}]"
         for f in findings
     ]
     return "\n".join(lines) + ("\n" if lines else "")
@@ -78,8 +78,9 @@ def sarif(findings: Sequence[Finding], rules=()) -> str:
         )
     results = []
     for f in findings:
-        # SARIF wants a URI reference: a space or an ä in a file name is percent-encoded.
-        location = {"artifactLocation": {"uri": quote(f.path, safe="/"), "uriBaseId": "%SRCROOT%"}}
+        # SARIF wants a URI reference: a space or an ä in a file name is
+        # percent-encoded, and a name that is not UTF-8 by its own bytes.
+        location = {"artifactLocation": {"uri": quote(f.path, safe="/", errors="surrogateescape"), "uriBaseId": "%SRCROOT%"}}
         if f.line:
             region = {"startLine": f.line}
             if f.column:

@@ -393,6 +393,30 @@ def test_odd_file_names_print_one_line_each(tmp_path):
     assert {f["path"] for f in as_json.json()} == set(names)
 
 
+def test_odd_file_names_in_the_other_commands_and_in_written_reports(tmp_path):
+    """A newline in a name is escaped wherever a name is printed one per
+    line; a name that is not UTF-8 reaches a written report as an escape,
+    not a crash."""
+    repo = _repo_with_store(tmp_path)
+    latin = os.fsdecode(b"lat\xe9n.md")
+    write(repo / "memory", {"new\nline.md": MEM.format(name="nl"), latin: MEM.format(name="latin")})
+    _commit(repo, "odd names")
+    store = repo / "memory"
+    for command in (["health"], ["triage"], ["backfill", "--dry-run"], ["graph"]):
+        run = memlint(*command, store, cwd=repo)
+        assert run.code in (0, 1), (command, run.stderr)
+        assert "new\\nline.md" in run.stdout and "new\nline" not in run.stdout, command
+    for command, name, shown in ((["check", "--format", "json"], "out.json", "lat\\udce9n.md"),
+                                 (["check", "--format", "sarif"], "out.sarif", "lat%E9n.md"),  # the name's own bytes
+                                 (["report"], "report.md", "lat\\udce9n.md"), (["graph"], "graph.md", "lat\\udce9n.md")):
+        run = memlint(*command, "-o", tmp_path / name, store, cwd=repo)
+        assert run.code in (0, 1), (command, run.stderr)
+        written = (tmp_path / name).read_text(encoding="utf-8")  # UTF-8, whatever the names
+        assert shown in written, command
+        if name.endswith((".json", ".sarif")):
+            json.loads(written)
+
+
 def test_leading_dash_file_name_after_double_dash(tmp_path):
     store = write(tmp_path / "s", {"MEMORY.md": "# Index\n", "-dash.md": "no frontmatter\n", "b.md": "no frontmatter\n"})
     for args in (["--", "-dash.md"], ["./-dash.md"]):

@@ -19,6 +19,7 @@ from pathlib import Path
 import click
 
 from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, parse_today, resolve_staged
+from memlint.reporters import printable
 
 SOURCES = ("created", "last_verified")  # the fields git can date: first add, last change
 
@@ -107,19 +108,19 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
 
             write_bytes_atomic(doc.abspath, outcome.data)
             shown = ", ".join(f"{name}: {known[name].isoformat()}" for name in outcome.added)
-            click.echo(f"{doc.path}: added {shown}")
+            click.echo(f"{printable(doc.path)}: added {shown}")
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
 
 
 def _skip(path: str, why: str) -> None:
-    click.echo(f"memlint: {path}: {why}", err=True)
+    click.echo(f"memlint: {printable(str(path))}: {why}", err=True)
 
 
 def _diff(path: str, old: bytes, new: bytes) -> str:
     lines = difflib.unified_diff(
         old.decode("utf-8-sig").splitlines(keepends=True),
         new.decode("utf-8-sig").splitlines(keepends=True),
-        fromfile=f"a/{path}", tofile=f"b/{path}",
+        fromfile=f"a/{printable(path)}", tofile=f"b/{printable(path)}",
     )
     out = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
     return out

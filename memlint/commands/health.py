@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from memlint.cli import build_stores, common_store_options, parse_today
+from memlint.reporters import printable
 
 AUTO_MIN_HOURS = 24
 AUTO_MIN_SESSIONS = 5
@@ -166,7 +167,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
                f"{counts['HOT']} HOT, {counts['WARM']} WARM, {counts['COLD']} COLD")
     for u in rows:
         matched = ", ".join(u.matched) or "-"
-        click.echo(f"{u.hot_class:<4}  {u.hotness:.2f}  {u.path}  hits {u.hits:.2f} in {u.sessions} sessions; "
+        click.echo(f"{u.hot_class:<4}  {u.hotness:.2f}  {printable(u.path)}  hits {u.hits:.2f} in {u.sessions} sessions; "
                    f"changed {u.days_since_changed}d ago ({u.changed_from}); matched: {matched}")
 
 
@@ -214,7 +215,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         entry = {"time": now.isoformat(), "trigger": "auto" if auto else "manual", "store": str(store.dir),
                  "sessions_since_last_run": new_sessions, "files_scanned": len(scored),
                  "suggestions": [r for r in scored if r["recommendation"] != "KEEP"]}
-        with open(log_file, "a", encoding="utf-8") as fh:  # one JSON line per run
+        with open(log_file, "a", encoding="utf-8", errors="backslashreplace") as fh:  # one JSON line per run
             fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
         results.extend(scored)
     if fmt == "json":
@@ -225,7 +226,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     click.echo(f"{len(results)} files scored: {len(attention)} need attention"
                + ("" if show_all or len(attention) <= TOP_N else f" (top {TOP_N} shown; --all for every file)"))
     for r in shown:
-        click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {r['path']}  R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
+        click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}  R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
                    f"A={r['actionability']:.2f} S={r['staleness']:.2f}  ({r['sessions']} sessions, "
                    f"last {r['last_session'] or 'never'}, changed {r['days_since_changed']}d ago, {r['lines']} lines)")
 

@@ -37,7 +37,7 @@ def report(paths, preset, config_file, today, sessions_dir, output, github_summa
 
         write_text_atomic(output, text)
     if github_summary and summary:
-        with open(summary, "a", encoding="utf-8") as fh:  # other steps' summaries stay
+        with open(summary, "a", encoding="utf-8", errors="backslashreplace") as fh:  # other steps' summaries stay
             fh.write(text)
         click.echo(f"memlint: report appended to the job summary ({summary})", err=True)
     elif github_summary:
