@@ -25,12 +25,14 @@ class GitMissing(OSError):
     """git could not be started (not installed, not on PATH)."""
 
 
-def env() -> dict[str, str]:
+def env(*, pathspec_magic: bool = False) -> dict[str, str]:
     # GIT_INDEX_FILE passes through as it is: hooks get the temporary index of
     # `git commit -a` / `git commit PATH`, and a plain commit's `.git/index`,
     # which git reads relative to the top of the work tree, wherever it runs.
     # (Made absolute against memlint's own folder, a hook that changes into
     # the store first would read an empty index and lint nothing.)
+    if pathspec_magic:  # ":(exclude)PATH" understood, still no globbing
+        return dict(os.environ, **{**_ENV, "GIT_LITERAL_PATHSPECS": "0", "GIT_NOGLOB_PATHSPECS": "1"})
     return dict(os.environ, **_ENV)
 
 
@@ -38,10 +40,10 @@ def argv(args) -> list[str]:
     return ["git", *CONFIG, *args]
 
 
-def run(cwd: str | Path, args, *, stdin: bytes | None = None) -> tuple[int, bytes, str]:
+def run(cwd: str | Path, args, *, stdin: bytes | None = None, pathspec_magic: bool = False) -> tuple[int, bytes, str]:
     """(exit status, stdout bytes, stderr text) of ``git ARGS`` in ``cwd``."""
     try:
-        done = subprocess.run(argv(args), cwd=cwd, env=env(), capture_output=True, check=False,
+        done = subprocess.run(argv(args), cwd=cwd, env=env(pathspec_magic=pathspec_magic), capture_output=True, check=False,
                               input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
     except OSError as exc:
         raise _why(exc, cwd) from None

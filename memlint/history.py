@@ -69,9 +69,10 @@ class History:
 # --------------------------------------------------------------------------- git
 
 
-def _run(root: Path, args: list[str], *, check: bool = True) -> tuple[int, bytes, str]:
+def _run(root: Path, args: list[str], *, check: bool = True, stdin: bytes | None = None,
+         pathspec_magic: bool = False) -> tuple[int, bytes, str]:
     try:
-        status, out, err = gitrun.run(root, args)
+        status, out, err = gitrun.run(root, args, stdin=stdin, pathspec_magic=pathspec_magic)
     except gitrun.GitMissing:
         raise HistoryError("git is not installed or not on PATH") from None
     if check and status:
@@ -237,8 +238,8 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     """Creation and last-change dates of every file tracked at HEAD, in one pass.
 
     `repo_root` may be any folder of the work tree; paths are relative to its
-    top. `under` limits everything to one repo-relative folder (the store); a
-    file moved into it from outside is then born at the move.
+    top. `under` limits the log to one repo-relative folder (the store); a
+    file moved into it from outside is followed back (`_follow_moves_in`).
 
     `previous` is a History this function returned earlier for the same
     repository, `date_kind` and `under` (memlint.cache keeps one): at the same
@@ -289,6 +290,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
             return History(root, head, shallow, files, *staged())
     elif since is not None:
         since()
+    outside = _outside_deletions(root, spec, "HEAD")  # (git's own work, alongside the log)
     log = _run_log(root, [*log_args, "--no-merges", "HEAD", "--", *spec])
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(log.split("\0"))
@@ -311,6 +313,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     for p, (c, m) in replay.files.items():
         if c is not None:
             files[p] = FileDates(stamps[c], stamps[m], shas[c], shas[m])
+    _follow_moves_in(root, spec, files, {dates.created_commit for dates in files.values()}, log_args, outside=outside)
     return History(root, head, shallow, files, *staged())
 
 
@@ -371,6 +374,7 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     if not new or any(not parents or any(p not in new and p != previous.head for p in parents.split())
                       for parents in new.values()):
         return None  # not all descend from it (another root, or a branch forked before it)
+    outside = _outside_deletions(root, spec, f"{previous.head}..{head}")  # git works while the log runs
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
     shas, stamps = _commit_dates(replay.commits)
@@ -383,9 +387,97 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
             continue
         before = previous.files.get(boundary.get(id(record)))
         if before is None:
+            outside()  # its thread ends here
             return None
         files[path] = before if m is None else FileDates(before.created, stamps[m], before.created_commit, shas[m])
+    _follow_moves_in(root, spec, files, {dates.created_commit for dates in files.values()} & new.keys(), log_args,
+                     outside=outside)
     return files
+
+
+_MOVE_DEPTH = 3  # moves from folder to folder followed back, at most
+
+
+def _outside_deletions(root, spec: list[str], revision: str):
+    """A function giving the commits of `revision` (merges aside) that
+    deleted a file outside the folders `spec`, where a move into them may
+    come from: asked of git in a thread, while the caller goes on."""
+    if not spec:
+        return frozenset
+    return _background(_deleted_outside, root, spec, revision)
+
+
+def _deleted_outside(root, spec: list[str], revision: str) -> set[str]:
+    excluded = [f":(exclude){folder}" for folder in spec]
+    _, out, _ = _run(root, ["log", "--no-merges", "--format=%x01%H", "--name-only", "-z", "--diff-filter=D",
+                            revision, "--", ".", *excluded], pathspec_magic=True)
+    found, commit = set(), None
+    for token in _decode(out).split("\0"):
+        token = token.lstrip("\n")
+        if token.startswith("\x01"):
+            commit = token[1:]
+        elif token and commit is not None:
+            found.add(commit)
+    return found
+
+
+def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born: set[str], log_args: list[str],
+                     depth: int = 0, outside=None) -> None:
+    """Follow back the files that came into the store's folder by a move.
+
+    The log is limited to the store's folder, so git's rename detection
+    never sees a file's old name outside it: a file moved in (the whole store
+    renamed, `memory/` to `.claude/memory/`) looks born at the move. Here the
+    commits `born` (where files of `files` were born) that also deleted
+    something outside the folder are diffed whole, with rename detection; a
+    file renamed into the folder there takes its old name's creation date,
+    and its last change too when the move changed nothing else (R100). The
+    old names' own history is read from the commit before the move, and
+    followed the same way, `_MOVE_DEPTH` folders back at most."""
+    deleted = outside() if outside is not None else None  # (its thread is joined whatever happens next)
+    if not spec or not born or depth >= _MOVE_DEPTH:
+        return
+    inside = tuple(folder.rstrip("/") + "/" for folder in spec)
+    deleted_outside = born.intersection(deleted if deleted is not None else _deleted_outside(root, spec, "HEAD"))
+    if not deleted_outside:
+        return
+    feed = "".join(commit + "\n" for commit in sorted(deleted_outside)).encode("ascii")
+    _, out, _ = _run(root, ["diff-tree", "--stdin", "-r", "-z", "-M", "--name-status", "--no-color"], stdin=feed)
+    moved: dict[str, dict[str, tuple[str, bool]]] = {}  # commit -> {new path: (old path, content unchanged)}
+    commit = None
+    tokens = iter(_decode(out).split("\0"))
+    for tok in tokens:
+        if tok in deleted_outside:
+            commit = tok
+        elif tok[:1] in ("R", "C"):
+            old, new = next(tokens), next(tokens)
+            dates = files.get(new)
+            if (tok[0] == "R" and commit is not None and dates is not None and dates.created_commit == commit
+                    and not old.startswith(inside)):
+                moved.setdefault(commit, {})[new] = (old, tok == "R100")
+        elif tok:
+            next(tokens, None)  # the path of an A, D, M or T
+    for commit, renames in moved.items():
+        olds = sorted({old for old, _ in renames.values()})
+        folders = sorted({old.rpartition("/")[0] for old in olds})
+        paths = olds if len(olds) <= _MAX_PATH_ARGS else folders
+        if len(paths) > _MAX_PATH_ARGS or "" in paths:
+            continue  # too many, or the top of the repository: all of its history to read
+        replay = _Replay(olds)
+        replay.feed(_run_log(root, [*log_args, "--no-merges", f"{commit}^", "--", *paths]).split("\0"))
+        shas, stamps = _commit_dates(replay.commits)
+        before = {old: FileDates(stamps[c], stamps[m], shas[c], shas[m])
+                  for old, (c, m) in replay.files.items() if c is not None}
+        if "" not in folders and len(folders) <= _MAX_PATH_ARGS:  # moved into those folders, in turn
+            _follow_moves_in(root, folders, before, {d.created_commit for d in before.values()}, log_args, depth + 1)
+        for new, (old, unchanged) in renames.items():
+            earlier, now = before.get(old), files[new]
+            if earlier is None:
+                continue
+            if unchanged and now.changed_commit == commit:  # a pure move is not a change
+                files[new] = earlier
+            else:
+                files[new] = FileDates(earlier.created, now.changed, earlier.created_commit, now.changed_commit)
 
 
 def _staged(root, spec: list[str]) -> tuple[frozenset[str], dict[str, str]]:

@@ -255,6 +255,74 @@ def test_the_work_tree_is_found_from_any_folder_in_it(repo):
         load_history(repo.path(".git"))
 
 
+# ---------------------------------------------------------------- moved into the store's folder
+
+
+def test_the_store_folder_renamed_keeps_every_date(repo):
+    """The log is limited to the store's folder, whose files look born at a
+    move into it: followed back, a renamed store keeps its dates."""
+    repo.write("memory/a.md", BODY)
+    repo.write("memory/b.md", BODY.replace("line", "row"))
+    c1 = repo.commit("add", D1)
+    repo.write("memory/b.md", BODY.replace("line", "row") + "edited\n")
+    c2 = repo.commit("edit b", D2)
+    repo.mv("memory", "mem")
+    c3 = repo.commit("rename the store", D3)
+    assert load_history(repo.root, under="mem").files == {
+        "mem/a.md": dates(D1, c1, D1, c1), "mem/b.md": dates(D1, c1, D2, c2)}
+    repo.mv("mem/a.md", ".claude/memory/a.md")  # and moved on, with an edit this time
+    repo.write(".claude/memory/a.md", BODY.replace("line 7:", "line seven:"))
+    c4 = repo.commit("move a, edited", D4)
+    assert load_history(repo.root, under=".claude/memory").files == {".claude/memory/a.md": dates(D1, c1, D4, c4)}
+    assert c3  # the pure rename of the folder was no change of a.md
+
+
+def test_a_file_moved_in_from_another_folder_keeps_its_dates(repo):
+    repo.write("drafts/x.md", BODY)
+    c1 = repo.commit("draft", D1)
+    repo.write("memory/MEMORY.md", "# index\n")
+    repo.mv("drafts/x.md", "memory/x.md")
+    c2 = repo.commit("file the draft", D2)
+    repo.write("drafts/x.md", "another file, same name\n")  # the old name taken again later
+    repo.commit("new draft", D3)
+    assert load_history(repo.root, under="memory").files == {
+        "memory/MEMORY.md": dates(D2, c2, D2, c2), "memory/x.md": dates(D1, c1, D1, c1)}
+
+
+def test_moves_are_followed_folder_to_folder(repo):
+    repo.write("inbox/x.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.mv("inbox/x.md", "notes/x.md")
+    repo.commit("to notes", D2)
+    repo.mv("notes", "memory")
+    repo.commit("notes become the store", D3)
+    assert load_history(repo.root, under="memory").files == {"memory/x.md": dates(D1, c1, D1, c1)}
+
+
+def test_a_move_in_resumed_from_a_kept_replay_equals_a_full_one(repo):
+    repo.write("memory/a.md", BODY)
+    repo.write("old/b.md", BODY.replace("line", "row"))
+    c1 = repo.commit("add", D1)
+    kept = load_history(repo.root, under="memory")
+    repo.mv("old/b.md", "memory/b.md")
+    repo.commit("move b in", D2)
+    resumed = load_history(repo.root, under="memory", previous=kept)
+    assert resumed.files == load_history(repo.root, under="memory").files
+    assert resumed.files["memory/b.md"] == dates(D1, c1, D1, c1)
+
+
+def test_a_copy_or_a_new_file_is_not_taken_for_a_move(repo):
+    repo.write("drafts/x.md", BODY)
+    repo.commit("draft", D1)
+    repo.write("memory/x.md", BODY)  # a copy: drafts/x.md stays
+    c2 = repo.commit("copy it in", D2)
+    repo.rm("drafts/x.md")
+    repo.write("memory/y.md", "unrelated\n")
+    c3 = repo.commit("delete the draft, add y", D3)
+    assert load_history(repo.root, under="memory").files == {
+        "memory/x.md": dates(D2, c2, D2, c2), "memory/y.md": dates(D3, c3, D3, c3)}
+
+
 def test_load_history_from_a_subfolder_uses_the_top(repo):
     repo.write("store/a.md", "a\n")
     c1 = repo.commit("add", D1)

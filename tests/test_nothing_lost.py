@@ -43,6 +43,9 @@ events = []
 def hook(event, args):
     if event == "open":
         path, mode, flags = args
+        # A descriptor (an int) is a pipe subprocess wraps to feed git's stdin, not a file opened.
+        if isinstance(path, int):
+            return
         if (isinstance(mode, str) and set(mode) & set("wax+")) or (flags or 0) & WRITE_FLAGS:
             events.append(["open", str(path), str(mode)])
     elif event in MUTATING:

@@ -54,6 +54,21 @@ def message(cli, repo: GitRepo, code: str, *args: str) -> str:
 # ---------------------------------------------------------------- MEM401 created-mismatch
 
 
+def test_a_renamed_store_folder_keeps_its_dates_for_every_rule(repo, findings, cli):
+    """`git mv memory .claude/memory`: the files are not new, nor changed."""
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem(body=BODY.replace("line", "row")))
+    repo.commit("add", D1)
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.mv("memory", ".claude/memory")
+    repo.commit("move the store", D3)
+    found = findings(repo.root / ".claude" / "memory", "--today", TODAY, "--select", "MEM401,MEM501")
+    stale = {(".claude/memory/a.md", 5, "MEM501"), (".claude/memory/b.md", 1, "MEM501")}  # unchanged since D1
+    assert sorted(found) == sorted(stale)  # and no MEM401: created is still the first add
+    result = cli("backfill", "--dry-run", "--today", TODAY, repo.root / ".claude" / "memory")
+    assert "+created: 2024-01-10" in result.output and "2024-03-30" not in result.output
+
+
 def test_created_agrees_with_the_first_add_or_fires(repo, dates, cli):
     repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
     repo.write("memory/b.md", mem("2024-03-01", "2024-03-01"))
