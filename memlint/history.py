@@ -527,6 +527,9 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
                 raise HistoryError(f"{p}: outside the repository {root}") from None
         rel.append(p.as_posix())
     if not rel:
+        if since is not None and _run(root, ["rev-parse", "--verify", "-q", "--end-of-options", f"{since}^{{commit}}"],
+                                      check=False)[0]:
+            raise HistoryError(f"not a commit in {root}")  # said even when there is nothing to judge
         return {}
     args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
             "--src-prefix=a/", "--dst-prefix=b/"]

@@ -12,7 +12,7 @@ from memlint.finding import Finding
 DOCS_URL = "https://github.com/memlint/memlint/blob/main/README.md#rules"
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # and a name's bytes that are not UTF-8
 
 
 def printable(value: str) -> str:

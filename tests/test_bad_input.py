@@ -415,6 +415,7 @@ def test_odd_file_names_in_the_other_commands_and_in_written_reports(tmp_path):
         assert shown in written, command
         if name.endswith((".json", ".sarif")):
             json.loads(written)
+    assert "lat\\udce9n.md:1:1: MEM201" in memlint("check", "--format", "text", store, cwd=repo).stdout
 
 
 def test_leading_dash_file_name_after_double_dash(tmp_path):

@@ -49,7 +49,7 @@ def check(store, options):
         return
     patterns = store.settings.get("append-only") or ()
     logs = [doc for rel, doc in sorted(store.docs.items()) if glob_match(rel, patterns)]
-    if not logs:
+    if not logs and store.since is None:
         return
     git = store.git_dates
     history = git.require()

@@ -434,6 +434,14 @@ def test_history_since_a_revision(logs, findings, cli):
     assert result.exit_code == 2 and "--since no-such-rev" in result.stderr
 
 
+def test_a_since_that_names_no_commit_is_said_without_daily_logs_too(repo, cli):
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    result = cli("check", "--since", "no-such-rev", repo.root / "memory")
+    assert result.exit_code == 2 and "--since no-such-rev: not a commit in" in result.stderr
+    assert cli("check", "--select", "MEM405", "--since", "HEAD", repo.root / "memory").exit_code == 0
+
+
 def test_since_outside_git_gives_the_notice(tmp_path, cli):
     (tmp_path / "MEMORY.md").write_text("# Memory\n")
     (tmp_path / "memory").mkdir()
