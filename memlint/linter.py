@@ -10,7 +10,7 @@ from memlint import rules as rule_registry
 from memlint import suppress
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Finding
-from memlint.store import SPLIT_MIN, Store, share_out
+from memlint.store import SPLIT_MIN, Store, _find_git_root, share_out
 
 INTERNAL_CODE = "MEM000"
 # Rules with these tags read git dates (directly, or through lifecycle and duplicates).
@@ -246,14 +246,21 @@ def _secrets_in(doc, store: Store) -> list[str]:
 def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> Result:
     """Lint every store. Paths are repo-relative; when the stores live in
     different repositories (or outside any), each path is prefixed with its
-    repository's folder, relative to the current one, so none collide."""
+    repository's folder, relative to the current one, so none collide. A
+    store in a repository nested in the current one (a submodule) is
+    prefixed with its folder there: the paths are the outer repository's."""
     stores = list(stores)
     several_roots = len({store.repo_root for store in stores}) > 1
+    outer = _find_git_root(Path.cwd().resolve()) if not several_roots else None
     total = Result()
     for store in stores:
         one = lint_store(store, selection)
+        prefix = None
         if several_roots:
             prefix = Path(os.path.relpath(store.repo_root)).as_posix()
+        elif outer is not None and store.repo_root != outer and store.repo_root.is_relative_to(outer):
+            prefix = store.repo_root.relative_to(outer).as_posix()
+        if prefix is not None:
             one.findings = [replace(f, path=f"{prefix}/{f.path}") for f in one.findings]
         total.findings.extend(one.findings)
         total.notices.extend(n for n in one.notices if n not in total.notices)

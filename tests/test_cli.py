@@ -89,6 +89,25 @@ def test_store_discovered_below_repository_top(tmp_path, make_store, cli):
     assert [f["code"] for f in hidden.json()] == ["MEM001"]
 
 
+def test_a_store_in_a_nested_repository_reports_the_outer_repositorys_paths(tmp_path, cli):
+    """A submodule's store, linted from the superproject: its paths are the
+    superproject's (GitHub annotations, a click in the editor); from inside
+    the submodule, they are the submodule's."""
+    from tests.gitrepo import GitRepo
+
+    outer = GitRepo(tmp_path / "super")
+    outer.write("README.md", "the project\n")
+    outer.commit("init", "2024-01-05T10:00:00+00:00")
+    inner = GitRepo(tmp_path / "super" / "vendor" / "agent")
+    inner.write("memory/MEMORY.md", "# Index\n- [B](b.md)\n")
+    inner.write("memory/b.md", NOFM)
+    inner.commit("init", "2024-01-06T10:00:00+00:00")
+    from_outer = cli("check", "--format", "json", "vendor/agent/memory", cwd=outer.root)
+    assert [f["path"] for f in from_outer.json()] == ["vendor/agent/memory/b.md"]
+    from_inner = cli("check", "--format", "json", "memory", cwd=inner.root)
+    assert [f["path"] for f in from_inner.json()] == ["memory/b.md"]
+
+
 def test_no_store_is_a_usage_error(tmp_path, cli):
     (tmp_path / "notes.md").write_text("hi\n")
     result = cli("check", tmp_path)
