@@ -458,7 +458,8 @@ def findings_key(store, selection) -> str | None:
     for f in store._files:
         if f.blob is None and f.problem is None:
             return None  # a file whose content has no id (over the size cap): judge it again
-        files.append(f"{f.rel}\0{f.blob}\0{f.problem}\0{f.abspath.resolve() if f.link else ''}")
+        # realpath, not resolve(): a symlink loop must give a key, not an error
+        files.append(f"{f.rel}\0{f.blob}\0{f.problem}\0{os.path.realpath(f.abspath) if f.link else ''}")
     h.update("\n".join(files).encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 

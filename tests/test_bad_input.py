@@ -363,6 +363,19 @@ def test_symlinks_are_reported_never_followed(linked_store):
     assert run.code == 1
 
 
+def test_a_committed_symlink_loop_with_the_cache_on(tmp_path):
+    """The cache keys a run by each symlink's target: a loop has none."""
+    repo = _repo_with_store(tmp_path)
+    (repo / "memory" / "ping.md").symlink_to("pong.md")
+    (repo / "memory" / "pong.md").symlink_to("ping.md")
+    _commit(repo, "a loop")
+    expected = memlint("check", "--format", "json", "--no-cache", repo / "memory")
+    assert {("memory/ping.md", 1, "MEM006"), ("memory/pong.md", 1, "MEM006")} <= expected.triples()
+    for _ in range(2):  # cold, then warm
+        assert memlint("check", "--format", "json", repo / "memory").triples() == expected.triples()
+    assert memlint("report", repo / "memory").code in (0, 1)
+
+
 def test_symlinks_named_on_the_command_line(linked_store):
     run = memlint("check", "--format", "json", "--select", "MEM006", "out.md", "loop.md", "inside.md", cwd=linked_store, timeout=30)
     assert {f["path"] for f in run.json()} == {"store/out.md", "store/loop.md"}
