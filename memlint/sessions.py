@@ -15,11 +15,13 @@ Stdlib only.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
 import sqlite3
+import stat
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -70,8 +72,24 @@ def _mtime_date(path: Path) -> date:
     return datetime.fromtimestamp(path.stat().st_mtime).date()
 
 
+def _open_regular(path: Path) -> int:
+    """A descriptor for reading ``path``, which must be a regular file: a FIFO
+    named like a log or a transcript would block the run for good (it is
+    opened without waiting for a writer, then refused)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def _read_text(path: Path) -> str:
-    return path.read_bytes().decode("utf-8", errors="replace")
+    with open(_open_regular(path), "rb") as fh:
+        return fh.read().decode("utf-8", errors="replace")
 
 
 def _text_and_date(path: Path) -> tuple[str, date]:
@@ -164,7 +182,7 @@ def _jsonl_session(path: Path) -> tuple[date | None, str, bool]:
     when: date | None = None
     parts: list[str] = []
     has_message = False
-    with open(path, "r", encoding="utf-8", errors="replace") as fh:
+    with open(_open_regular(path), "r", encoding="utf-8", errors="replace") as fh:
         for line in fh:
             line = line.strip()
             if not line:

@@ -376,6 +376,25 @@ def test_a_committed_symlink_loop_with_the_cache_on(tmp_path):
     assert memlint("report", repo / "memory").code in (0, 1)
 
 
+def test_a_fifo_named_like_a_log_or_a_transcript_is_not_waited_for(tmp_path):
+    """health, triage and report read daily logs and transcripts as
+    sessions: a FIFO among them is skipped, not opened and waited on."""
+    store = write(tmp_path / "s", {"MEMORY.md": "# Memory\n- [a](memory/a.md)\n",
+                                   "memory/a.md": MEM.format(name="a"), "memory/2026-04-02.md": "- deployed\n"})
+    os.mkfifo(store / "memory" / "2026-04-01.md")
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    (sessions / "one.jsonl").write_text('{"type": "user", "timestamp": "2026-04-03T10:00:00Z", '
+                                        '"message": {"content": "about a"}}\n')
+    os.mkfifo(sessions / "two.jsonl")
+    for command in (["health"], ["triage"], ["report"], ["health", "--sessions", sessions]):
+        run = memlint(*command, "--preset", "openclaw", store, timeout=30)  # a wait on the FIFO would time out
+        assert run.code in (0, 1), (command, run.stderr)
+    # the readable log is a session, and so is the transcript; the FIFOs are not
+    assert memlint("health", "--preset", "openclaw", store).stdout.startswith("1 files, 1 sessions")
+    assert memlint("health", "--preset", "openclaw", "--sessions", sessions, store).stdout.startswith("1 files, 2 sessions")
+
+
 def test_symlinks_named_on_the_command_line(linked_store):
     run = memlint("check", "--format", "json", "--select", "MEM006", "out.md", "loop.md", "inside.md", cwd=linked_store, timeout=30)
     assert {f["path"] for f in run.json()} == {"store/out.md", "store/loop.md"}
