@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from memlint.dates import parse_date
 from memlint.evaluate import Walk
+from memlint.reporters import printable
 from memlint.rules._common import plural
 from memlint.summary import summarize
 
@@ -273,7 +274,7 @@ _LOOSE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 
 def cell(text: str) -> str:
     """Text safe inside a markdown table cell: one line, `|` and markup escaped."""
-    text = " ".join(str(text).split())  # newlines and runs of blanks: one space
+    text = printable(" ".join(str(text).split()))  # newlines and runs of blanks: one space; escapes shown
     text = _MD_SPECIAL.sub(r"\\\1", text)
     return _LOOSE_UNDERSCORE.sub(r"\\_", text)
 

@@ -12,13 +12,26 @@ from memlint.finding import Finding
 DOCS_URL = "https://github.com/memlint/memlint/blob/main/README.md#rules"
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # and a name's bytes that are not UTF-8
+# Control characters, the Unicode line and paragraph separators (YAML and
+# some viewers break lines there) and a name's bytes that are not UTF-8.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
 def printable(value: str) -> str:
     """Control characters escaped: a file name holding a newline or a terminal
     escape sequence must not split a finding or drive the terminal."""
     return _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], value)
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def json_text(value, *, indent: int | None = 2) -> str:
+    """JSON, non-ASCII kept as it is; a file name's bytes that are not UTF-8
+    (lone surrogates) written as \\udcXX escapes, so the text is always
+    valid UTF-8, on stdout as in a file."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _SURROGATE.search(text) else text
 
 
 def text(findings: Sequence[Finding], rules=()) -> str:
@@ -30,7 +43,7 @@ def text(findings: Sequence[Finding], rules=()) -> str:
 
 
 def json_report(findings: Sequence[Finding], rules=()) -> str:
-    return json.dumps([f.to_dict() for f in findings], indent=2, ensure_ascii=False) + "\n"
+    return json_text([f.to_dict() for f in findings]) + "\n"
 
 
 def _escape_data(value: str) -> str:
@@ -113,7 +126,7 @@ def sarif(findings: Sequence[Finding], rules=()) -> str:
             }
         ],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_text(doc) + "\n"
 
 
 REPORTER_BY_NAME: dict[str, Callable[..., str]] = {

@@ -448,6 +448,10 @@ def test_odd_file_names_in_the_other_commands_and_in_written_reports(tmp_path):
         if name.endswith((".json", ".sarif")):
             json.loads(written)
     assert "lat\\udce9n.md:1:1: MEM201" in memlint("check", "--format", "text", store, cwd=repo).stdout
+    for command in (["check"], ["graph"], ["health"], ["triage", "--all"]):  # JSON on stdout: valid UTF-8
+        run = memlint(*command, "--format", "json", store, cwd=repo)
+        assert "\ufffd" not in run.stdout and "lat\\udce9n.md" in run.stdout, command
+        json.loads(run.stdout)
 
 
 def test_leading_dash_file_name_after_double_dash(tmp_path):

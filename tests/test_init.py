@@ -81,6 +81,20 @@ def test_init_never_overwrites_without_force(tmp_path, cli):
     assert not (tmp_path / ".memlint.yaml").exists()
 
 
+@pytest.mark.parametrize("breaker", ["\n", "\r", "\u2028", "\x85"])
+def test_a_folder_name_cannot_write_configuration_through_init(tmp_path, cli, breaker):
+    """The store's folder is named in a comment: a line break in its name
+    must not end the comment and start a live key."""
+    folder = f"st{breaker}rules: {{orphan: off}}{breaker}#"
+    write_files(tmp_path / folder, {"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": MEM, "b.md": MEM.replace("a", "b")})
+    before = cli("check", "--format", "json", "--select", "MEM201", tmp_path)
+    assert cli("init", tmp_path).exit_code == 0
+    written = (tmp_path / ".memlint.yaml").read_text(encoding="utf-8")
+    assert "rules" not in yaml.safe_load(written)
+    after = cli("check", "--format", "json", "--select", "MEM201", tmp_path)
+    assert after.json() == before.json() != []
+
+
 def test_init_respects_pyproject_configuration(tmp_path, cli):
     write_files(tmp_path, {"MEMORY.md": "# Index\n", "pyproject.toml": "[tool.memlint]\npreset = 'moc'\n"})
     refused = cli("init", tmp_path)

@@ -6,13 +6,13 @@ compares with one and exits 1 when a question that passed now fails.
 """
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
 from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options
+from memlint.reporters import json_text
 
 
 @click.command("eval")
@@ -61,9 +61,9 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
     if save is not None:
         from memlint.atomic import write_text_atomic
 
-        write_text_atomic(save, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+        write_text_atomic(save, json_text(record) + "\n")
     if fmt == "json":
-        click.echo(json.dumps(record, indent=2, ensure_ascii=False))
+        click.echo(json_text(record))
     else:
         click.echo(render_text(outcomes, record["totals"]), nl=False)
     if base is None:

@@ -2,7 +2,6 @@
 (drawn by ``memlint.graphview``)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -21,7 +20,9 @@ def graph_cmd(paths, preset, config_file, fmt, max_per_topic, output):
     """Draw the store: root -> topics -> memories, orphans and broken targets marked."""
     stores, _ = build_stores(paths, preset, config_file)
     if fmt == "json":
-        text = json.dumps({"stores": [graph_json(s) for s in stores]}, indent=2, ensure_ascii=False) + "\n"
+        from memlint.reporters import json_text
+
+        text = json_text({"stores": [graph_json(s) for s in stores]}) + "\n"
     else:
         views = [build_view(s, max_per_topic) for s in stores]
         text = render_mermaid(views) if fmt == "mermaid" else render_dot(views)

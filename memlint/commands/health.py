@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from memlint.cli import build_stores, common_store_options, parse_today
-from memlint.reporters import printable
+from memlint.reporters import json_text, printable
 
 AUTO_MIN_HOURS = 24
 AUTO_MIN_SESSIONS = 5
@@ -160,7 +160,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
         n_sessions += n
     rows.sort(key=lambda u: (-u.hotness, u.path))
     if fmt == "json":
-        click.echo(json.dumps([vars(u) for u in rows], indent=2, ensure_ascii=False))  # flat: no deep copy needed
+        click.echo(json_text([vars(u) for u in rows]))  # flat: no deep copy needed
         return
     counts = {c: sum(1 for u in rows if u.hot_class == c) for c in ("HOT", "WARM", "COLD")}
     click.echo(f"{len(rows)} files, {n_sessions} sessions, window {window_days} days: "
@@ -216,10 +216,10 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                  "sessions_since_last_run": new_sessions, "files_scanned": len(scored),
                  "suggestions": [r for r in scored if r["recommendation"] != "KEEP"]}
         with open(log_file, "a", encoding="utf-8", errors="backslashreplace") as fh:  # one JSON line per run
-            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            fh.write(json_text(entry, indent=None) + "\n")
         results.extend(scored)
     if fmt == "json":
-        click.echo(json.dumps(results, indent=2, ensure_ascii=False))
+        click.echo(json_text(results))
         return
     attention = [r for r in results if r["recommendation"] != "KEEP"]
     shown = results if show_all else attention[:TOP_N]

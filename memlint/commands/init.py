@@ -17,6 +17,7 @@ import click
 from memlint import __version__
 from memlint.cli import UsageError
 from memlint.presets import PRESET_NAMES
+from memlint.reporters import printable
 
 HOOK_REPO = "https://github.com/memlint/memlint"
 CONFIG_NAME = ".memlint.yaml"
@@ -52,7 +53,11 @@ def _yaml_value(value) -> str:
     """A YAML flow value: plain for simple words, JSON (valid YAML) otherwise."""
     if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9-]*", value) and value not in _YAML_KEYWORDS:
         return value
-    return "null" if value is None else json.dumps(value, ensure_ascii=False)
+    if value is None:
+        return "null"
+    text = json.dumps(value, ensure_ascii=False)
+    # YAML reads \x85, \u2028 and \u2029 as line breaks, even quoted: escaped, with all else unusual
+    return text if text.isprintable() else json.dumps(value)
 
 
 def find_stores(folder: Path):
@@ -89,7 +94,7 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
         root = (store.dir / store.root_name).relative_to(folder.resolve()).as_posix()
         counts = {role: len(store.by_role(role)) for role in ("memory", "index", "log")}
         out.append(
-            f"# Detected: {root}, a {store.preset} store ({counts['memory']} memories, "
+            f"# Detected: {printable(root)}, a {store.preset} store ({counts['memory']} memories, "
             f"{counts['index']} topic indexes, {counts['log']} daily logs)."
         )
         if store.settings["frontmatter"] == "required":
