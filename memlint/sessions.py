@@ -431,6 +431,9 @@ class SessionIndex:
         result = conn.execute("PRAGMA quick_check(1)").fetchone()
         if result is None or result[0] != "ok":
             raise _Foreign(f"quick_check: {result}")
+        # The full-text index's own structure (quick_check does not read it):
+        # a damaged one fails here, on its first use, with DatabaseError.
+        conn.execute("SELECT rowid FROM fts WHERE fts MATCH '\"memlint\"' LIMIT 1").fetchall()
 
     def close(self) -> None:
         self._conn.close()

@@ -336,6 +336,17 @@ class TestSessionIndex:
             assert idx.rebuilt
             assert idx.count() == 0
 
+    def test_damaged_full_text_index_rebuilt(self, tmp_path):
+        """quick_check passes over FTS5's own records: their damage shows at
+        the first query, which opening the index now makes."""
+        db = tmp_path / "sessions.db"
+        with SessionIndex(db) as idx:
+            idx.update([_s(i, f"text {i}") for i in range(10)])
+            idx._conn.execute("DELETE FROM fts_data")
+        with SessionIndex(db) as idx:
+            assert idx.rebuilt and idx.count() == 0
+            assert idx.update([_s(1, "hello world")]) == 1 and idx.document_frequency("hello") == 1
+
     def test_foreign_db_rebuilt(self, tmp_path):
         db = tmp_path / "sessions.db"
         conn = sqlite3.connect(db)

@@ -133,6 +133,19 @@ def test_triage_log_appends_a_json_line_per_run(planted, cli, tmp_path, monkeypa
     assert {s["recommendation"] for s in lines[0]["suggestions"]} == {"ARCHIVE", "UPDATE", "PRUNE"}
 
 
+@pytest.mark.parametrize("state", ['{"last_run": "x", "sessions": "y"}', '{"last_run": 3, "sessions": -1}',
+                                   '{"last_run": "2026-01-01T00:00:00", "sessions": true}', "[[[[", "[" * 100_000],
+                         ids=["strings", "wrong-types", "naive-time-and-bool", "broken", "deep"])
+def test_triage_state_of_the_wrong_shape_is_a_first_run(planted, cli, tmp_path, monkeypatch, state):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    args = ("triage", "--auto", "--format", "json", "--today", TODAY.isoformat(), "--preset", "openclaw", planted)
+    assert len(cli(*args).json()) == 5
+    [saved] = list((tmp_path / "cache").rglob("triage-state.json"))
+    saved.write_text(state)
+    again = cli(*args)
+    assert again.exit_code == 0 and len(again.json()) == 5  # as on a first run
+
+
 def test_triage_changes_no_memory_file(planted, cli):
     before = {p: p.read_bytes() for p in planted.rglob("*.md")}
     cli("triage", "--today", TODAY.isoformat(), "--preset", "openclaw", planted)

@@ -232,8 +232,22 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
 
 
 def _read_state(path: Path) -> dict:
+    """The last triage's state; missing, corrupt or wrongly typed (it is only
+    a cache, anyone can edit it): as on a first run."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}  # missing or corrupt state: behave as a first run
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    state = {}
+    sessions = data.get("sessions")
+    if isinstance(sessions, int) and not isinstance(sessions, bool) and sessions >= 0:
+        state["sessions"] = sessions
+    last = data.get("last_run")
+    try:
+        if isinstance(last, str) and datetime.fromisoformat(last).tzinfo is not None:
+            state["last_run"] = last
+    except ValueError:
+        pass
+    return state
