@@ -78,6 +78,8 @@ def parse_golden(text: str, name: str) -> list[Question]:
         where = f"{name}:{mark.line + 1}" if mark is not None else name
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise GoldenError(f"{where}: not valid YAML: {problem}") from None
+    except RecursionError:
+        raise GoldenError(f"{name}: nested too deeply to be a golden set") from None
     if node is None:
         raise GoldenError(f"{name}:1: empty golden set; expected a list of {{q: question, expect: path/to/memory.md}}")
     if not isinstance(node, yaml.SequenceNode):
@@ -506,6 +508,8 @@ def load_baseline(path: Path) -> Baseline:
         raise GoldenError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise GoldenError(f"{path}: not a saved eval run (not JSON: {exc})") from None
+    except RecursionError:
+        raise GoldenError(f"{path}: not a saved eval run (nested too deeply)") from None
     if not isinstance(data, dict) or data.get("memlint-eval") != FORMAT_VERSION or not isinstance(data.get("questions"), list):
         raise GoldenError(f"{path}: not a saved eval run (write one with memlint eval --save FILE)")
     passed = {}

@@ -189,7 +189,7 @@ def _jsonl_session(path: Path) -> tuple[date | None, str, bool]:
                 continue
             try:
                 rec = json.loads(line)
-            except ValueError:  # broken / truncated line
+            except (ValueError, RecursionError):  # broken, truncated or absurdly nested line
                 continue
             if not isinstance(rec, dict):
                 continue

@@ -390,6 +390,7 @@ def test_a_fifo_named_like_a_log_or_a_transcript_is_not_waited_for(tmp_path):
     for command in (["health"], ["triage"], ["report"], ["health", "--sessions", sessions]):
         run = memlint(*command, "--preset", "openclaw", store, timeout=30)  # a wait on the FIFO would time out
         assert run.code in (0, 1), (command, run.stderr)
+    (sessions / "three.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n")  # a line too deep to read: skipped
     # the readable log is a session, and so is the transcript; the FIFOs are not
     assert memlint("health", "--preset", "openclaw", store).stdout.startswith("1 files, 1 sessions")
     assert memlint("health", "--preset", "openclaw", "--sessions", sessions, store).stdout.startswith("1 files, 2 sessions")

@@ -301,6 +301,7 @@ def test_an_expected_file_missing_from_the_store_fails(cli, make_store, tmp_path
         ("", "golden.yaml:1: empty golden set; expected a list of {q: question, expect: path/to/memory.md}"),
         ("[]\n", "golden.yaml:1: the golden set has no questions"),
         ("- q: 'a\n  expect: a.md\n", "golden.yaml:3: not valid YAML: found unexpected end of stream"),
+        ("[" * 2000, "golden.yaml: nested too deeply to be a golden set"),
     ],
 )
 def test_bad_golden_sets_exit_2_with_file_and_line(cli, make_store, tmp_path, text, message):
@@ -328,6 +329,9 @@ def test_missing_golden_file_and_bad_baseline_exit_2(cli, make_store, tmp_path):
     result = cli("eval", "--baseline", bad, golden, store)
     assert result.exit_code == 2
     assert result.stderr == f"memlint: {bad}: not a saved eval run (write one with memlint eval --save FILE)\n"
+    bad.write_text("[" * 100_000 + "]" * 100_000)
+    deep = cli("eval", "--baseline", bad, golden, store)
+    assert deep.exit_code == 2 and deep.stderr == f"memlint: {bad}: not a saved eval run (nested too deeply)\n"
     with pytest.raises(GoldenError):
         load_golden(tmp_path / "nope.yaml")
 
