@@ -342,6 +342,10 @@ def test_usage_errors(cli, make_store, tmp_path):
     assert "needs a golden set" in cli("eval").stderr
     golden = golden_file(tmp_path, ("a", "owners.md"))
     assert "go with --init" in cli("eval", "--output", tmp_path / "x", golden, store).stderr
+    loose = tmp_path / "loose.md"
+    loose.write_text("# a note in no store\n")
+    outside = cli("eval", "--init", loose)
+    assert outside.exit_code == 2 and outside.stderr == f"memlint: {loose}: in no memory store; name a store's folder: memlint eval --init PATH\n"
 
 
 def test_save_writes_the_run_atomically(cli, moc, tmp_path, monkeypatch):

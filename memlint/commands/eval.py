@@ -134,6 +134,8 @@ def _init(args, preset, config_file, output, force):
     from memlint import evaluate as ev
 
     stores, _ = build_stores(args, preset, config_file)
+    if not stores:  # a file named that no store holds
+        raise UsageError(f"{args[0] if args else '.'}: in no memory store; name a store's folder: memlint eval --init PATH")
     if len(stores) > 1:
         names = ", ".join(str(s.dir) for s in stores)
         raise UsageError(f"found {len(stores)} stores ({names}); name one: memlint eval --init PATH")
