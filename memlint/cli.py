@@ -72,9 +72,14 @@ def parse_today(value: str | None) -> date | None:
     if value is None:
         return None
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD)") from None
+        raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD)", param_hint="'--today'") from None
+    # Windows and ages are counted back and forth from it: a date near the
+    # ends of the calendar would overflow, and none of them is a real today.
+    if not 1900 <= day.year <= 9000:
+        raise click.BadParameter(f"{value!r} is out of range (years 1900 to 9000)", param_hint="'--today'")
+    return day
 
 
 def _split_keys(values) -> tuple[str, ...]:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memlint.rules import all_rules
 
 ROOT = "# Index\n- [A](a.md) — " + "x" * 200 + "\n"
@@ -215,3 +217,11 @@ def test_unwritable_output_is_a_usage_error(make_store, cli, tmp_path):
     store = make_store({"MEMORY.md": "# Index\n"})
     result = cli("check", "--output", tmp_path / "no" / "such" / "dir" / "out.txt", store, env={"MEMLINT_DEBUG": ""})
     assert result.exit_code == 2 and "No such file" in result.stderr and "internal error" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["check", "health", "triage", "report", "backfill"])
+@pytest.mark.parametrize("today", ["0001-01-01", "9999-12-31", "2026-02-30"])
+def test_a_today_that_is_no_real_day_is_a_usage_error(make_store, cli, command, today):
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    result = cli(command, "--today", today, store)
+    assert result.exit_code == 2 and "--today" in result.stderr and today in result.stderr
