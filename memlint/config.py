@@ -194,6 +194,11 @@ def validate(data, where: str = "config") -> None:
     for key in ("include", "exclude"):
         if key in data and not _is_str_list(data[key]):
             raise ConfigError(f"{where}: {key!r} must be a list of glob strings")
+    if _is_str_list(data.get("retired-exempt-rules")):  # named rules must exist (the rules load only then)
+        known = rule_registry.all_rules()
+        for key in data["retired-exempt-rules"]:
+            if not any(rule_registry.matches(rule, (key,)) for rule in known):
+                raise ConfigError(f"{where}: retired-exempt-rules: no rule, tag or code prefix matches {key!r}")
     for key, default in BASE_SETTINGS.items():
         if key == "root" or key not in data:
             continue
@@ -208,6 +213,8 @@ def validate(data, where: str = "config") -> None:
             ok = value is None or isinstance(value, str)
         else:
             ok = value is None or isinstance(value, (str, int)) and not isinstance(value, bool)
+        if not ok and isinstance(default, int) and isinstance(value, int) and not isinstance(value, bool):
+            raise ConfigError(f"{where}: {key!r} must be 0 or more, not {value}")
         if not ok:
             raise ConfigError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
         if key.endswith("-days") and value is not None and (not isinstance(value, int) or value < 0):
@@ -256,7 +263,9 @@ def validate(data, where: str = "config") -> None:
                 )
             elif isinstance(opt_value, (int, float)) and not isinstance(opt_value, bool):
                 low, high = getattr(rule, "BOUNDS", {}).get(opt, (0, None))
-                if opt_value < low or (high is not None and opt_value > high):
+                # NaN passes every comparison: a value that is no number fails first
+                if opt_value != opt_value or opt_value in (float("inf"), float("-inf")) or opt_value < low or (
+                        high is not None and opt_value > high):
                     span = f"from {low} to {high}" if high is not None else f"{low} or more"
                     raise ConfigError(f"{where}: rules.{key}.{opt} must be {span}, not {opt_value!r}")
 

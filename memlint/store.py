@@ -982,9 +982,13 @@ def discover(path: Path, config: Config) -> list[tuple[Path, str]]:
     of it. A path with an ``INDEX.md`` but no other root is a store too.
     """
     if config.root is not None:
-        root = config.root
+        root, named = config.root, config.data["root"]
+        if root.is_dir():
+            raise ConfigError(f"{config.path}: root {named!r} is a folder: name the root index in it (root: path/to/MEMORY.md)")
         if not root.is_file():
-            raise ConfigError(f"{config.path}: root {config.data['root']!r} does not exist")
+            raise ConfigError(f"{config.path}: root {named!r} does not exist")
+        if root.suffix.lower() != ".md":
+            raise ConfigError(f"{config.path}: root {named!r} is not a markdown file: name the root index (root: path/to/MEMORY.md)")
         return [(root.parent, root.name)]
     path = path.resolve()
     found: list[tuple[Path, str]] = []

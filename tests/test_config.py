@@ -60,6 +60,12 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         ("rules:\n  MEM102: {max-length: -5}\n", "max-length must be 0 or more"),
         ("rules:\n  MEM101: {max-lines: -1}\n", "max-lines must be 0 or more"),
         ("schema: 5\n", "'schema' has the wrong type"),
+        ("rules:\n  near-duplicate: {threshold: .nan}\n", "threshold must be from 0.01 to 1.0, not nan"),
+        ("rules:\n  MEM404: {tolerance-days: .inf}\n", "tolerance-days must be"),
+        ("index-depth: -1\n", "'index-depth' must be 0 or more, not -1"),
+        ("retired-exempt-rules: [stale, no-such-rule]\n", "retired-exempt-rules: no rule, tag or code prefix matches 'no-such-rule'"),
+        ("root: .\n", "root '.' is a folder"),
+        ("root: .memlint.yaml\n", "root '.memlint.yaml' is not a markdown file"),
     ],
 )
 def test_bad_config_exits_2_with_message(make_store, cli, text, needle):
