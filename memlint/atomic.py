@@ -13,8 +13,18 @@ from pathlib import Path
 
 def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
     """``durable=False`` skips the fsync: still all-or-nothing for readers, but a
-    power cut may lose the write (fine for a cache that checks what it reads)."""
-    path = Path(path)
+    power cut may lose the write (fine for a cache that checks what it reads).
+    A failure is an OSError naming ``path`` as given (not the temp file, nor
+    nothing, as a full device says)."""
+    try:
+        _write_bytes_atomic(Path(path), data, durable)
+    except OSError as exc:
+        if exc.errno is None:
+            raise
+        raise OSError(exc.errno, exc.strerror, str(path)) from None  # the subclass the errno makes
+
+
+def _write_bytes_atomic(path: Path, data: bytes, durable: bool) -> None:
     try:
         info = os.stat(path)  # follows a symlink: the file it names is what changes
     except FileNotFoundError:

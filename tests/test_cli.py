@@ -215,8 +215,13 @@ def test_symlinked_root_is_read_once(make_store, cli):
 
 def test_unwritable_output_is_a_usage_error(make_store, cli, tmp_path):
     store = make_store({"MEMORY.md": "# Index\n"})
-    result = cli("check", "--output", tmp_path / "no" / "such" / "dir" / "out.txt", store, env={"MEMLINT_DEBUG": ""})
-    assert result.exit_code == 2 and "No such file" in result.stderr and "internal error" not in result.stderr
+    target = tmp_path / "no" / "such" / "dir" / "out.txt"
+    result = cli("check", "--output", target, store, env={"MEMLINT_DEBUG": ""})
+    assert result.exit_code == 2 and "internal error" not in result.stderr
+    assert result.stderr.splitlines()[-1] == f"memlint: {target}: No such file or directory"  # not a temp file's
+    if Path("/dev/full").exists():
+        full = cli("graph", "--output", "/dev/full", store, env={"MEMLINT_DEBUG": ""})
+        assert full.exit_code == 2 and full.stderr.splitlines()[-1] == "memlint: /dev/full: No space left on device"
 
 
 @pytest.mark.parametrize("command", ["check", "health", "triage", "report", "backfill"])
