@@ -61,6 +61,10 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
         return Outcome(data, skipped="not valid UTF-8")
     lines = text.split("\n")
     fences = markdown._find_frontmatter(lines)
+    if fences is None and "\r" in text.replace("\r\n", ""):
+        # Lines that end in a lone CR (old Mac files) read as one line here,
+        # and perhaps as frontmatter elsewhere: a new block could be a second one.
+        return Outcome(data, skipped="lines end in a lone CR (\\r): convert them to \\n first")
     if fences is None:
         if not create_block:
             return Outcome(data, skipped="no frontmatter, and this store does not require one: left alone")

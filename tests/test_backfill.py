@@ -109,6 +109,7 @@ def test_an_indented_frontmatter_is_rewritten_by_ruamel_keeping_its_fields():
     ("---\n- a list\n---\nBody\n", "invalid frontmatter"),
     ("---\nname: a\nname: b\n---\nBody\n", "duplicate key 'name'"),
     ("---\nname: a\nmetadata:\n  created:\n---\nBody\n", "`metadata.created` is empty"),
+    ("---\rname: a\rtype: user\r---\rBody\r", "lone CR"),  # old Mac line ends: a new block could be a second one
 ])
 def test_files_it_cannot_edit_safely_are_never_touched(text, why):
     out = add_dates(text.encode(), BOTH, create_block=True)
