@@ -143,6 +143,28 @@ def test_init_pre_commit_creates_appends_once_and_keeps_the_rest(tmp_path, cli):
     assert hooks.read_text() == text
 
 
+def test_init_pre_commit_refuses_a_config_it_cannot_edit_before_writing_anything(tmp_path, cli):
+    """PyYAML keeps the last of two `repos:`; the editor refuses the file: the
+    refusal comes first, and .memlint.yaml is not written either."""
+    write_files(tmp_path, {"MEMORY.md": "# Index\n", ".pre-commit-config.yaml": "repos: []\nrepos: []\n"})
+    result = cli("init", "--pre-commit", tmp_path)
+    assert result.exit_code == 2 and "cannot edit it safely" in result.stderr and "add the hook by hand" in result.stderr
+    assert (tmp_path / ".pre-commit-config.yaml").read_text() == "repos: []\nrepos: []\n"
+    assert not (tmp_path / ".memlint.yaml").exists()
+
+
+def test_init_pre_commit_keeps_a_byte_order_mark_and_crlf(tmp_path, cli):
+    existing = "\ufeffrepos:\r\n-   repo: local\r\n    hooks:\r\n    -   id: tidy\r\n        name: tidy\r\n" \
+               "        entry: tidy\r\n        language: system\r\n"
+    write_files(tmp_path, {"MEMORY.md": "# Index\n"})
+    (tmp_path / ".pre-commit-config.yaml").write_bytes(existing.encode("utf-8"))
+    assert cli("init", "--pre-commit", tmp_path).exit_code == 0
+    written = (tmp_path / ".pre-commit-config.yaml").read_bytes().decode("utf-8")
+    assert written.startswith(existing) and "memlint" in written[len(existing):]
+    assert written.count("\r\n") == written.count("\n")  # every line ends as the file's did
+    validate_pre_commit_config(tmp_path / ".pre-commit-config.yaml")
+
+
 def test_init_pre_commit_refuses_a_config_it_cannot_read(tmp_path, cli):
     write_files(tmp_path, {"MEMORY.md": "# Index\n", ".pre-commit-config.yaml": "repos: [\n"})
     result = cli("init", "--pre-commit", tmp_path)

@@ -144,40 +144,67 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
 
 def add_pre_commit_hook(path: Path) -> str:
     """Append the memlint repo to a pre-commit config; returns what was done."""
+    write = plan_pre_commit_hook(path)
+    return write()
+
+
+def plan_pre_commit_hook(path: Path):
+    """A function that adds the memlint hook to a pre-commit config and says
+    what it did; a config memlint cannot edit safely is a UsageError raised
+    here, before anything is written. A byte-order mark and CRLF line ends
+    are kept."""
     from memlint.atomic import write_text_atomic
 
+    def done(text: str | None, message: str):
+        def write() -> str:
+            if text is not None:
+                write_text_atomic(path, text)
+            return message
+        return write
+
     if not path.exists():
-        write_text_atomic(path, "repos:\n" + hook_snippet())
-        return f"created {path.name} with the memlint hook"
+        return done("repos:\n" + hook_snippet(), f"created {path.name} with the memlint hook")
     import yaml
 
+    by_hand = f"add the hook by hand:\n{hook_snippet()}"
     try:
-        text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise UsageError(f"{path}: cannot read it as YAML ({exc}); add the hook by hand:\n{hook_snippet()}") from None
+        raw = path.read_bytes().decode("utf-8")  # bytes: read_text would turn CRLF into LF unseen
+        data = yaml.safe_load(raw)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
+        raise UsageError(f"{path}: cannot read it as YAML ({exc}); {by_hand}") from None
+    bom, text = raw.startswith("\ufeff"), raw.removeprefix("\ufeff")
+    crlf = "\r\n" in text
+    text = text.replace("\r\n", "\n")
+
+    def as_written(new: str) -> str:
+        new = new.replace("\r\n", "\n")
+        return ("\ufeff" if bom else "") + (new.replace("\n", "\r\n") if crlf else new)
+
     if data is None:
-        write_text_atomic(path, text + ("" if text.endswith("\n") or not text else "\n") + "repos:\n" + hook_snippet())
-        return f"added the memlint hook to {path.name}"
+        new = text + ("" if text.endswith("\n") or not text else "\n") + "repos:\n" + hook_snippet()
+        return done(as_written(new), f"added the memlint hook to {path.name}")
     repos = data.get("repos") if isinstance(data, dict) else None
     if not isinstance(repos, list):
-        raise UsageError(f"{path}: has no `repos:` list; add the hook by hand:\n{hook_snippet()}")
+        raise UsageError(f"{path}: has no `repos:` list; {by_hand}")
     for repo in repos:
         hooks = repo.get("hooks") if isinstance(repo, dict) else None
         if isinstance(hooks, list) and any(isinstance(h, dict) and str(h.get("id", "")).startswith("memlint") for h in hooks):
-            return f"{path.name} already runs memlint: left unchanged"
+            return done(None, f"{path.name} already runs memlint: left unchanged")
     from ruamel.yaml import YAML
     from ruamel.yaml.util import load_yaml_guess_indent
 
-    _, indent, offset = load_yaml_guess_indent(text)
-    round_trip = YAML()
-    round_trip.indent(mapping=indent - offset if offset else indent, sequence=indent, offset=offset)
-    doc = round_trip.load(text)
-    doc["repos"].append({"repo": HOOK_REPO, "rev": f"v{__version__}", "hooks": [{"id": "memlint"}]})
-    buffer = io.StringIO()
-    round_trip.dump(doc, buffer)
-    write_text_atomic(path, buffer.getvalue())
-    return f"added the memlint hook to {path.name}"
+    try:  # ruamel is stricter than PyYAML (a duplicate key, say): its refusal is the user's to fix
+        _, indent, offset = load_yaml_guess_indent(text)
+        round_trip = YAML()
+        round_trip.indent(mapping=indent - offset if offset else indent, sequence=indent, offset=offset)
+        doc = round_trip.load(text)
+        doc["repos"].append({"repo": HOOK_REPO, "rev": f"v{__version__}", "hooks": [{"id": "memlint"}]})
+        buffer = io.StringIO()
+        round_trip.dump(doc, buffer)
+    except Exception as exc:  # noqa: BLE001
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"{path}: cannot edit it safely ({first}); {by_hand}") from None
+    return done(as_written(buffer.getvalue()), f"added the memlint hook to {path.name}")
 
 
 @click.command("init")
@@ -213,11 +240,12 @@ def init(path, preset, force, pre_commit):
             f"{path}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md, "
             f"also in {' and '.join(HIDDEN_STORE_FOLDERS)}); run `memlint init` where the store is"
         )
+    # The hook's file is checked first: a refusal there leaves nothing half done.
+    add_hook = plan_pre_commit_hook((_find_git_root(folder) or folder) / PRE_COMMIT_CONFIG) if pre_commit else None
     write_text_atomic(target, render_config(folder, stores, preset))
     click.echo(f"wrote {target.name} for {len(stores)} store{'s' if len(stores) != 1 else ''}; `memlint check` lints with it")
-    if pre_commit:
-        hooks_file = (_find_git_root(folder) or folder) / PRE_COMMIT_CONFIG
-        click.echo(add_pre_commit_hook(hooks_file))
+    if add_hook is not None:
+        click.echo(add_hook())
     else:
         click.echo(f"\nTo lint every commit, add this to {PRE_COMMIT_CONFIG} (or run `memlint init --pre-commit`):\n")
         click.echo("repos:\n" + hook_snippet(), nl=False)
