@@ -213,7 +213,8 @@ def validate(data, where: str = "config") -> None:
             ok = value is None or isinstance(value, str)
         else:
             ok = value is None or isinstance(value, (str, int)) and not isinstance(value, bool)
-        if not ok and isinstance(default, int) and isinstance(value, int) and not isinstance(value, bool):
+        if not ok and isinstance(default, int) and not isinstance(default, bool) and isinstance(value, int) \
+                and not isinstance(value, bool):
             raise ConfigError(f"{where}: {key!r} must be 0 or more, not {value}")
         if not ok:
             raise ConfigError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")

@@ -118,20 +118,31 @@ class _Replay:
     held in `orphans` and carried over when the rename reaches that name.
     """
 
-    def __init__(self, tracked: Iterable[str]) -> None:
+    def __init__(self, tracked: Iterable[str], *, after: dict[str, list[str]] | None = None) -> None:
         self.commits: list[str] = []  # raw "sha timestamp +zone" headers, newest first
-        self.files: dict[str, list] = {p: [None, None] for p in tracked}  # [created, changed] indexes
-        self.names: dict[str, list] = dict(self.files)  # name at the point reached -> the HEAD file's record
+        # [created, changed] commit indexes, and the name the file was born under
+        self.files: dict[str, list] = {p: [None, None, None] for p in tracked}
         self.orphans: dict[str, int] = {}  # newest edit of a path no HEAD file has (yet)
+        # {commit: names}: names followed only from the commit before that one
+        # on (files that left those names there: `_follow_moves_in`)
+        self.after = after or {}
+        waiting = {name for names in self.after.values() for name in names}
+        # name at the point reached -> the HEAD file's record
+        self.names: dict[str, list] = {p: rec for p, rec in self.files.items() if p not in waiting}
 
     def feed(self, tokens: Iterable[str]) -> None:
         commits, names, orphans = self.commits, self.names, self.orphans
         c = len(commits) - 1
         it = iter(tokens)
+        after = self.after
         for tok in it:
             if tok[:1] == "\n":  # the first status after a header
                 tok = tok[1:]
             if len(tok) > 8:  # a header: statuses are at most "R100"
+                if after and c >= 0:  # the commit just replayed: names followed from before it on
+                    for name in after.get(commits[c].partition(" ")[0], ()):
+                        names[name] = self.files[name]
+                        orphans.pop(name, None)
                 commits.append(tok)
                 c += 1
                 continue
@@ -152,7 +163,7 @@ class _Replay:
                 rec = names.pop(path, None)
                 orphans.pop(path, None)
                 if rec is not None:
-                    rec[0] = c
+                    rec[0], rec[2] = c, path
                     if rec[1] is None:
                         rec[1] = c
             elif kind == "R":
@@ -290,12 +301,12 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
             return History(root, head, shallow, files, *staged())
     elif since is not None:
         since()
-    outside = _outside_deletions(root, spec, "HEAD")  # (git's own work, alongside the log)
+    outside = _outside_deletions(root, spec, None)  # (git's own work, alongside the log)
     log = _run_log(root, [*log_args, "--no-merges", "HEAD", "--", *spec])
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(log.split("\0"))
 
-    missing = [p for p, (created, _) in replay.files.items() if created is None]
+    missing = [p for p, record in replay.files.items() if record[0] is None]
     if missing:
         # Only a merge commit brought these (say, added while resolving a
         # conflict): one more log, over those paths, with merge diffs shown.
@@ -305,16 +316,23 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
         extra.feed(_run_log(root, [*log_args, "-m", "--no-renames", "HEAD", "--", *paths]).split("\0"))
         offset = len(replay.commits)
         replay.commits += extra.commits
-        for p, (created, changed) in extra.files.items():
+        for p, (created, changed, born_as) in extra.files.items():
             if created is not None:
-                replay.files[p] = [created + offset, changed + offset]
-    shas, stamps = _commit_dates(replay.commits)
-    files: dict[str, FileDates] = {}
-    for p, (c, m) in replay.files.items():
-        if c is not None:
-            files[p] = FileDates(stamps[c], stamps[m], shas[c], shas[m])
-    _follow_moves_in(root, spec, files, {dates.created_commit for dates in files.values()}, log_args, outside=outside)
+                replay.files[p] = [created + offset, changed + offset, born_as]
+    files, born_as = _dates_of(replay)
+    _follow_moves_in(root, spec, files, born_as, log_args, outside=outside)
     return History(root, head, shallow, files, *staged())
+
+
+def _dates_of(replay: "_Replay") -> tuple[dict[str, FileDates], dict[str, str]]:
+    """(the dates of every file the replay saw born, {its path: the name it was born under})."""
+    shas, stamps = _commit_dates(replay.commits)
+    files, born_as = {}, {}
+    for path, (c, m, name) in replay.files.items():
+        if c is not None:
+            files[path] = FileDates(stamps[c], stamps[m], shas[c], shas[m])
+            born_as[path] = name
+    return files, born_as
 
 
 def _pick_earlier(root, head: str, earlier: dict) -> tuple[History | None, object]:
@@ -374,76 +392,81 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     if not new or any(not parents or any(p not in new and p != previous.head for p in parents.split())
                       for parents in new.values()):
         return None  # not all descend from it (another root, or a branch forked before it)
-    outside = _outside_deletions(root, spec, f"{previous.head}..{head}")  # git works while the log runs
+    outside = _outside_deletions(root, spec, list(new))  # git works while the log runs
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
     shas, stamps = _commit_dates(replay.commits)
     boundary = {id(record): name for name, record in replay.names.items()}  # open records: their name then
-    files: dict[str, FileDates] = {}
+    files, born_as = _dates_of(replay)  # the files born in the new commits
     for path, record in replay.files.items():
-        c, m = record
-        if c is not None:
-            files[path] = FileDates(stamps[c], stamps[m], shas[c], shas[m])
+        if path in files:
             continue
+        m = record[1]
         before = previous.files.get(boundary.get(id(record)))
         if before is None:
             outside()  # its thread ends here
             return None
         files[path] = before if m is None else FileDates(before.created, stamps[m], before.created_commit, shas[m])
-    _follow_moves_in(root, spec, files, {dates.created_commit for dates in files.values()} & new.keys(), log_args,
-                     outside=outside)
+    _follow_moves_in(root, spec, files, born_as, log_args, outside=outside)
     return files
 
 
 _MOVE_DEPTH = 3  # moves from folder to folder followed back, at most
 
 
-def _outside_deletions(root, spec: list[str], revision: str):
-    """A function giving the commits of `revision` (merges aside) that
-    deleted a file outside the folders `spec`, where a move into them may
-    come from: asked of git in a thread, while the caller goes on."""
+def _outside_deletions(root, spec: list[str], commits: list[str] | None):
+    """A function giving those of `commits` (None: every commit of the
+    folders' own history, listed first) that deleted a file outside the
+    folders `spec`, where a move into them may come from: asked of git in a
+    thread, while the caller goes on."""
     if not spec:
-        return frozenset
-    return _background(_deleted_outside, root, spec, revision)
+        return set
+    return _background(_deleted_outside, root, spec, commits)
 
 
-def _deleted_outside(root, spec: list[str], revision: str) -> set[str]:
+def _deleted_outside(root, spec: list[str], commits: list[str] | None) -> set[str]:
+    # Only commits of the folders' history are diffed (the cost follows the
+    # store's history, not the repository's), and only outside the folders.
+    if commits is None:
+        commits = _decode(_run(root, ["rev-list", "--no-merges", "HEAD", "--", *spec])[1]).split()
+    if not commits:
+        return set()
     excluded = [f":(exclude){folder}" for folder in spec]
-    _, out, _ = _run(root, ["log", "--no-merges", "--format=%x01%H", "--name-only", "-z", "--diff-filter=D",
-                            revision, "--", ".", *excluded], pathspec_magic=True)
-    found, commit = set(), None
-    for token in _decode(out).split("\0"):
-        token = token.lstrip("\n")
-        if token.startswith("\x01"):
-            commit = token[1:]
-        elif token and commit is not None:
-            found.add(commit)
-    return found
+    feed = "".join(commit + "\n" for commit in commits).encode("ascii")
+    _, out, _ = _run(root, ["diff-tree", "--stdin", "-r", "-z", "--name-only", "--diff-filter=D", "--", ".", *excluded],
+                     stdin=feed, pathspec_magic=True)
+    return set(commits).intersection(_decode(out).split("\0"))
 
 
-def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born: set[str], log_args: list[str],
-                     depth: int = 0, outside=None) -> None:
+def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as: dict[str, str],
+                     log_args: list[str], depth: int = 0, outside=None) -> None:
     """Follow back the files that came into the store's folder by a move.
 
     The log is limited to the store's folder, so git's rename detection
     never sees a file's old name outside it: a file moved in (the whole store
-    renamed, `memory/` to `.claude/memory/`) looks born at the move. Here the
-    commits `born` (where files of `files` were born) that also deleted
-    something outside the folder are diffed whole, with rename detection; a
-    file renamed into the folder there takes its old name's creation date,
-    and its last change too when the move changed nothing else (R100). The
-    old names' own history is read from the commit before the move, and
-    followed the same way, `_MOVE_DEPTH` folders back at most."""
+    renamed, `memory/` to `.claude/memory/`) looks born at the move.
+    `born_as` names the files of `files` whose birth the caller saw, by the
+    name each was born under. Their birth commits that also deleted
+    something outside the folders are diffed whole, with rename detection;
+    a file renamed into the folders there takes its old name's creation
+    date, and its last change too when the move changed nothing else
+    (R100). The old name's history is read, from the commit before the move,
+    in the old name's folder (renames there followed), and in turn followed
+    the same way, `_MOVE_DEPTH` folders back at most."""
     deleted = outside() if outside is not None else None  # (its thread is joined whatever happens next)
-    if not spec or not born or depth >= _MOVE_DEPTH:
+    if not spec or not born_as or depth >= _MOVE_DEPTH:
         return
-    inside = tuple(folder.rstrip("/") + "/" for folder in spec)
-    deleted_outside = born.intersection(deleted if deleted is not None else _deleted_outside(root, spec, "HEAD"))
+    birth = {(files[path].created_commit, name): path for path, name in born_as.items()}
+    born = {commit for commit, _ in birth}
+    if deleted is None:
+        deleted = _deleted_outside(root, spec, sorted(born))
+    deleted_outside = born.intersection(deleted)
     if not deleted_outside:
         return
+    inside = tuple(folder.rstrip("/") + "/" for folder in spec)
     feed = "".join(commit + "\n" for commit in sorted(deleted_outside)).encode("ascii")
     _, out, _ = _run(root, ["diff-tree", "--stdin", "-r", "-z", "-M", "--name-status", "--no-color"], stdin=feed)
-    moved: dict[str, dict[str, tuple[str, bool]]] = {}  # commit -> {new path: (old path, content unchanged)}
+    moved: dict[str, dict[str, tuple[str, bool]]] = {}  # commit -> {path now: (old path, content unchanged)}
     commit = None
     tokens = iter(_decode(out).split("\0"))
     for tok in tokens:
@@ -451,33 +474,36 @@ def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born: s
             commit = tok
         elif tok[:1] in ("R", "C"):
             old, new = next(tokens), next(tokens)
-            dates = files.get(new)
-            if (tok[0] == "R" and commit is not None and dates is not None and dates.created_commit == commit
-                    and not old.startswith(inside)):
-                moved.setdefault(commit, {})[new] = (old, tok == "R100")
+            path = birth.get((commit, new))
+            if tok[0] == "R" and path is not None and not old.startswith(inside):
+                moved.setdefault(commit, {})[path] = (old, tok == "R100")
         elif tok:
             next(tokens, None)  # the path of an A, D, M or T
+    if not moved:
+        return
+    # One log for every old name, each followed from the commit before its move.
+    after = {commit: sorted({old for old, _ in renames.values()}) for commit, renames in moved.items()}
+    olds = sorted({old for names in after.values() for old in names})
+    folders = sorted({old.rpartition("/")[0] for old in olds})
+    # The old names' folders, so that renames there are followed; the names
+    # themselves from the top of the repository (all of its history otherwise).
+    paths = olds if "" in folders or len(folders) > _MAX_PATH_ARGS else folders
+    if len(paths) > _MAX_PATH_ARGS or len(set(olds)) < sum(map(len, after.values())):
+        return  # too many; or one name left twice (moved in, back out, in again): not followed
+    replay = _Replay(olds, after=after)
+    replay.feed(_run_log(root, [*log_args, "--no-merges", "HEAD", "--", *paths]).split("\0"))
+    before, before_born_as = _dates_of(replay)
+    if paths is folders:  # moved into those folders, in turn
+        _follow_moves_in(root, folders, before, before_born_as, log_args, depth + 1)
     for commit, renames in moved.items():
-        olds = sorted({old for old, _ in renames.values()})
-        folders = sorted({old.rpartition("/")[0] for old in olds})
-        paths = olds if len(olds) <= _MAX_PATH_ARGS else folders
-        if len(paths) > _MAX_PATH_ARGS or "" in paths:
-            continue  # too many, or the top of the repository: all of its history to read
-        replay = _Replay(olds)
-        replay.feed(_run_log(root, [*log_args, "--no-merges", f"{commit}^", "--", *paths]).split("\0"))
-        shas, stamps = _commit_dates(replay.commits)
-        before = {old: FileDates(stamps[c], stamps[m], shas[c], shas[m])
-                  for old, (c, m) in replay.files.items() if c is not None}
-        if "" not in folders and len(folders) <= _MAX_PATH_ARGS:  # moved into those folders, in turn
-            _follow_moves_in(root, folders, before, {d.created_commit for d in before.values()}, log_args, depth + 1)
-        for new, (old, unchanged) in renames.items():
-            earlier, now = before.get(old), files[new]
+        for path, (old, unchanged) in renames.items():
+            earlier, now = before.get(old), files[path]
             if earlier is None:
                 continue
             if unchanged and now.changed_commit == commit:  # a pure move is not a change
-                files[new] = earlier
+                files[path] = earlier
             else:
-                files[new] = FileDates(earlier.created, now.changed, earlier.created_commit, now.changed_commit)
+                files[path] = FileDates(earlier.created, now.changed, earlier.created_commit, now.changed_commit)
 
 
 def _staged(root, spec: list[str]) -> tuple[frozenset[str], dict[str, str]]:

@@ -63,6 +63,7 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         ("rules:\n  near-duplicate: {threshold: .nan}\n", "threshold must be from 0.01 to 1.0, not nan"),
         ("rules:\n  MEM404: {tolerance-days: .inf}\n", "tolerance-days must be"),
         ("index-depth: -1\n", "'index-depth' must be 0 or more, not -1"),
+        ("backtick-refs: 1\n", "'backtick-refs' has the wrong type (int)"),
         ("retired-exempt-rules: [stale, no-such-rule]\n", "retired-exempt-rules: no rule, tag or code prefix matches 'no-such-rule'"),
         ("root: .\n", "root '.' is a folder"),
         ("root: .memlint.yaml\n", "root '.memlint.yaml' is not a markdown file"),

@@ -86,7 +86,8 @@ def test_copy_is_born_at_its_commit(repo):
     log = history_mod._run_log(repo.root, [*history_mod._log_args("author"), "-C"])
     replay = history_mod._Replay(["copy.md", "orig.md"])
     replay.feed(log.split("\0"))
-    assert "\nC100\0" in log and replay.files == {"copy.md": [0, 0], "orig.md": [1, 0]}  # 0 = newest
+    # [created, changed] (0 = newest), and the name each was born under
+    assert "\nC100\0" in log and replay.files == {"copy.md": [0, 0, "copy.md"], "orig.md": [1, 0, "orig.md"]}
 
 
 def test_delete_then_readd_is_born_again(repo):
@@ -297,6 +298,33 @@ def test_moves_are_followed_folder_to_folder(repo):
     repo.mv("notes", "memory")
     repo.commit("notes become the store", D3)
     assert load_history(repo.root, under="memory").files == {"memory/x.md": dates(D1, c1, D1, c1)}
+
+
+def test_a_file_moved_in_then_renamed_inside_the_store(repo):
+    """The move is found under the name the file had then, not its name now;
+    a full replay and one resumed from before the move agree."""
+    repo.write("old/f.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.write("mem/MEMORY.md", "# index\n")
+    repo.commit("the store", D2)
+    kept = load_history(repo.root, under="mem")
+    repo.mv("old/f.md", "mem/f.md")
+    repo.commit("move in", D3)
+    repo.mv("mem/f.md", "mem/g.md")
+    repo.commit("rename inside", D4)
+    full = load_history(repo.root, under="mem")
+    assert full.files["mem/g.md"] == dates(D1, c1, D1, c1)
+    assert load_history(repo.root, under="mem", previous=kept).files == full.files
+
+
+def test_a_rename_in_the_old_folder_before_the_move_is_followed(repo):
+    repo.write("old/a.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.mv("old/a.md", "old/b.md")
+    repo.commit("rename in the old folder", D2)
+    repo.mv("old/b.md", "mem/b.md")
+    repo.commit("move in", D3)
+    assert load_history(repo.root, under="mem").files == {"mem/b.md": dates(D1, c1, D1, c1)}
 
 
 def test_a_move_in_resumed_from_a_kept_replay_equals_a_full_one(repo):
