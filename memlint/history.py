@@ -420,8 +420,12 @@ def _outside_deletions(root, spec: list[str], commits: list[str] | None):
     folders `spec`, where a move into them may come from: asked of git in a
     thread, while the caller goes on."""
     if not spec:
-        return set
+        return _nothing
     return _background(_deleted_outside, root, spec, commits)
+
+
+def _nothing() -> set[str]:
+    return set()
 
 
 def _deleted_outside(root, spec: list[str], commits: list[str] | None) -> set[str]:
