@@ -243,6 +243,14 @@ def _secrets_in(doc, store: Store) -> list[str]:
     return secret_values(doc.text)
 
 
+def _outer_root() -> Path | None:
+    """The repository the current folder is in, if any (and if it still exists)."""
+    try:
+        return _find_git_root(Path.cwd().resolve())
+    except OSError:
+        return None
+
+
 def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> Result:
     """Lint every store. Paths are repo-relative; when the stores live in
     different repositories (or outside any), each path is prefixed with its
@@ -251,7 +259,7 @@ def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> 
     prefixed with its folder there: the paths are the outer repository's."""
     stores = list(stores)
     several_roots = len({store.repo_root for store in stores}) > 1
-    outer = _find_git_root(Path.cwd().resolve()) if not several_roots else None
+    outer = _outer_root() if not several_roots else None
     total = Result()
     for store in stores:
         one = lint_store(store, selection)

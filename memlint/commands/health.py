@@ -215,7 +215,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         entry = {"time": now.isoformat(), "trigger": "auto" if auto else "manual", "store": str(store.dir),
                  "sessions_since_last_run": new_sessions, "files_scanned": len(scored),
                  "suggestions": [r for r in scored if r["recommendation"] != "KEEP"]}
-        with open(log_file, "a", encoding="utf-8", errors="backslashreplace") as fh:  # one JSON line per run
+        with open(log_file, "a", encoding="utf-8") as fh:  # one JSON line per run (json_text: always UTF-8)
             fh.write(json_text(entry, indent=None) + "\n")
         results.extend(scored)
     if fmt == "json":
