@@ -58,11 +58,13 @@ class History:
     staged_new: frozenset[str] = frozenset()  # added in the index, absent at HEAD: "created today"
     # Staged renames, new path -> path at HEAD; `dates()` follows them.
     staged_renames: dict[str, str] = field(default_factory=dict)
+    # Files a staged rename brings into the store's folder from outside it: their dates there.
+    staged_moved_in: dict[str, FileDates] = field(default_factory=dict)
 
     def dates(self, path: str) -> FileDates | None:
         found = self.files.get(path)
         if found is None and path in self.staged_renames:
-            found = self.files.get(self.staged_renames[path])
+            found = self.files.get(self.staged_renames[path]) or self.staged_moved_in.get(path)
         return found
 
 
@@ -279,7 +281,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
         root = top
     spec = _pathspec(root, under)
 
-    staged = _background(_staged, root, spec)
+    staged = _background(_staged, root, spec, log_args)
     if head is None:
         return History(root, None, shallow, {}, *staged())
     listing = ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", *spec]
@@ -510,11 +512,21 @@ def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as
                 files[path] = FileDates(earlier.created, now.changed, earlier.created_commit, now.changed_commit)
 
 
-def _staged(root, spec: list[str]) -> tuple[frozenset[str], dict[str, str]]:
-    """Paths added in the index but absent at HEAD, and staged renames (new -> old).
+def _staged(root, spec: list[str], log_args: list[str]) -> tuple[frozenset[str], dict[str, str], dict[str, FileDates]]:
+    """Paths added in the index but absent at HEAD, staged renames (new -> old),
+    and the dates of the files a staged rename brings into the folders
+    `spec` from outside them (read in the old names' folders, as
+    `_follow_moves_in` does for a committed move).
 
-    Works before the first commit too: git then diffs against the empty tree."""
-    _, out, _ = _run(root, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color", "--", *spec])
+    The diff is of the whole index, so that a rename from outside the
+    folders is seen as one; it costs what is staged. Works before the first
+    commit too: git then diffs against the empty tree."""
+    _, out, _ = _run(root, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color"])
+    inside = tuple(folder.rstrip("/") + "/" for folder in spec)
+
+    def ours(path: str) -> bool:
+        return not inside or path.startswith(inside)
+
     new: set[str] = set()
     renames: dict[str, str] = {}
     it = iter(_decode(out).split("\0"))
@@ -523,15 +535,36 @@ def _staged(root, spec: list[str]) -> tuple[frozenset[str], dict[str, str]]:
             continue
         if tok[0] in "RC":
             old, path = next(it), next(it)
+            if not ours(path):
+                continue
             if tok[0] == "R":
                 renames[path] = old
             else:
                 new.add(path)
         else:
             path = next(it)
-            if tok[0] == "A":
+            if tok[0] == "A" and ours(path):
                 new.add(path)
-    return frozenset(new), renames
+    moved_in = {path: old for path, old in renames.items() if not ours(old)}
+    return frozenset(new), renames, _dates_at_head(root, moved_in, log_args) if moved_in else {}
+
+
+def _dates_at_head(root, moved: dict[str, str], log_args: list[str]) -> dict[str, FileDates]:
+    """{new path: the dates of its old path at HEAD} for files about to move."""
+    olds = sorted(set(moved.values()))
+    folders = sorted({old.rpartition("/")[0] for old in olds})
+    paths = olds if "" in folders or len(folders) > _MAX_PATH_ARGS else folders
+    if len(paths) > _MAX_PATH_ARGS:
+        return {}
+    try:
+        replay = _Replay(olds)
+        replay.feed(_run_log(root, [*log_args, "--no-merges", "HEAD", "--", *paths]).split("\0"))
+        before, born_as = _dates_of(replay)
+        if paths is folders:
+            _follow_moves_in(root, folders, before, born_as, log_args)
+    except HistoryError:  # no commit yet, say: the moved files' dates are unknown, nothing worse
+        return {}
+    return {path: before[old] for path, old in moved.items() if old in before}
 
 
 # --------------------------------------------------------------------------- append-only

@@ -470,7 +470,8 @@ class Store:
             earlier = {commit: tracked(commit, load) for commit, load in self.cache.histories(key).items()}
             found = history.load_history(root, date_kind=date_kind, under=under, earlier=earlier)
             if found.head is not None and not found.shallow and found.head not in loaded:
-                self.cache.put_history(key, found.head, replace(found, staged_new=frozenset(), staged_renames={}))
+                self.cache.put_history(key, found.head, replace(found, staged_new=frozenset(), staged_renames={},
+                                                                        staged_moved_in={}))
             return found
         except history.HistoryError as exc:
             import shutil

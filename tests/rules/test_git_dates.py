@@ -363,6 +363,18 @@ def test_an_edit_on_a_merged_branch_counts_with_its_own_date(repo, dates, cli):
     assert message(cli, repo, "MEM404").startswith("changed on 2024-02-20")
 
 
+def test_a_staged_move_into_the_store_keeps_the_files_dates(repo, dates, cli):
+    """Under pre-commit, `git mv drafts/x.md memory/x.md` is not a new file:
+    git first added it when it was a draft."""
+    repo.write("drafts/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("drafts/b.md", mem("2024-03-01", "2024-03-01", body=BODY.replace("line", "row")))
+    repo.commit("drafts", D1)
+    repo.mv("drafts/a.md", "memory/a.md")
+    repo.mv("drafts/b.md", "memory/b.md")
+    assert dates(repo, "--staged", select="MEM401") == [("memory/b.md", 4, "MEM401")]
+    assert "git first added this file on 2024-01-10" in message(cli, repo, "MEM401", "--staged")
+
+
 def test_staged_edits_count_in_a_staged_run(repo, dates, cli):
     repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
     repo.commit("add", D1)
