@@ -137,8 +137,12 @@ class GitDates:
         from memlint import history as history_mod
 
         root = history.repo_root
+        # The old names of files moved in from outside the store: a rename with edits is seen as one.
+        moved_from = sorted({history.staged_renames[path] for path in history.staged_moved_in})
+        if len(moved_from) > _MAX_PATH_ARGS:
+            moved_from = sorted({path.rpartition("/")[0] or "." for path in moved_from})
         _, out, _ = history_mod._run(root, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color",
-                                         "--", *self._store_spec()])
+                                         "--", *self._store_spec(), *moved_from])
         changed = set()
         it = iter(history_mod._decode(out).split("\0"))
         for tok in it:

@@ -518,15 +518,39 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple[frozenset[str],
     `spec` from outside them (read in the old names' folders, as
     `_follow_moves_in` does for a committed move).
 
-    The diff is of the whole index, so that a rename from outside the
-    folders is seen as one; it costs what is staged. Works before the first
-    commit too: git then diffs against the empty tree."""
-    _, out, _ = _run(root, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color"])
+    The diff is of the folders; only when it adds files there, and the index
+    deletes some elsewhere, is it made again with those deleted paths in it,
+    so that git can pair a move in (rename detection, costly, stays on what
+    could pair). Works before the first commit too: git then diffs against
+    the empty tree."""
+    new, renames = _staged_diff(root, spec)
+    if not (new and spec):
+        return new, renames, {}
+    excluded = [f":(exclude){folder}" for folder in spec]
+    _, out, _ = _run(root, ["diff", "--cached", "--no-renames", "--name-only", "--diff-filter=D", "-z", "--", ".",
+                            *excluded], pathspec_magic=True)
+    gone = sorted(path for path in _decode(out).split("\0") if path)
+    if not gone:
+        return new, renames, {}
+    if len(gone) > _MAX_PATH_ARGS:
+        gone = sorted({path.rpartition("/")[0] for path in gone})
+        if len(gone) > _MAX_PATH_ARGS or "" in gone:
+            return new, renames, {}  # too much to pair with: the files keep being new
     inside = tuple(folder.rstrip("/") + "/" for folder in spec)
+    # Only files the first diff saw added can turn into moves in: what it
+    # paired inside the folders stands (the second, bigger diff may reach
+    # git's rename limit and pair less).
+    _, paired = _staged_diff(root, [*spec, *gone], inside)
+    moved_in = {path: old for path, old in paired.items() if path in new and not old.startswith(inside)}
+    if not moved_in:
+        return new, renames, {}
+    return new - moved_in.keys(), {**renames, **moved_in}, _dates_at_head(root, moved_in, log_args)
 
-    def ours(path: str) -> bool:
-        return not inside or path.startswith(inside)
 
+def _staged_diff(root, paths: list[str], inside: tuple[str, ...] = ()) -> tuple[frozenset[str], dict[str, str]]:
+    """(added, renamed new -> old) in the index against HEAD, under ``paths``;
+    with ``inside``, only what ends up in those folders."""
+    _, out, _ = _run(root, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color", "--", *paths])
     new: set[str] = set()
     renames: dict[str, str] = {}
     it = iter(_decode(out).split("\0"))
@@ -535,7 +559,7 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple[frozenset[str],
             continue
         if tok[0] in "RC":
             old, path = next(it), next(it)
-            if not ours(path):
+            if inside and not path.startswith(inside):
                 continue
             if tok[0] == "R":
                 renames[path] = old
@@ -543,10 +567,9 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple[frozenset[str],
                 new.add(path)
         else:
             path = next(it)
-            if tok[0] == "A" and ours(path):
+            if tok[0] == "A" and (not inside or path.startswith(inside)):
                 new.add(path)
-    moved_in = {path: old for path, old in renames.items() if not ours(old)}
-    return frozenset(new), renames, _dates_at_head(root, moved_in, log_args) if moved_in else {}
+    return frozenset(new), renames
 
 
 def _dates_at_head(root, moved: dict[str, str], log_args: list[str]) -> dict[str, FileDates]:

@@ -375,6 +375,31 @@ def test_a_staged_move_into_the_store_keeps_the_files_dates(repo, dates, cli):
     assert "git first added this file on 2024-01-10" in message(cli, repo, "MEM401", "--staged")
 
 
+def test_a_staged_move_into_the_store_with_edits_is_a_change_made_today(repo, dates):
+    repo.write("drafts/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("a draft", D1)
+    repo.mv("drafts/a.md", "memory/a.md")
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", body=BODY + "one more line\n"))
+    assert dates(repo, "--staged", "--today", "2024-05-01") == [("memory/a.md", 5, "MEM404")]
+
+
+def test_a_staged_move_in_beside_many_deletions_keeps_renames_inside_the_store(repo, dates):
+    """Pairing a move in means a second, wider diff; where it passes git's
+    rename limit, what the store's own diff paired still stands."""
+    repo.write("memory/x.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("drafts/d.md", mem("2024-01-10", "2024-01-10", body=BODY.replace("line", "row")))
+    for i in range(4):
+        repo.write(f"old/{i}.txt", f"an unrelated file {i}\n" * 20)
+    repo.commit("start", D1)
+    repo.run("config", "diff.renameLimit", "2")
+    repo.mv("memory/x.md", "memory/y.md")
+    repo.write("memory/y.md", mem("2024-01-10", "2024-01-10", body=BODY + "edited in the rename\n"))
+    repo.mv("drafts/d.md", "memory/d.md")
+    repo.rm("old/0.txt"), repo.rm("old/1.txt"), repo.rm("old/2.txt"), repo.rm("old/3.txt")
+    found = dates(repo, "--staged", "--today", "2024-02-01", select="MEM401")
+    assert found == []  # neither the renamed nor the moved-in file is taken as created today
+
+
 def test_staged_edits_count_in_a_staged_run(repo, dates, cli):
     repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
     repo.commit("add", D1)
