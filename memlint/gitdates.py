@@ -128,35 +128,11 @@ class GitDates:
             return DocDates(created, today, found.created_commit, STAGED)
         return DocDates(created, changed, found.created_commit, found.changed_commit)
 
-    @cached_property
+    @property
     def staged_changed(self) -> frozenset[str]:
         """Repo paths whose content the index changes against HEAD (edits, renames with edits)."""
         history = self.history
-        if not self.staged or history is None:
-            return frozenset()
-        from memlint import history as history_mod
-
-        root = history.repo_root
-        # The old names of files moved in from outside the store: a rename with edits is seen as one.
-        moved_from = sorted({history.staged_renames[path] for path in history.staged_moved_in})
-        if len(moved_from) > _MAX_PATH_ARGS:
-            moved_from = sorted({path.rpartition("/")[0] or "." for path in moved_from})
-        _, out, _ = history_mod._run(root, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color",
-                                         "--", *self._store_spec(), *moved_from])
-        changed = set()
-        it = iter(history_mod._decode(out).split("\0"))
-        for tok in it:
-            if not tok:
-                continue
-            if tok[0] in "RC":
-                _, new = next(it), next(it)
-                if tok != "R100" and tok[0] == "R":
-                    changed.add(new)
-            else:
-                path = next(it)
-                if tok[0] in "MT":
-                    changed.add(path)
-        return frozenset(changed)
+        return history.staged_changed if self.staged and history is not None else frozenset()
 
     def _store_spec(self) -> list[str]:
         try:

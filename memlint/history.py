@@ -60,6 +60,8 @@ class History:
     staged_renames: dict[str, str] = field(default_factory=dict)
     # Files a staged rename brings into the store's folder from outside it: their dates there.
     staged_moved_in: dict[str, FileDates] = field(default_factory=dict)
+    # Paths whose content the index changes against HEAD (edits, renames with edits).
+    staged_changed: frozenset[str] = frozenset()
 
     def dates(self, path: str) -> FileDates | None:
         found = self.files.get(path)
@@ -487,20 +489,12 @@ def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as
             next(tokens, None)  # the path of an A, D, M or T
     if not moved:
         return
-    # One log for every old name, each followed from the commit before its move.
+    # Each old name followed from the commit before its move.
     after = {commit: sorted({old for old, _ in renames.values()}) for commit, renames in moved.items()}
     olds = sorted({old for names in after.values() for old in names})
-    folders = sorted({old.rpartition("/")[0] for old in olds})
-    # The old names' folders, so that renames there are followed; the names
-    # themselves from the top of the repository (all of its history otherwise).
-    paths = olds if "" in folders or len(folders) > _MAX_PATH_ARGS else folders
-    if len(paths) > _MAX_PATH_ARGS or len(set(olds)) < sum(map(len, after.values())):
-        return  # too many; or one name left twice (moved in, back out, in again): not followed
-    replay = _Replay(olds, after=after)
-    replay.feed(_run_log(root, [*log_args, "--no-merges", "HEAD", "--", *paths]).split("\0"))
-    before, before_born_as = _dates_of(replay)
-    if paths is folders:  # moved into those folders, in turn
-        _follow_moves_in(root, folders, before, before_born_as, log_args, depth + 1)
+    if len(olds) < sum(map(len, after.values())):
+        return  # one name left twice (moved in, back out, in again): not followed
+    before = _old_names_dates(root, olds, log_args, depth + 1, after)
     for commit, renames in moved.items():
         for path, (old, unchanged) in renames.items():
             earlier, now = before.get(old), files[path]
@@ -512,46 +506,48 @@ def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as
                 files[path] = FileDates(earlier.created, now.changed, earlier.created_commit, now.changed_commit)
 
 
-def _staged(root, spec: list[str], log_args: list[str]) -> tuple[frozenset[str], dict[str, str], dict[str, FileDates]]:
-    """Paths added in the index but absent at HEAD, staged renames (new -> old),
-    and the dates of the files a staged rename brings into the folders
-    `spec` from outside them (read in the old names' folders, as
-    `_follow_moves_in` does for a committed move).
+def _staged(root, spec: list[str], log_args: list[str]) -> tuple:
+    """The index against HEAD, in the folders `spec`, as History holds it:
+    (paths added, renames new -> old, the dates of the files a staged rename
+    brings into the folders from outside them, paths whose content changes).
 
     The diff is of the folders; only when it adds files there, and the index
     deletes some elsewhere, is it made again with those deleted paths in it,
     so that git can pair a move in (rename detection, costly, stays on what
-    could pair). Works before the first commit too: git then diffs against
-    the empty tree."""
-    new, renames = _staged_diff(root, spec)
+    could pair), whose old name's dates are read as for a committed move.
+    Works before the first commit too: git then diffs against the empty tree."""
+    new, renames, changed = _staged_diff(root, spec)
     if not (new and spec):
-        return new, renames, {}
+        return new, renames, {}, changed
     excluded = [f":(exclude){folder}" for folder in spec]
     _, out, _ = _run(root, ["diff", "--cached", "--no-renames", "--name-only", "--diff-filter=D", "-z", "--", ".",
                             *excluded], pathspec_magic=True)
     gone = sorted(path for path in _decode(out).split("\0") if path)
     if not gone:
-        return new, renames, {}
+        return new, renames, {}, changed
     if len(gone) > _MAX_PATH_ARGS:
         gone = sorted({path.rpartition("/")[0] for path in gone})
         if len(gone) > _MAX_PATH_ARGS or "" in gone:
-            return new, renames, {}  # too much to pair with: the files keep being new
+            return new, renames, {}, changed  # too much to pair with: the files keep being new
     inside = tuple(folder.rstrip("/") + "/" for folder in spec)
     # Only files the first diff saw added can turn into moves in: what it
     # paired inside the folders stands (the second, bigger diff may reach
     # git's rename limit and pair less).
-    _, paired = _staged_diff(root, [*spec, *gone], inside)
+    _, paired, edited = _staged_diff(root, [*spec, *gone], inside)
     moved_in = {path: old for path, old in paired.items() if path in new and not old.startswith(inside)}
     if not moved_in:
-        return new, renames, {}
-    return new - moved_in.keys(), {**renames, **moved_in}, _dates_at_head(root, moved_in, log_args)
+        return new, renames, {}, changed
+    return (new - moved_in.keys(), {**renames, **moved_in}, _dates_at_head(root, moved_in, log_args),
+            changed | (edited & moved_in.keys()))
 
 
-def _staged_diff(root, paths: list[str], inside: tuple[str, ...] = ()) -> tuple[frozenset[str], dict[str, str]]:
-    """(added, renamed new -> old) in the index against HEAD, under ``paths``;
-    with ``inside``, only what ends up in those folders."""
+def _staged_diff(root, paths: list[str], inside: tuple[str, ...] = ()) -> tuple[frozenset[str], dict[str, str], frozenset[str]]:
+    """(added, renamed new -> old, content changed: edits and renames with
+    edits) in the index against HEAD, under ``paths``; with ``inside``, only
+    what ends up in those folders."""
     _, out, _ = _run(root, ["diff", "--cached", "--name-status", "-M", "-z", "--no-color", "--", *paths])
     new: set[str] = set()
+    changed: set[str] = set()
     renames: dict[str, str] = {}
     it = iter(_decode(out).split("\0"))
     for tok in it:
@@ -563,31 +559,46 @@ def _staged_diff(root, paths: list[str], inside: tuple[str, ...] = ()) -> tuple[
                 continue
             if tok[0] == "R":
                 renames[path] = old
+                if tok != "R100":
+                    changed.add(path)
             else:
                 new.add(path)
         else:
             path = next(it)
-            if tok[0] == "A" and (not inside or path.startswith(inside)):
+            if inside and not path.startswith(inside):
+                continue
+            if tok[0] == "A":
                 new.add(path)
-    return frozenset(new), renames
+            elif tok[0] in "MT":
+                changed.add(path)
+    return frozenset(new), renames, frozenset(changed)
 
 
 def _dates_at_head(root, moved: dict[str, str], log_args: list[str]) -> dict[str, FileDates]:
     """{new path: the dates of its old path at HEAD} for files about to move."""
-    olds = sorted(set(moved.values()))
+    try:
+        before = _old_names_dates(root, sorted(set(moved.values())), log_args, 0)
+    except HistoryError:  # no commit yet, say: the moved files' dates are unknown, nothing worse
+        return {}
+    return {path: before[old] for path, old in moved.items() if old in before}
+
+
+def _old_names_dates(root, olds: list[str], log_args: list[str], depth: int,
+                     after: dict[str, list[str]] | None = None) -> dict[str, FileDates]:
+    """The dates of the files once at ``olds`` (``after``: each from the
+    commit before it left), in one log of their folders, so that renames
+    there are followed, and moves into those folders in turn; of the names
+    themselves from the top of the repository (all of its history otherwise)."""
     folders = sorted({old.rpartition("/")[0] for old in olds})
     paths = olds if "" in folders or len(folders) > _MAX_PATH_ARGS else folders
     if len(paths) > _MAX_PATH_ARGS:
         return {}
-    try:
-        replay = _Replay(olds)
-        replay.feed(_run_log(root, [*log_args, "--no-merges", "HEAD", "--", *paths]).split("\0"))
-        before, born_as = _dates_of(replay)
-        if paths is folders:
-            _follow_moves_in(root, folders, before, born_as, log_args)
-    except HistoryError:  # no commit yet, say: the moved files' dates are unknown, nothing worse
-        return {}
-    return {path: before[old] for path, old in moved.items() if old in before}
+    replay = _Replay(olds, after=after)
+    replay.feed(_run_log(root, [*log_args, "--no-merges", "HEAD", "--", *paths]).split("\0"))
+    before, born_as = _dates_of(replay)
+    if paths is folders:
+        _follow_moves_in(root, folders, before, born_as, log_args, depth)
+    return before
 
 
 # --------------------------------------------------------------------------- append-only

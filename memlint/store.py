@@ -471,7 +471,7 @@ class Store:
             found = history.load_history(root, date_kind=date_kind, under=under, earlier=earlier)
             if found.head is not None and not found.shallow and found.head not in loaded:
                 self.cache.put_history(key, found.head, replace(found, staged_new=frozenset(), staged_renames={},
-                                                                        staged_moved_in={}))
+                                                                        staged_moved_in={}, staged_changed=frozenset()))
             return found
         except history.HistoryError as exc:
             import shutil

@@ -7,6 +7,7 @@ run that does not use the cache.
 """
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import subprocess
@@ -271,6 +272,11 @@ def test_history_resumed_from_an_ancestor_equals_a_full_replay(repo):
     assert replay_equal(repo, resumed).files is resumed.files  # same HEAD: reused as is
 
 
+def kept_replay(loaded: list, history, value=None):
+    """A cache's loader of ``history`` (or of ``value``, a damaged one), noting each load in ``loaded``."""
+    return lambda: loaded.append(history.head) or (value if value is not None else history)
+
+
 def test_history_resumed_from_the_newest_kept_ancestor(repo):
     """The cache keeps replays at a few commits: after a reset, the one at a
     commit that is no longer an ancestor is passed over for one that is."""
@@ -282,10 +288,7 @@ def test_history_resumed_from_the_newest_kept_ancestor(repo):
     repo.write("memory/c.md", memory("c", extra="kept\n"))
     repo.commit("B", "2025-02-04T10:00:00+00:00")
     loaded = []
-
-    def keep(history):
-        return lambda: loaded.append(history.head) or history
-
+    keep = functools.partial(kept_replay, loaded)
     resumed = load_history(repo.root, under="memory", earlier={at_x.head: keep(at_x), at_a.head: keep(at_a)})
     assert loaded == [at_a.head]  # X is not an ancestor of HEAD: never even loaded
     full = load_history(repo.root, under="memory")
@@ -311,9 +314,7 @@ def test_history_kept_at_head_first_then_the_newest_ancestor(repo):
     repo.commit("H", "2025-02-05T10:00:00+00:00")
     at_head = load_history(repo.root, under="memory")
     loaded = []
-
-    def keep(history, value=None):
-        return lambda: loaded.append(history.head) or (value if value is not None else history)
+    keep = functools.partial(kept_replay, loaded)
 
     threads = threading.active_count()
     kept = {at_x.head: keep(at_x), at_head.head: keep(at_head), at_b.head: keep(at_b), at_a.head: keep(at_a)}

@@ -290,14 +290,18 @@ def test_a_file_moved_in_from_another_folder_keeps_its_dates(repo):
         "memory/MEMORY.md": dates(D2, c2, D2, c2), "memory/x.md": dates(D1, c1, D1, c1)}
 
 
-def test_moves_are_followed_folder_to_folder(repo):
-    repo.write("inbox/x.md", BODY)
+@pytest.mark.parametrize("first, moves", [
+    ("inbox/x.md", [("inbox/x.md", "notes/x.md"), ("notes", "memory")]),  # folder to folder
+    ("old/a.md", [("old/a.md", "old/b.md"), ("old/b.md", "memory/b.md")]),  # renamed in the old folder first
+])
+def test_moves_before_the_move_in_are_followed(repo, first, moves):
+    repo.write(first, BODY)
     c1 = repo.commit("add", D1)
-    repo.mv("inbox/x.md", "notes/x.md")
-    repo.commit("to notes", D2)
-    repo.mv("notes", "memory")
-    repo.commit("notes become the store", D3)
-    assert load_history(repo.root, under="memory").files == {"memory/x.md": dates(D1, c1, D1, c1)}
+    for (old, new), when in zip(moves, (D2, D3)):
+        repo.mv(old, new)
+        repo.commit(f"{old} -> {new}", when)
+    [(path, found)] = load_history(repo.root, under="memory").files.items()
+    assert found == dates(D1, c1, D1, c1), path
 
 
 def test_a_file_moved_in_then_renamed_inside_the_store(repo):
@@ -315,16 +319,6 @@ def test_a_file_moved_in_then_renamed_inside_the_store(repo):
     full = load_history(repo.root, under="mem")
     assert full.files["mem/g.md"] == dates(D1, c1, D1, c1)
     assert load_history(repo.root, under="mem", previous=kept).files == full.files
-
-
-def test_a_rename_in_the_old_folder_before_the_move_is_followed(repo):
-    repo.write("old/a.md", BODY)
-    c1 = repo.commit("add", D1)
-    repo.mv("old/a.md", "old/b.md")
-    repo.commit("rename in the old folder", D2)
-    repo.mv("old/b.md", "mem/b.md")
-    repo.commit("move in", D3)
-    assert load_history(repo.root, under="mem").files == {"mem/b.md": dates(D1, c1, D1, c1)}
 
 
 def test_a_move_in_resumed_from_a_kept_replay_equals_a_full_one(repo):
