@@ -21,6 +21,11 @@ _ENV = {"GIT_LITERAL_PATHSPECS": "1", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", 
 CONFIG = ("-c", "core.quotepath=false", "-c", "log.follow=false", "-c", "log.showSignature=false")
 
 
+# Pids of git processes memlint started to work alongside it (history.EarlyLog):
+# a core they keep busy is still this run's, when it asks whether to fork.
+ALONGSIDE: set[int] = set()
+
+
 class GitMissing(OSError):
     """git could not be started (not installed, not on PATH)."""
 
@@ -50,11 +55,14 @@ def run(cwd: str | Path, args, *, stdin: bytes | None = None, pathspec_magic: bo
     return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace")
 
 
-def popen(cwd: str | Path, args) -> subprocess.Popen:
-    """``git ARGS`` started in ``cwd``, stdout piped (for several calls at once)."""
+def popen(cwd: str | Path, args, *, stdin: bool = False, stderr: bool = False,
+          pathspec_magic: bool = False) -> subprocess.Popen:
+    """``git ARGS`` started in ``cwd``, stdout piped (for several calls at once);
+    stdin and stderr piped too when asked."""
     try:
-        return subprocess.Popen(argv(args), cwd=cwd, env=env(), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        return subprocess.Popen(argv(args), cwd=cwd, env=env(pathspec_magic=pathspec_magic),
+                                stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE if stderr else subprocess.DEVNULL)
     except OSError as exc:
         raise _why(exc, cwd) from None
 

@@ -13,6 +13,7 @@ it follows copies to the original's birth).
 """
 from __future__ import annotations
 
+import subprocess
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -221,6 +222,152 @@ def _run_log(root, args: list[str]) -> str:
     return _decode(_run(root, args)[1])
 
 
+def _feed_log(root, args: list[str], make_replay, spec: list[str],
+              started: subprocess.Popen | None = None) -> tuple["_Replay", set[str] | None]:
+    """(the replay `make_replay()` gives, fed the log `args` as git writes
+    it: the replay keeps pace with git instead of starting when git is done;
+    the commits of the log that deleted a file outside the folders `spec`).
+
+    The second, for a log of folders, says where a move in may come from
+    (`_follow_moves_in`): each commit goes to `git diff-tree` as the replay
+    meets it, so that git works while the log does. None when that could
+    not be asked. `started`: that log, already running (`start_log`)."""
+    try:
+        log = started or gitrun.popen(root, args, stderr=True)
+    except gitrun.GitMissing:
+        raise HistoryError("git is not installed or not on PATH") from None
+    errors = _background(log.stderr.read)  # drained meanwhile: a full pipe would stall git
+    differ = listed = None
+    if spec:
+        excluded = [f":(exclude){folder}" for folder in spec]
+        try:
+            differ = gitrun.popen(root, ["diff-tree", "--stdin", "-r", "-z", "--name-only", "--diff-filter=D", "--",
+                                         ".", *excluded], stdin=True, pathspec_magic=True)
+        except OSError:
+            differ = None
+        else:
+            listed = _background(differ.stdout.read)
+    sent = 0
+
+    def send() -> None:
+        """The commits replayed since the last call, to diff-tree."""
+        nonlocal differ, sent
+        if differ is not None and len(commits) > sent:
+            try:
+                differ.stdin.write("".join(h.partition(" ")[0] + "\n" for h in commits[sent:]).encode("ascii"))
+                differ.stdin.flush()
+            except OSError:  # it stopped: the commits that matter are asked about later
+                _stop(differ)
+                differ = None
+            sent = len(commits)
+
+    def tokens():
+        read, rest = log.stdout.read1, b""
+        while chunk := read(1 << 20):
+            head, sep, rest = (rest + chunk).rpartition(b"\0")
+            if sep:
+                yield from _decode(head).split("\0")
+            send()  # (the tokens above are replayed by now)
+        if rest:
+            yield rest.decode("utf-8", "surrogateescape")
+
+    def failed() -> HistoryError | None:
+        log.stdout.read()
+        err = errors().decode("utf-8", "replace")
+        if not log.wait():
+            return None
+        why = gitrun.first_error_line(err).removeprefix("fatal: ") or f"exit status {log.returncode}"
+        return HistoryError(f"git {args[0]} failed in {root}: {why}")
+
+    try:
+        try:
+            replay = make_replay()
+        except HistoryError as exc:  # the log's own failure says more (a damaged repository: which object)
+            raise failed() or exc from None
+        commits = replay.commits
+        replay.feed(tokens())
+        problem = failed()
+        if problem is not None:
+            raise problem
+        send()
+        if differ is None:
+            return replay, None
+        try:
+            differ.stdin.close()
+        except OSError:
+            pass
+        out = listed()
+        if differ.wait():
+            return replay, None
+        return replay, {h.partition(" ")[0] for h in commits}.intersection(_decode(out).split("\0"))
+    finally:
+        _stop(log)
+        if differ is not None:
+            _stop(differ)
+
+
+def _stop(proc) -> None:
+    """End a git process that may still run (an error cut its reading short)."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+class EarlyLog:
+    """The `git log` of a full replay, started before memlint knows it needs
+    one (`start_log`): git works on the idle core while memlint is still
+    loading its rules, and its output waits in a widened pipe. No thread
+    reads it, so a fork is still allowed. `load_history` takes it or ends it."""
+
+    def __init__(self, root: Path, args: list[str], proc: subprocess.Popen):
+        self.root, self.args, self.proc = root, args, proc
+        gitrun.ALONGSIDE.add(proc.pid)
+
+    def take(self, root: Path, args: list[str]) -> subprocess.Popen | None:
+        """The running log, when it is the one asked for (else it is ended)."""
+        if self.proc is None or (root, args) != (self.root, self.args):
+            self.end()
+            return None
+        proc, self.proc = self.proc, None
+        gitrun.ALONGSIDE.discard(proc.pid)
+        return proc
+
+    def end(self) -> None:
+        """Stop the log, unless taken (a rule that reads dates may be off,
+        or the check's findings kept)."""
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            gitrun.ALONGSIDE.discard(proc.pid)
+            _stop(proc)
+
+
+def start_log(repo_root: Path, *, date_kind: str = "author", under: str | Path | None = None) -> EarlyLog | None:
+    """Start the log a full replay of `under` reads (`EarlyLog`); None when
+    it cannot start (`load_history` then says why)."""
+    try:
+        root = Path(repo_root).resolve()
+        args = [*_log_args(date_kind), "--no-merges", "HEAD", "--", *_pathspec(root, under)]
+        proc = gitrun.popen(root, args, stderr=True)
+    except (HistoryError, ValueError, OSError):
+        return None
+    try:
+        import fcntl
+
+        fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, _EARLY_PIPE)
+    except (ImportError, AttributeError, OSError):
+        pass  # the default size: git waits sooner for the reader
+    return EarlyLog(root, args, proc)
+
+
+_EARLY_PIPE = 1 << 20  # the log of 1,000 files and commits (300 KB) fits whole; Linux's limit for a user
+
+
 def _background(fn, *args):
     """Run fn(*args) in a thread; returns a function that waits for its result.
     Small git calls run while `git log` works: the machine has a second core."""
@@ -249,7 +396,8 @@ def _background(fn, *args):
 
 
 def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Path | None = None,
-                 previous: History | None = None, earlier: dict | None = None) -> History:
+                 previous: History | None = None, earlier: dict | None = None,
+                 early: "EarlyLog | None" = None) -> History:
     """Creation and last-change dates of every file tracked at HEAD, in one pass.
 
     `repo_root` may be any folder of the work tree; paths are relative to its
@@ -266,7 +414,18 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
     History at that commit}, newest first: the one at HEAD, else the newest
     that is an ancestor of HEAD, is loaded and used as `previous` (a commit
     reset away or a branch switched from leaves the others usable).
+
+    `early`: the log of a full replay, started ahead (`start_log`); used if
+    a full replay it is, else ended.
     """
+    try:
+        return _load(repo_root, date_kind, under, previous, earlier, early)
+    finally:
+        if early is not None:
+            early.end()
+
+
+def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
     root = Path(repo_root).resolve()
     log_args = _log_args(date_kind)
     if not root.is_dir():
@@ -305,10 +464,9 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
             return History(root, head, shallow, files, *staged())
     elif since is not None:
         since()
-    outside = _outside_deletions(root, spec, None)  # (git's own work, alongside the log)
-    log = _run_log(root, [*log_args, "--no-merges", "HEAD", "--", *spec])
-    replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
-    replay.feed(log.split("\0"))
+    args = [*log_args, "--no-merges", "HEAD", "--", *spec]
+    replay, deleted = _feed_log(root, args, lambda: _Replay(_decode(listed()[1]).split("\0")[:-1]), spec,
+                                started=early.take(root, args) if early is not None else None)
 
     missing = [p for p, record in replay.files.items() if record[0] is None]
     if missing:
@@ -324,7 +482,7 @@ def load_history(repo_root: Path, *, date_kind: str = "author", under: str | Pat
             if created is not None:
                 replay.files[p] = [created + offset, changed + offset, born_as]
     files, born_as = _dates_of(replay)
-    _follow_moves_in(root, spec, files, born_as, log_args, outside=outside)
+    _follow_moves_in(root, spec, files, born_as, log_args, deleted=deleted)
     return History(root, head, shallow, files, *staged())
 
 
@@ -396,7 +554,6 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     if not new or any(not parents or any(p not in new and p != previous.head for p in parents.split())
                       for parents in new.values()):
         return None  # not all descend from it (another root, or a branch forked before it)
-    outside = _outside_deletions(root, spec, list(new))  # git works while the log runs
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
     shas, stamps = _commit_dates(replay.commits)
@@ -408,37 +565,18 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
         m = record[1]
         before = previous.files.get(boundary.get(id(record)))
         if before is None:
-            outside()  # its thread ends here
             return None
         files[path] = before if m is None else FileDates(before.created, stamps[m], before.created_commit, shas[m])
-    _follow_moves_in(root, spec, files, born_as, log_args, outside=outside)
+    _follow_moves_in(root, spec, files, born_as, log_args)
     return files
 
 
 _MOVE_DEPTH = 3  # moves from folder to folder followed back, at most
 
 
-def _outside_deletions(root, spec: list[str], commits: list[str] | None):
-    """A function giving those of `commits` (None: every commit of the
-    folders' own history, listed first) that deleted a file outside the
-    folders `spec`, where a move into them may come from: asked of git in a
-    thread, while the caller goes on."""
-    if not spec:
-        return _nothing
-    return _background(_deleted_outside, root, spec, commits)
-
-
-def _nothing() -> set[str]:
-    return set()
-
-
-def _deleted_outside(root, spec: list[str], commits: list[str] | None) -> set[str]:
-    # Only commits of the folders' history are diffed (the cost follows the
-    # store's history, not the repository's), and only outside the folders.
-    if commits is None:
-        commits = _decode(_run(root, ["rev-list", "--no-merges", "HEAD", "--", *spec])[1]).split()
-    if not commits:
-        return set()
+def _deleted_outside(root, spec: list[str], commits: list[str]) -> set[str]:
+    """Those of `commits` that deleted a file outside the folders `spec`."""
+    # Only the commits asked about are diffed, and only outside the folders.
     excluded = [f":(exclude){folder}" for folder in spec]
     feed = "".join(commit + "\n" for commit in commits).encode("ascii")
     _, out, _ = _run(root, ["diff-tree", "--stdin", "-r", "-z", "--name-only", "--diff-filter=D", "--", ".", *excluded],
@@ -447,7 +585,7 @@ def _deleted_outside(root, spec: list[str], commits: list[str] | None) -> set[st
 
 
 def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as: dict[str, str],
-                     log_args: list[str], depth: int = 0, outside=None) -> None:
+                     log_args: list[str], depth: int = 0, deleted: set[str] | None = None) -> None:
     """Follow back the files that came into the store's folder by a move.
 
     The log is limited to the store's folder, so git's rename detection
@@ -460,14 +598,16 @@ def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as
     date, and its last change too when the move changed nothing else
     (R100). The old name's history is read, from the commit before the move,
     in the old name's folder (renames there followed), and in turn followed
-    the same way, `_MOVE_DEPTH` folders back at most."""
-    deleted = outside() if outside is not None else None  # (its thread is joined whatever happens next)
+    the same way, `_MOVE_DEPTH` folders back at most.
+
+    `deleted`: the commits known to have deleted a file outside the folders
+    (`_feed_log`); None: the birth commits are asked about."""
     if not spec or not born_as or depth >= _MOVE_DEPTH:
         return
     birth = {(files[path].created_commit, name): path for path, name in born_as.items()}
     born = {commit for commit, _ in birth}
     if deleted is None:
-        deleted = _deleted_outside(root, spec, sorted(born))
+        deleted = _deleted_outside(root, spec, sorted(born)) if born else set()
     deleted_outside = born.intersection(deleted)
     if not deleted_outside:
         return

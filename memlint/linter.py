@@ -51,6 +51,14 @@ def _problems(rule, store: Store, options: dict, only_paths: frozenset[str] | No
 
 def lint_store(store: Store, selection: Selection | None = None) -> Result:
     selection = selection or Selection()
+    store.start_history_early()  # most checks read git dates: git starts while the rules load
+    try:
+        return _lint_cached(store, selection)
+    finally:
+        store.end_history_early()  # when nothing took it
+
+
+def _lint_cached(store: Store, selection: Selection) -> Result:
     if store.cache is None:
         return _lint_store(store, selection)
     # The cache holds the findings of a run with exactly these inputs, if any.
@@ -190,6 +198,8 @@ def _lint_store(store: Store, selection: Selection) -> Result:
     enabled = [rule for rule in rule_registry.all_rules()
                if store.config.rule_config(rule, store.preset).severity != "off" and selection.wants(rule)]
     store.history_wanted = any(_HISTORY_TAGS.intersection(getattr(rule, "TAGS", ())) for rule in enabled)
+    if not store.history_wanted:
+        store.end_history_early()
     store.content_tasks = _content_tasks(store, enabled)
     by_path = {doc.path: doc for doc in store.docs.values()}
     suppressions: dict[str, suppress.Suppressions] = {}

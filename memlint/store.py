@@ -443,6 +443,25 @@ class Store:
 
         self._history_thread = _background(load)
 
+    def start_history_early(self) -> None:
+        """On a first run (nothing cached, or no cache), start the `git log`
+        of the history's full replay now, while this process still loads the
+        rules (``history.EarlyLog``); `end_history_early` stops it if no rule
+        reads dates after all. A later run reuses or extends a kept replay."""
+        if "_history" in self.__dict__ or "_history_thread" in self.__dict__ or "_early_log" in self.__dict__:
+            return
+        if self.cache is not None and self.cache.holds_blobs() or not (self.repo_root / ".git").exists():
+            return
+        from memlint import history
+
+        date_kind, under = self.settings.get("date-source", "author"), self._repo_path(self.dir)
+        self._early_log = history.start_log(self.repo_root, date_kind=date_kind, under=under)
+
+    def end_history_early(self) -> None:
+        early = self.__dict__.pop("_early_log", None)
+        if early is not None:
+            early.end()
+
     def _load_history(self):
         from memlint import history
 
@@ -451,9 +470,10 @@ class Store:
         # the folder it runs in as the top.
         root = self.repo_root
         date_kind, under = self.settings.get("date-source", "author"), self._repo_path(self.dir)
+        early = self.__dict__.pop("_early_log", None)
         try:
             if self.cache is None:
-                return history.load_history(root, date_kind=date_kind, under=under)
+                return history.load_history(root, date_kind=date_kind, under=under, early=early)
             # The cache holds the replay at a few recent commits: the one at HEAD
             # reused, or one at an ancestor extended by the commits since.
             key = f"{date_kind}:{under}"
@@ -468,7 +488,7 @@ class Store:
                 return read
 
             earlier = {commit: tracked(commit, load) for commit, load in self.cache.histories(key).items()}
-            found = history.load_history(root, date_kind=date_kind, under=under, earlier=earlier)
+            found = history.load_history(root, date_kind=date_kind, under=under, earlier=earlier, early=early)
             if found.head is not None and not found.shallow and found.head not in loaded:
                 self.cache.put_history(key, found.head, replace(found, staged_new=frozenset(), staged_renames={},
                                                                         staged_moved_in={}, staged_changed=frozenset()))
@@ -590,13 +610,25 @@ def cores_busy(cpus: int) -> bool:
     this moment besides this one (Linux's /proc/loadavg), else the one-minute
     load average. (That average lags a minute behind: after a few runs of
     memlint in a row it counts their own second process, and would stop
-    the split on an idle machine.)"""
+    the split on an idle machine.) A git this run started to work alongside
+    it (``gitrun.ALONGSIDE``) is not counted."""
     try:
         with open("/proc/loadavg", "rb") as fh:
             runnable = int(fh.read().split()[3].split(b"/")[0]) - 1  # this process is one
     except (OSError, ValueError, IndexError):
         return os.getloadavg()[0] >= cpus
-    return runnable >= cpus
+    from memlint import gitrun
+
+    return runnable - sum(map(_running, gitrun.ALONGSIDE)) >= cpus
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is runnable now (Linux's /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rpartition(b")")[2].split()[0] == b"R"
+    except (OSError, IndexError):
+        return False
 
 
 class Forked:

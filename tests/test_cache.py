@@ -394,6 +394,31 @@ def test_a_big_store_is_parsed_in_two_processes_with_the_same_findings(check, re
             ("memory/a.md", "MEM404"), ("memory/c.md", "MEM404")} <= codes
 
 
+@pytest.mark.parametrize("select", [(), ("--select", "MEM001")], ids=["dates read", "no dates read"])
+def test_a_first_run_starts_git_log_early_and_leaves_no_git_behind(check, repo, monkeypatch, select):
+    """A first run starts the history's git log while it loads the rules;
+    the history takes it, or, with no rule that reads dates, it is stopped."""
+    from memlint import gitrun, history
+
+    started = []
+
+    def start_log(*args, **kwargs):
+        early = real(*args, **kwargs)
+        started.append(early.proc.pid)
+        return early
+
+    real = history.start_log
+    monkeypatch.setattr(history, "start_log", start_log)
+    found = check(repo, *select)
+    assert len(started) == 1 and not gitrun.ALONGSIDE
+    with pytest.raises(ProcessLookupError):  # ended and reaped
+        os.kill(started[0], 0)
+    assert check(repo, *select) == found and len(started) == 1  # a later run: nothing started
+    assert check(repo, "--no-cache", *select) == found and len(started) == 2
+    codes = {code for _, _, code, _ in found}
+    assert codes <= {"MEM001"} if select else "MEM404" in codes  # (MEM404 reads the dates)
+
+
 def _split_rules(monkeypatch, log: Path):
     """Let the rules of any store run in two processes; ``log`` gets a line
     "pid code" for each rule run, from whichever process ran it. Each rule

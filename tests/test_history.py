@@ -212,6 +212,21 @@ def test_corrupt_repository_gives_one_line(repo):
     assert "\n" not in str(err.value) and tree in str(err.value)
 
 
+def test_a_log_that_fails_part_way_gives_one_line(repo):
+    """git log stops when rename detection needs a blob the repository has
+    lost, after the replay has started: the error is git's, on one line."""
+    repo.write("memory/a.md", BODY)
+    repo.commit("add", D1)
+    blob = repo.run("rev-parse", "HEAD:memory/a.md").strip()
+    repo.mv("memory/a.md", "memory/b.md")
+    repo.write("memory/b.md", BODY + "one more line\n")
+    repo.commit("rename with an edit", D2)
+    repo.path(f".git/objects/{blob[:2]}/{blob[2:]}").unlink()
+    with pytest.raises(HistoryError) as err:
+        load_history(repo.root, under="memory")
+    assert str(err.value).startswith("git log failed") and blob in str(err.value) and "\n" not in str(err.value)
+
+
 def test_shallow_clone_is_flagged(repo, tmp_path):
     repo.write("a.md", "a\n")
     repo.commit("one", D1)
@@ -333,6 +348,81 @@ def test_a_move_in_resumed_from_a_kept_replay_equals_a_full_one(repo):
     assert resumed.files["memory/b.md"] == dates(D1, c1, D1, c1)
 
 
+@pytest.mark.parametrize("differ_starts", [True, False])
+def test_deletions_outside_are_listed_while_the_log_runs(repo, monkeypatch, differ_starts):
+    """A full replay of a store's folder asks git once for the log and once,
+    alongside it, which of its commits deleted a file outside the folder
+    (no listing of the store's commits first); when that second git cannot
+    start, the birth commits are asked about afterwards, with the same dates."""
+    for i in range(20):
+        repo.write(f"memory/n{i}.md", f"{i}\n")
+        repo.commit(f"c{i}", D1)
+    repo.write("drafts/x.md", BODY)
+    c1 = repo.commit("draft", D2)
+    repo.mv("drafts/x.md", "memory/x.md")
+    repo.commit("file the draft", D3)
+    from memlint import gitrun
+
+    calls = []
+
+    def spy(real, streamed=False):
+        def call(cwd, args, **kwargs):
+            name = [a for a in args if not a.startswith("-") and "=" not in a][0]
+            calls.append(name)
+            if streamed and name == "diff-tree" and not differ_starts:
+                raise OSError("cannot start")
+            return real(cwd, args, **kwargs)
+        return call
+
+    monkeypatch.setattr(gitrun, "run", spy(gitrun.run))
+    monkeypatch.setattr(gitrun, "popen", spy(gitrun.popen, streamed=True))
+    files = load_history(repo.root, under="memory").files
+    assert files["memory/x.md"] == dates(D2, c1, D2, c1) and len(files) == 21
+    # The store's log and the old name's. diff-tree: the deletions outside
+    # the store (streamed, or asked afterwards), the move itself (with rename
+    # detection), and the deletions outside the old name's folder.
+    assert calls.count("log") == 2 and "rev-list" not in calls
+    assert calls.count("diff-tree") == (3 if differ_starts else 4), " ".join(calls)
+
+
+def test_a_log_started_early_gives_the_same_dates(repo):
+    """`start_log` runs the full replay's log before it is asked for; the
+    replay that takes it gives what one without it gives."""
+    from memlint.history import start_log
+
+    repo.write("memory/a.md", BODY)
+    c1 = repo.commit("add", D1)
+    repo.mv("memory/a.md", "memory/b.md")
+    repo.write("memory/c.md", "c\n")
+    c2 = repo.commit("rename, add", D2)
+    early = start_log(repo.root, under="memory")
+    found = load_history(repo.root, under="memory", early=early)
+    assert early.proc is None  # taken
+    assert found.files == load_history(repo.root, under="memory").files == {
+        "memory/b.md": dates(D1, c1, D1, c1), "memory/c.md": dates(D2, c2, D2, c2)}
+
+
+@pytest.mark.parametrize("case", ["another folder", "no commit yet", "kept replay at HEAD", "committer dates"])
+def test_a_log_started_early_but_not_needed_is_ended(repo, case):
+    """The early log is the wrong one (another folder, another date), or no
+    full replay is made: it is stopped, and the dates are still right."""
+    from memlint import gitrun
+    from memlint.history import start_log
+
+    if case != "no commit yet":
+        repo.write("memory/a.md", BODY)
+        repo.write("notes/n.md", BODY)
+        repo.commit("add", D1)
+    kept = load_history(repo.root, under="memory") if case == "kept replay at HEAD" else None
+    early = start_log(repo.root, under="notes" if case == "another folder" else "memory")
+    proc = early.proc
+    found = load_history(repo.root, under="memory", previous=kept, early=early,
+                         date_kind="committer" if case == "committer dates" else "author")
+    assert proc.poll() is not None and early.proc is None and proc.pid not in gitrun.ALONGSIDE
+    expected = {} if case == "no commit yet" else set(load_history(repo.root, under="memory").files)
+    assert set(found.files) == set(expected)
+
+
 def test_a_copy_or_a_new_file_is_not_taken_for_a_move(repo):
     repo.write("drafts/x.md", BODY)
     repo.commit("draft", D1)
@@ -422,13 +512,15 @@ def test_one_git_log_for_the_whole_store(repo, monkeypatch):
     from memlint import gitrun
 
     calls = []
-    real = gitrun.run
 
-    def spy(cwd, args, **kwargs):
-        calls.append([a for a in args if not a.startswith("-") and "=" not in a][0])
-        return real(cwd, args, **kwargs)
+    def spy(real):
+        def call(cwd, args, **kwargs):
+            calls.append([a for a in args if not a.startswith("-") and "=" not in a][0])
+            return real(cwd, args, **kwargs)
+        return call
 
-    monkeypatch.setattr(gitrun, "run", spy)
+    monkeypatch.setattr(gitrun, "run", spy(gitrun.run))
+    monkeypatch.setattr(gitrun, "popen", spy(gitrun.popen))
     assert len(load_history(repo.root).files) == 30
     assert calls.count("log") == 1 and len(calls) <= 4
 
