@@ -70,6 +70,40 @@ class History:
             found = self.files.get(self.staged_renames[path]) or self.staged_moved_in.get(path)
         return found
 
+    def __reduce__(self):
+        # Kept by memlint.cache: each commit's sha and date once, and each file
+        # as two indexes into them (a third the pickling time of 10,000
+        # FileDates with their datetimes, half the loading time).
+        return _history, (self.repo_root, self.head, self.shallow, *_pack(self.files), self.staged_new,
+                          self.staged_renames, self.staged_moved_in, self.staged_changed)
+
+
+def _pack(files: dict[str, FileDates]) -> tuple[list, list, list, list]:
+    """(paths, [(sha, date)] of the commits they name, created and changed indexes into those)."""
+    index: dict[str, int] = {}
+    commits: list[tuple[str, datetime]] = []
+    created, changed = [], []
+    for dates in files.values():
+        for sha, when, out in ((dates.created_commit, dates.created, created), (dates.changed_commit, dates.changed, changed)):
+            i = index.get(sha)
+            if i is None:
+                i = index[sha] = len(commits)
+                commits.append((sha, when))
+            out.append(i)
+    return list(files), commits, created, changed
+
+
+def _history(root, head, shallow, paths, commits, created, changed, *staged) -> History:
+    made = {}  # one FileDates per (created, changed) pair: files of one commit share it
+
+    def dates(c: int, m: int) -> FileDates:
+        found = made.get((c, m))
+        if found is None:
+            found = made[(c, m)] = FileDates(commits[c][1], commits[m][1], commits[c][0], commits[m][0])
+        return found
+
+    return History(root, head, shallow, dict(zip(paths, map(dates, created, changed))), *staged)
+
 
 # --------------------------------------------------------------------------- git
 

@@ -227,6 +227,24 @@ def test_a_log_that_fails_part_way_gives_one_line(repo):
     assert str(err.value).startswith("git log failed") and blob in str(err.value) and "\n" not in str(err.value)
 
 
+def test_a_history_kept_by_the_cache_comes_back_whole(repo):
+    """The cache pickles a History compactly (each commit once): what it
+    loads has the same dates, with their time zones, and the staged state."""
+    import pickle
+
+    repo.write("memory/a.md", BODY)
+    repo.write("memory/b.md", "b\n")
+    repo.commit("add", "2024-01-10T09:00:00+05:30")
+    repo.write("memory/b.md", "b2\n")
+    repo.commit("edit b", "2024-02-20T10:30:00-08:00")
+    repo.mv("memory/a.md", "memory/c.md")
+    found = load_history(repo.root, under="memory")
+    assert found.staged_renames == {"memory/c.md": "memory/a.md"}
+    again = pickle.loads(pickle.dumps(found, protocol=5))
+    assert again == found and again.dates("memory/c.md") == found.files["memory/a.md"]
+    assert [str(d.changed.utcoffset()) for d in again.files.values()] == ["5:30:00", "-1 day, 16:00:00"]
+
+
 def test_shallow_clone_is_flagged(repo, tmp_path):
     repo.write("a.md", "a\n")
     repo.commit("one", D1)
