@@ -172,10 +172,11 @@ def _write(path: Path, value) -> None:
 # --------------------------------------------------------------------------- git
 
 
-def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, str], str] | None:
+def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, str], str, str | None] | None:
     """({repo-relative path: blob id} of the regular files under ``prefix`` whose
     bytes on disk are that blob, a digest of HEAD, shallowness and the whole
-    index), or None when git cannot tell (not a repository, git missing).
+    index, HEAD's commit or None before the first), or None when git cannot
+    tell (not a repository, git missing).
 
     A file's index blob id is its id on disk only when git tracks it, merged,
     unchanged by git's own stat checks (``diff-files``), and neither marked
@@ -231,7 +232,8 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, s
     if blobs and _may_convert(repo_root, out["config"], listed):
         blobs = {}
     digest = hashlib.blake2b(out["head"] + b"\0" + out["index"], digest_size=16).hexdigest()
-    return blobs, digest
+    head = out["head"].split()[1:2] if procs["head"].returncode == 0 else []
+    return blobs, digest, head[0].decode("ascii") if head else None
 
 
 # Attributes that make git change a file's bytes between the index and the disk.

@@ -249,6 +249,11 @@ def _log_args(date_kind: str) -> list[str]:
             "--no-color", f"--format={fmt}", "--date=raw"]
 
 
+def _full_log_args(log_args: list[str], head: str, spec: list[str]) -> list[str]:
+    """The log of a full replay at commit `head`, of the folders `spec`."""
+    return [*log_args, "--no-merges", head, "--", *spec]
+
+
 def _run_log(root, args: list[str]) -> str:
     # Through a pipe, not a temp file: `check` writes nothing, anywhere (a
     # read-only machine, a full /tmp). git flushes per commit, so the reader
@@ -319,7 +324,13 @@ def _feed_log(root, args: list[str], make_replay, spec: list[str],
         except HistoryError as exc:  # the log's own failure says more (a damaged repository: which object)
             raise failed() or exc from None
         commits = replay.commits
-        replay.feed(tokens())
+        try:
+            replay.feed(tokens())
+        except Exception:  # output cut short (git killed part-way): git's failure is the one to report
+            problem = failed()
+            if problem is None:
+                raise
+            raise problem from None
         problem = failed()
         if problem is not None:
             raise problem
@@ -381,12 +392,14 @@ class EarlyLog:
             _stop(proc)
 
 
-def start_log(repo_root: Path, *, date_kind: str = "author", under: str | Path | None = None) -> EarlyLog | None:
-    """Start the log a full replay of `under` reads (`EarlyLog`); None when
-    it cannot start (`load_history` then says why)."""
+def start_log(repo_root: Path, head: str, *, date_kind: str = "author",
+              under: str | Path | None = None) -> EarlyLog | None:
+    """Start the log a full replay of `under` at commit `head` reads
+    (`EarlyLog`); None when it cannot start (`load_history` then says why).
+    A commit made meanwhile moves HEAD: the replay then runs its own log."""
     try:
         root = Path(repo_root).resolve()
-        args = [*_log_args(date_kind), "--no-merges", "HEAD", "--", *_pathspec(root, under)]
+        args = _full_log_args(_log_args(date_kind), head, _pathspec(root, under))
         proc = gitrun.popen(root, args, stderr=True)
     except (HistoryError, ValueError, OSError):
         return None
@@ -479,7 +492,8 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
     staged = _background(_staged, root, spec, log_args)
     if head is None:
         return History(root, None, shallow, {}, *staged())
-    listing = ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", *spec]
+    # HEAD's commit, not HEAD, from here on: a commit made meanwhile must not mix in.
+    listing = ["ls-tree", "-r", "-z", "--name-only", "--full-tree", head, "--", *spec]
     listed = None
     since = None  # the commits since the kept replay picked: rev-list, started while it loads
     if previous is None and earlier and not shallow:
@@ -498,7 +512,7 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
             return History(root, head, shallow, files, *staged())
     elif since is not None:
         since()
-    args = [*log_args, "--no-merges", "HEAD", "--", *spec]
+    args = _full_log_args(log_args, head, spec)
     replay, deleted = _feed_log(root, args, lambda: _Replay(_decode(listed()[1]).split("\0")[:-1]), spec,
                                 started=early.take(root, args) if early is not None else None)
 
@@ -509,7 +523,7 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
         # (Too many paths for a command line: the whole store, same answer.)
         paths = missing if len(missing) <= _MAX_PATH_ARGS else spec
         extra = _Replay(missing)
-        extra.feed(_run_log(root, [*log_args, "-m", "--no-renames", "HEAD", "--", *paths]).split("\0"))
+        extra.feed(_run_log(root, [*log_args, "-m", "--no-renames", head, "--", *paths]).split("\0"))
         offset = len(replay.commits)
         replay.commits += extra.commits
         for p, (created, changed, born_as) in extra.files.items():

@@ -145,6 +145,7 @@ class Store:
         # memlint.cache: what earlier runs computed, by git blob id (None: off)
         self.cache = _open_cache(self.repo_root, self.dir) if cache else None
         self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
+        self.git_head: str | None = None  # HEAD's commit, when the cache asked git
         self._docs: dict[str, Doc] | None = None
         # Set by the linter when a rule will read git dates: reading the files
         # then starts `git log` alongside (``prefetch_history``).
@@ -194,7 +195,7 @@ class Store:
             else:  # the folder is walked while git lists what it knows
                 state = _git_state(self.repo_root, prefix.rstrip("/"), walk)
             if state is not None:
-                tracked, self.git_digest = state
+                tracked, self.git_digest, self.git_head = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
         listed = []
         for path, rel, kind in files:
@@ -444,18 +445,19 @@ class Store:
         self._history_thread = _background(load)
 
     def start_history_early(self) -> None:
-        """On a first run (nothing cached, or no cache), start the `git log`
-        of the history's full replay now, while this process still loads the
-        rules (``history.EarlyLog``); `end_history_early` stops it if no rule
-        reads dates after all. A later run reuses or extends a kept replay."""
+        """On a first run (nothing cached yet), start the `git log` of the
+        history's full replay now, while this process still loads the rules
+        (``history.EarlyLog``); `end_history_early` stops it if no rule reads
+        dates after all. A later run reuses or extends a kept replay. The log
+        is of the commit the cache found at HEAD, which the replay checks."""
         if "_history" in self.__dict__ or "_history_thread" in self.__dict__ or "_early_log" in self.__dict__:
             return
-        if self.cache is not None and self.cache.holds_blobs() or not (self.repo_root / ".git").exists():
+        if self.cache is None or self.git_head is None or self.cache.holds_blobs():
             return
         from memlint import history
 
         date_kind, under = self.settings.get("date-source", "author"), self._repo_path(self.dir)
-        self._early_log = history.start_log(self.repo_root, date_kind=date_kind, under=under)
+        self._early_log = history.start_log(self.repo_root, self.git_head, date_kind=date_kind, under=under)
 
     def end_history_early(self) -> None:
         early = self.__dict__.pop("_early_log", None)

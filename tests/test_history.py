@@ -245,6 +245,29 @@ def test_a_history_kept_by_the_cache_comes_back_whole(repo):
     assert [str(d.changed.utcoffset()) for d in again.files.values()] == ["5:30:00", "-1 day, 16:00:00"]
 
 
+def test_a_log_cut_off_in_the_middle_of_a_record_gives_gits_error(repo):
+    """git killed part-way (out of memory, a signal) leaves a record without
+    its path: the replay reports git's failure, not a parser error."""
+    import subprocess
+    import sys
+
+    from memlint.history import _Replay, _feed_log, _full_log_args, _log_args
+
+    repo.write("memory/a.md", BODY)
+    head = repo.commit("add", D1)
+    repo.write("memory/a.md", BODY + "more\n")
+    head = repo.commit("edit", D2)
+    args = _full_log_args(_log_args("author"), head, ["memory"])
+    out = subprocess.run(["git", *args], cwd=repo.root, capture_output=True, check=True).stdout
+    cut = out[:out.index(b"M\0") + 2]  # up to the edit's M, without the path that follows it
+    killed = subprocess.Popen(
+        [sys.executable, "-c", f"import os, sys; os.write(1, {cut!r}); sys.stderr.write('fatal: killed'); sys.exit(128)"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    with pytest.raises(HistoryError, match="git log failed in .*: killed$"):
+        _feed_log(repo.root, args, lambda: _Replay(["memory/a.md"]), [], started=killed)
+    assert killed.poll() == 128
+
+
 def test_shallow_clone_is_flagged(repo, tmp_path):
     repo.write("a.md", "a\n")
     repo.commit("one", D1)
@@ -413,32 +436,39 @@ def test_a_log_started_early_gives_the_same_dates(repo):
     repo.mv("memory/a.md", "memory/b.md")
     repo.write("memory/c.md", "c\n")
     c2 = repo.commit("rename, add", D2)
-    early = start_log(repo.root, under="memory")
+    early = start_log(repo.root, c2, under="memory")
     found = load_history(repo.root, under="memory", early=early)
     assert early.proc is None  # taken
     assert found.files == load_history(repo.root, under="memory").files == {
         "memory/b.md": dates(D1, c1, D1, c1), "memory/c.md": dates(D2, c2, D2, c2)}
 
 
-@pytest.mark.parametrize("case", ["another folder", "no commit yet", "kept replay at HEAD", "committer dates"])
+@pytest.mark.parametrize("case", ["another folder", "no commit yet", "kept replay at HEAD", "committer dates",
+                                  "a commit since"])
 def test_a_log_started_early_but_not_needed_is_ended(repo, case):
-    """The early log is the wrong one (another folder, another date), or no
-    full replay is made: it is stopped, and the dates are still right."""
+    """The early log is the wrong one (another folder, another date, a HEAD
+    a commit has moved since), or no full replay is made: it is stopped, and
+    the dates are still right."""
     from memlint import gitrun
     from memlint.history import start_log
 
+    head = "0" * 40
     if case != "no commit yet":
         repo.write("memory/a.md", BODY)
         repo.write("notes/n.md", BODY)
-        repo.commit("add", D1)
+        head = repo.commit("add", D1)
     kept = load_history(repo.root, under="memory") if case == "kept replay at HEAD" else None
-    early = start_log(repo.root, under="notes" if case == "another folder" else "memory")
+    early = start_log(repo.root, head, under="notes" if case == "another folder" else "memory")
+    if case == "a commit since":
+        repo.write("memory/a.md", BODY + "more\n")
+        repo.commit("edit", D2)
     proc = early.proc
     found = load_history(repo.root, under="memory", previous=kept, early=early,
                          date_kind="committer" if case == "committer dates" else "author")
     assert proc.poll() is not None and early.proc is None and proc.pid not in gitrun.ALONGSIDE
-    expected = {} if case == "no commit yet" else set(load_history(repo.root, under="memory").files)
-    assert set(found.files) == set(expected)
+    assert found.files == ({} if case == "no commit yet" else load_history(repo.root, under="memory").files)
+    if case == "a commit since":
+        assert found.files["memory/a.md"].changed == datetime.fromisoformat(D2)
 
 
 def test_a_copy_or_a_new_file_is_not_taken_for_a_move(repo):
