@@ -602,6 +602,9 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     if not new or any(not parents or any(p not in new and p != previous.head for p in parents.split())
                       for parents in new.values()):
         return None  # not all descend from it (another root, or a branch forked before it)
+    # Which new commits deleted a file outside the folders (where a move in
+    # comes from): asked alongside the log, for `_follow_moves_in`.
+    deleted = _background(_deleted_outside, root, spec, list(new)) if spec else set
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
     shas, stamps = _commit_dates(replay.commits)
@@ -613,9 +616,10 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
         m = record[1]
         before = previous.files.get(boundary.get(id(record)))
         if before is None:
+            deleted()  # its thread ends here
             return None
         files[path] = before if m is None else FileDates(before.created, stamps[m], before.created_commit, shas[m])
-    _follow_moves_in(root, spec, files, born_as, log_args)
+    _follow_moves_in(root, spec, files, born_as, log_args, deleted=deleted())
     return files
 
 
