@@ -542,7 +542,7 @@ def test_merge_in_progress_reports_the_conflict(tmp_path):
     _commit(repo, "main")
     assert git(repo, "merge", "-q", "other", check=False).returncode != 0
     assert (repo / ".git" / "MERGE_HEAD").exists()
-    assert _check_repo(repo) == EXPECTED | {("memory/a.md", 2, "MEM002")}
+    assert _check_repo(repo) == EXPECTED | {("memory/a.md", 2, "MEM002"), ("memory/a.md", 2, "MEM007")}
 
 
 def test_file_staged_then_deleted(tmp_path):
