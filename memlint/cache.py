@@ -181,9 +181,11 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, s
     A file's index blob id is its id on disk only when git tracks it, merged,
     unchanged by git's own stat checks (``diff-files``), and neither marked
     assume-unchanged or skip-worktree (git then trusts the disk blindly) nor
-    converted on its way in or out (``core.autocrlf``, eol, text, filter
-    and ident attributes: the index holds LF, the disk CRLF, and git sees no
-    change). Files left out are read and hashed.
+    converted on its way in or out: where ``core.autocrlf`` or an eol, text
+    or crlf attribute may change line endings (the index holds LF, the disk
+    CRLF, and git sees no change), only when the file on disk is as long as
+    the blob (``_same_size``); where a filter, ident or working-tree-encoding
+    attribute may change anything, never. Files left out are read and hashed.
 
     Four git calls run at once: ``ls-files -s -v`` (the index, with its
     flags), ``diff-files``, ``rev-parse`` (HEAD) and ``config`` (what may
@@ -229,30 +231,38 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, s
         tag, mode, blob, stage = meta.decode("ascii").split(" ")
         if tag == "H" and stage == "0" and mode in ("100644", "100755"):
             blobs[path] = blob
-    if blobs and _may_convert(repo_root, out["config"], listed):
+    conversion = _conversion(repo_root, out["config"], listed) if blobs else None
+    if conversion == "eol":
+        blobs = _same_size(repo_root, blobs)
+    elif conversion is not None:
         blobs = {}
     digest = hashlib.blake2b(out["head"] + b"\0" + out["index"], digest_size=16).hexdigest()
     head = out["head"].split()[1:2] if procs["head"].returncode == 0 else []
     return blobs, digest, head[0].decode("ascii") if head else None
 
 
-# Attributes that make git change a file's bytes between the index and the disk.
-_CONVERTING = re.compile(rb"(?<![\w-])(?:text|eol|crlf|filter|ident|working-tree-encoding)(?![\w-])")
+# Attributes that make git change a file's bytes between the index and the
+# disk: line endings only (the first), or anything at all (the second).
+_EOL_ATTRIBUTES = re.compile(rb"(?<![\w-])(?:text|eol|crlf)(?![\w-])")
+_OTHER_ATTRIBUTES = re.compile(rb"(?<![\w-])(?:filter|ident|working-tree-encoding)(?![\w-])")
 
 
-def _may_convert(repo_root: Path, config: bytes, listed: list[str]) -> bool:
-    """Whether git may store a file's bytes other than they are on disk:
-    ``core.autocrlf`` on, or a conversion attribute named in any attributes
-    file git reads (the repository's, ``info/attributes``, the user's and
-    the system's). Attribute patterns are not matched: naming one is enough."""
+def _conversion(repo_root: Path, config: bytes, listed: list[str]) -> str | None:
+    """How git may store a file's bytes other than they are on disk: None
+    (it does not), "eol" (line endings: ``core.autocrlf`` on, or a text, eol
+    or crlf attribute), or "any" (a filter, ident or working-tree-encoding
+    attribute). The attributes files git reads are searched (the
+    repository's, ``info/attributes``, the user's and the system's);
+    patterns are not matched: naming one is enough."""
     from memlint.statedir import git_dir
 
+    found = None
     sources = [repo_root / path for path in listed if path == ".gitattributes" or path.endswith("/.gitattributes")]
     sources.append(repo_root / ".gitattributes")  # read from the disk even when untracked
     for item in config.split(b"\0"):
         key, _, value = item.partition(b"\n")
         if key == b"core.autocrlf" and value.strip().lower() in (b"true", b"input"):
-            return True
+            found = "eol"
         if key == b"core.attributesfile" and value.strip():
             sources.append(Path(os.path.expanduser(os.fsdecode(value.strip()))))
     base = git_dir(repo_root)
@@ -267,9 +277,44 @@ def _may_convert(repo_root: Path, config: bytes, listed: list[str]) -> bool:
             data = source.read_bytes()
         except OSError:
             continue
-        if any(_CONVERTING.search(line) for line in data.splitlines() if not line.lstrip().startswith(b"#")):
-            return True
-    return False
+        for line in data.splitlines():
+            if line.lstrip().startswith(b"#"):
+                continue
+            if _OTHER_ATTRIBUTES.search(line):
+                return "any"
+            if _EOL_ATTRIBUTES.search(line):
+                found = "eol"
+    return found
+
+
+def _same_size(repo_root: Path, blobs: dict[str, str]) -> dict[str, str]:
+    """Those of ``blobs`` whose file on disk is as long as the blob. Where git
+    may only change line endings and sees no change, a file of the blob's
+    length holds the blob's bytes: a CRLF checkout or a CRLF edit that git
+    cleans back to the blob is longer by a byte a line. (``* text=auto``
+    is in many repositories: without this, every file would be read and
+    hashed on every run.) The files are measured while git gives the
+    blobs' lengths."""
+    feed = "".join(blob + "\n" for blob in set(blobs.values())).encode("ascii")
+    asked: list = []
+    git = threading.Thread(target=lambda: asked.append(
+        gitrun.run(repo_root, ["cat-file", "--batch-check=%(objectname) %(objectsize)"], stdin=feed)))
+    git.start()
+    top, on_disk = str(repo_root), {}
+    for path in blobs:
+        try:
+            on_disk[path] = os.stat(os.path.join(top, path)).st_size
+        except OSError:
+            pass
+    git.join()
+    if not asked or asked[0][0]:
+        return {}
+    size = {}
+    for line in asked[0][1].decode("ascii", "replace").splitlines():
+        blob, _, length = line.partition(" ")
+        if length.isdigit():
+            size[blob] = int(length)
+    return {path: blob for path, blob in blobs.items() if on_disk.get(path, -1) == size.get(blob, -2)}
 
 
 # --------------------------------------------------------------------------- the cache

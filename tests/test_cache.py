@@ -101,22 +101,31 @@ def test_a_file_git_is_told_not_to_look_at_is_read_from_the_disk(check, repo, fl
     assert not any(p == "memory/b.md" and code == "MEM002" for p, _, code, _ in same_as_without_cache(check, repo))
 
 
-@pytest.mark.parametrize("setting", ["config", "attributes"])
+@pytest.mark.parametrize("setting", ["config", "attributes", "text=auto"])
 @pytest.mark.parametrize("staged_first", [True, False])
 def test_a_file_git_converts_is_judged_as_it_is_on_disk(check, repo, setting, staged_first):
     """With core.autocrlf (or an eol attribute) the disk holds CRLF where the
     index holds LF, and git reports no change: a plain run counts the disk's
-    bytes, a staged run the index's, whichever of them ran first."""
-    repo.write("memory/MEMORY.md", "# Memory\n\n" + "".join(f"- [B{i}](b.md) — b, {i}\n" for i in range(250)))
+    bytes, a staged run the index's, whichever of them ran first. With
+    ``* text=auto``, the same for a file an editor saved with CRLF and that
+    was added so (git stores it with LF)."""
+    root = "# Memory\n\n" + "".join(f"- [B{i}](b.md) — b, {i}\n" for i in range(250))
+    repo.write("memory/MEMORY.md", root)
     repo.commit("a long root", "2025-02-02T10:00:00+00:00")
-    if setting == "config":
+    if setting == "text=auto":
+        repo.write(".gitattributes", "* text=auto\n")
+        repo.write("memory/MEMORY.md", root.replace("\n", "\r\n"))
+        repo.commit("attributes, and the root saved with CRLF", "2025-02-03T10:00:00+00:00")
+        assert b"\r" not in repo.run("show", "HEAD:memory/MEMORY.md").encode()  # stored with LF
+    elif setting == "config":
         repo.run("config", "core.autocrlf", "true")
     else:
         repo.write(".gitattributes", "*.md text eol=crlf\n")
         repo.commit("attributes", "2025-02-03T10:00:00+00:00")
-    os.remove(repo.root / "memory" / "MEMORY.md")
-    # written again, converted (repo.run itself turns autocrlf off)
-    subprocess.run(["git", "checkout", "--", "memory/MEMORY.md"], cwd=repo.root, env=repo.env, check=True)
+    if setting != "text=auto":
+        os.remove(repo.root / "memory" / "MEMORY.md")
+        # written again, converted (repo.run itself turns autocrlf off)
+        subprocess.run(["git", "checkout", "--", "memory/MEMORY.md"], cwd=repo.root, env=repo.env, check=True)
     assert b"\r\n" in (repo.root / "memory" / "MEMORY.md").read_bytes()
     git_sees = subprocess.run(["git", "diff-files", "--name-only"], cwd=repo.root, env=repo.env,
                               capture_output=True, text=True, check=True).stdout
