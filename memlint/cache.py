@@ -172,7 +172,8 @@ def _write(path: Path, value) -> None:
 # --------------------------------------------------------------------------- git
 
 
-def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, str], str, str | None] | None:
+def git_state(repo_root: Path, prefix: str, meanwhile=None,
+              attributes: list[str] = ()) -> tuple[dict[str, str], str, str | None] | None:
     """({repo-relative path: blob id} of the regular files under ``prefix`` whose
     bytes on disk are that blob, a digest of HEAD, shallowness and the whole
     index, HEAD's commit or None before the first), or None when git cannot
@@ -190,7 +191,8 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, s
     Four git calls run at once: ``ls-files -s -v`` (the index, with its
     flags), ``diff-files``, ``rev-parse`` (HEAD) and ``config`` (what may
     convert). ``meanwhile()``, if given, is called while they run (once,
-    whatever happens)."""
+    whatever happens); ``attributes``, the ``.gitattributes`` files it found
+    in the folder (git reads untracked ones too), is read after it."""
     spec = ["--", prefix] if prefix else []
     commands = {
         "index": ["ls-files", "-s", "-v", "-z", "--full-name"],
@@ -231,7 +233,7 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None) -> tuple[dict[str, s
         tag, mode, blob, stage = meta.decode("ascii").split(" ")
         if tag == "H" and stage == "0" and mode in ("100644", "100755"):
             blobs[path] = blob
-    conversion = _conversion(repo_root, out["config"], listed) if blobs else None
+    conversion = _conversion(repo_root, out["config"], listed, prefix, attributes) if blobs else None
     if conversion == "eol":
         blobs = _same_size(repo_root, blobs)
     elif conversion is not None:
@@ -247,21 +249,26 @@ _EOL_ATTRIBUTES = re.compile(rb"(?<![\w-])(?:text|eol|crlf)(?![\w-])")
 _OTHER_ATTRIBUTES = re.compile(rb"(?<![\w-])(?:filter|ident|working-tree-encoding)(?![\w-])")
 
 
-def _conversion(repo_root: Path, config: bytes, listed: list[str]) -> str | None:
+def _conversion(repo_root: Path, config: bytes, listed: list[str], prefix: str = "",
+                attributes: list[str] = ()) -> str | None:
     """How git may store a file's bytes other than they are on disk: None
     (it does not), "eol" (line endings: ``core.autocrlf`` on, or a text, eol
     or crlf attribute), or "any" (a filter, ident or working-tree-encoding
-    attribute). The attributes files git reads are searched (the
-    repository's, ``info/attributes``, the user's and the system's);
-    patterns are not matched: naming one is enough."""
+    attribute). The attributes files git reads are searched: the
+    repository's (tracked, and on disk in each folder from the top to
+    ``prefix`` and in ``attributes``), ``info/attributes``, the user's and
+    the system's. Patterns are not matched: naming one is enough."""
     from memlint.statedir import git_dir
 
     found = None
     sources = [repo_root / path for path in listed if path == ".gitattributes" or path.endswith("/.gitattributes")]
-    sources.append(repo_root / ".gitattributes")  # read from the disk even when untracked
+    folders = prefix.split("/") if prefix else []
+    # read from the disk even when untracked: the folders down to the store's, and those in it
+    sources += [repo_root.joinpath(*folders[:depth], ".gitattributes") for depth in range(len(folders) + 1)]
+    sources += map(Path, attributes)
     for item in config.split(b"\0"):
-        key, _, value = item.partition(b"\n")
-        if key == b"core.autocrlf" and value.strip().lower() in (b"true", b"input"):
+        key, sep, value = item.partition(b"\n")
+        if key == b"core.autocrlf" and _git_true(value, sep):
             found = "eol"
         if key == b"core.attributesfile" and value.strip():
             sources.append(Path(os.path.expanduser(os.fsdecode(value.strip()))))
@@ -285,6 +292,15 @@ def _conversion(repo_root: Path, config: bytes, listed: list[str]) -> str | None
             if _EOL_ATTRIBUTES.search(line):
                 found = "eol"
     return found
+
+
+def _git_true(value: bytes, given: bytes) -> bool:
+    """A git boolean setting's truth (``input`` counts, for core.autocrlf): a
+    bare key is true, an empty value false; yes/on/true or a nonzero number."""
+    value = value.strip().lower()
+    if not given:
+        return True
+    return value in (b"true", b"yes", b"on", b"input") or value.lstrip(b"-").isdigit() and int(value) != 0
 
 
 def _same_size(repo_root: Path, blobs: dict[str, str]) -> dict[str, str]:

@@ -184,16 +184,16 @@ class Store:
             top = str(self.dir)
             files = ((os.path.join(top, rel), rel, None) for rel in blob_of)  # kind unknown: asked below
         else:
-            blob_of, files = {}, []
+            blob_of, files, attributes = {}, [], []
 
             def walk() -> None:
-                files.extend(_walk_markdown(self.dir))
+                files.extend(_walk_markdown(self.dir, attributes))
 
             state = None
             if self.cache is None:
                 walk()
             else:  # the folder is walked while git lists what it knows
-                state = _git_state(self.repo_root, prefix.rstrip("/"), walk)
+                state = _git_state(self.repo_root, prefix.rstrip("/"), walk, attributes)
             if state is not None:
                 tracked, self.git_digest, self.git_head = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
@@ -878,13 +878,13 @@ def _open_cache(repo_root: Path, store_dir: Path):
     return StoreCache.open(repo_root, store_dir)
 
 
-def _git_state(repo_root: Path, prefix: str, meanwhile):
+def _git_state(repo_root: Path, prefix: str, meanwhile, attributes: list[str]):
     """memlint.cache.git_state (with the cache on and a repository here), else
     just ``meanwhile()``; either way, ``meanwhile`` is called once."""
     if (repo_root / ".git").exists():
         from memlint.cache import git_state
 
-        return git_state(repo_root, prefix, meanwhile)
+        return git_state(repo_root, prefix, meanwhile, attributes)
     meanwhile()
     return None
 
@@ -902,10 +902,11 @@ def _find_git_root(start: Path) -> Path | None:
     return None
 
 
-def _walk_markdown(top: Path):
+def _walk_markdown(top: Path, attributes: list[str] | None = None):
     """(absolute path as a string, top-relative POSIX path, kind) of every
     *.md below ``top``; kind is "file", "link" (a symbolic link) or "other"
-    (a FIFO, socket or device: reported, never opened).
+    (a FIFO, socket or device: reported, never opened). ``attributes``, if
+    given, gets the path of each ``.gitattributes`` in the folders walked.
 
     Hidden folders (.git, .archive, ...) are skipped, as memory indexers do.
     Symlinked folders and nested git repositories (submodules) are not entered.
@@ -925,6 +926,8 @@ def _walk_markdown(top: Path):
                 if os.path.lexists(os.path.join(entry.path, ".git")):
                     continue  # a nested repository (a submodule): another store, as git sees it
                 stack.append((entry.path, f"{prefix}{name}/"))
+            elif name == ".gitattributes" and attributes is not None:
+                attributes.append(entry.path)
             elif name.endswith(".md"):
                 # is_symlink first: is_file() follows the link and raises on a loop
                 kind = "link" if entry.is_symlink() else "file" if entry.is_file(follow_symlinks=False) else "other"

@@ -101,7 +101,7 @@ def test_a_file_git_is_told_not_to_look_at_is_read_from_the_disk(check, repo, fl
     assert not any(p == "memory/b.md" and code == "MEM002" for p, _, code, _ in same_as_without_cache(check, repo))
 
 
-@pytest.mark.parametrize("setting", ["config", "attributes", "text=auto"])
+@pytest.mark.parametrize("setting", ["config", "config, spelt yes", "attributes", "text=auto"])
 @pytest.mark.parametrize("staged_first", [True, False])
 def test_a_file_git_converts_is_judged_as_it_is_on_disk(check, repo, setting, staged_first):
     """With core.autocrlf (or an eol attribute) the disk holds CRLF where the
@@ -117,8 +117,8 @@ def test_a_file_git_converts_is_judged_as_it_is_on_disk(check, repo, setting, st
         repo.write("memory/MEMORY.md", root.replace("\n", "\r\n"))
         repo.commit("attributes, and the root saved with CRLF", "2025-02-03T10:00:00+00:00")
         assert b"\r" not in repo.run("show", "HEAD:memory/MEMORY.md").encode()  # stored with LF
-    elif setting == "config":
-        repo.run("config", "core.autocrlf", "true")
+    elif setting.startswith("config"):
+        repo.run("config", "core.autocrlf", "yes" if "yes" in setting else "true")
     else:
         repo.write(".gitattributes", "*.md text eol=crlf\n")
         repo.commit("attributes", "2025-02-03T10:00:00+00:00")
@@ -139,6 +139,24 @@ def test_a_file_git_converts_is_judged_as_it_is_on_disk(check, repo, setting, st
     assert first == budget(*runs[0], "--no-cache") and second == budget(*runs[1], "--no-cache")
     plain, staged = (second, first) if staged_first else (first, second)
     assert plain != staged and "bytes" in plain[0]  # the disk's count is the index's plus a CR a line
+
+
+def test_a_filter_named_in_an_untracked_attributes_file_in_the_store_is_seen(check, repo):
+    """git applies a .gitattributes it does not track: a filter named there
+    (here, beside a repository-wide ``* text=auto``) may give the disk other
+    bytes of the same length than the index holds, and git sees no change."""
+    repo.write(".gitattributes", "* text=auto\n")
+    repo.write("memory/a.md", memory("a", extra="See [b](b.md).\n"))
+    repo.commit("attributes", "2025-02-02T10:00:00+00:00")
+    repo.run("config", "filter.swap.smudge", "sed s/b.md/q.md/")
+    repo.run("config", "filter.swap.clean", "sed s/q.md/b.md/")
+    (repo.root / "memory" / ".gitattributes").write_text("a.md filter=swap\n")  # untracked
+    check(repo)  # a first run fills the cache
+    os.remove(repo.root / "memory" / "a.md")
+    subprocess.run(["git", "checkout", "--", "memory/a.md"], cwd=repo.root, env=repo.env, check=True)
+    assert "[b](q.md)" in (repo.root / "memory" / "a.md").read_text()
+    found = same_as_without_cache(check, repo)
+    assert any(p == "memory/a.md" and code == "MEM202" and "q.md" in message for p, _, code, message in found)
 
 
 def test_a_file_the_graph_looked_up_outside_the_store_is_rechecked(check, repo):

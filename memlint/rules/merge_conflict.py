@@ -12,8 +12,11 @@ A conflict is the three markers in that order, each at the start of a line
 and of the same length (7, git's default; longer with the
 ``conflict-marker-size`` attribute); a ``|||||||`` base section (diff3) may
 sit between the first two. A marker line alone is not one (``=======``
-under a title is a heading), nor is anything inside a fenced code block (a
-memory about resolving conflicts may quote one).
+under a title is a heading). Code blocks are not exempt: git writes its
+markers wherever the two versions differ, inside a fenced block too, and
+its fences may then pair up wrongly. A memory that quotes a conflict as an
+example can indent it (an indented code block), or silence the rule around
+it (``<!-- memlint-disable MEM007 -->`` ... ``<!-- memlint-enable MEM007 -->``).
 
 Options: none.
 
@@ -31,7 +34,6 @@ delete the three marker lines.
 import re
 
 from memlint.finding import Problem
-from memlint.markdown import blank_fenced_code
 
 CODE = "MEM007"
 NAME = "merge-conflict"
@@ -48,7 +50,7 @@ def check(doc, store, options):
     text = doc.parsed.text if doc.parsed is not None else None
     if not text or "<<<<<<<" not in text:
         return
-    for first, last in conflicts(blank_fenced_code(text)):
+    for first, last in conflicts(text):
         yield Problem(
             doc.path, first, 1,
             f"unresolved merge conflict (lines {first}-{last}): git left both versions here, and the harness "

@@ -39,7 +39,7 @@ def test_fires_on_a_diff3_conflict_and_on_longer_markers(make_store, findings):
     "Title\n=======\nText under a setext heading.\n",  # a separator alone
     "<<<<<<< HEAD\nhalf a conflict, never closed\n",
     "<<<<<<< HEAD\nA\n>>>>>>> other\n",  # no separator
-    "```\n" + CONFLICT + "```\n",  # quoted in a code block
+    "".join("    " + line + "\n" for line in CONFLICT.splitlines()),  # quoted in an indented code block
     "<<<<<<< HEAD\nA\n=========\nB\n>>>>>>> other\n",  # markers of different lengths
     "<<<<<<< HEAD\nA\n======= not alone\nB\n>>>>>>> other\n",
     "Arrows <<<<<<< here, ======= and >>>>>>> there, inside lines.\n",
@@ -48,8 +48,17 @@ def test_quiet_without_a_complete_conflict(make_store, findings, body):
     assert mem007(make_store, findings, {"a.md": HEAD + body}) == []
 
 
-def test_a_suppression_comment_silences_it(make_store, findings):
-    body = "<!-- memlint-disable-next-line MEM007 -->\n" + CONFLICT
+def test_fires_where_git_put_markers_in_code_blocks(make_store, findings):
+    """Inside a fenced block, and where the two sides open the block with
+    different fences (git's markers then sit between fences that do not pair)."""
+    inside = "```sh\n<<<<<<< HEAD\nmake 60\n=======\nmake 90\n>>>>>>> other\n```\n"
+    fences = "<<<<<<< HEAD\n```sh\n=======\n```bash\n>>>>>>> other\nmake\n```\n"
+    assert mem007(make_store, findings, {"a.md": HEAD + inside, "b.md": HEAD + fences}) == [("a.md", 7), ("b.md", 6)]
+
+
+def test_a_suppression_comment_silences_a_quoted_example(make_store, findings):
+    body = ("How to read one:\n\n<!-- memlint-disable MEM007 -->\n```text\n" + CONFLICT + "```\n"
+            "<!-- memlint-enable MEM007 -->\n")
     assert mem007(make_store, findings, {"a.md": HEAD + body}) == []
 
 
