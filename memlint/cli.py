@@ -310,7 +310,7 @@ def rules_cmd(fmt):
         return
     width = max(len(r["name"]) for r in rows)
     for r in rows:
-        click.echo(f"{r['code']}  {r['name']:<{width}}  {r['severity']:<7}  {r['summary']}")
+        click.echo(f"{r['code']}  {r['name']:<{width}}  {r['severity']:<7}  {r['scope']:<5}  {r['summary']}")
 
 
 @main.command("rule")

@@ -276,6 +276,7 @@ def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> 
         prefix = None
         if several_roots:
             prefix = Path(os.path.relpath(store.repo_root)).as_posix()
+            prefix = None if prefix == "." else prefix  # the current folder's repository: as in a run of it alone
         elif outer is not None and store.repo_root != outer and store.repo_root.is_relative_to(outer):
             prefix = store.repo_root.relative_to(outer).as_posix()
         if prefix is not None:

@@ -527,14 +527,11 @@ class SessionIndex:
 
     # -- reading -----------------------------------------------------------
 
-    def count(self, since: date | None = None) -> int:
-        """Number of sessions (dated on or after ``since`` if given)."""
-        if since is None:
-            row = self._conn.execute("SELECT count(*) FROM sessions").fetchone()
-        else:
-            row = self._conn.execute(
-                "SELECT count(*) FROM sessions WHERE day >= ?", (since.isoformat(),)
-            ).fetchone()
+    def count(self, since: date | None = None, until: date | None = None) -> int:
+        """Number of sessions (dated on or after ``since``, on or before ``until``, if given)."""
+        low = since.isoformat() if since is not None else ""
+        high = until.isoformat() if until is not None else "9999-12-31"
+        row = self._conn.execute("SELECT count(*) FROM sessions WHERE day >= ? AND day <= ?", (low, high)).fetchone()
         return int(row[0])
 
     def document_frequency(self, term: str) -> int:

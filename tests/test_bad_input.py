@@ -573,6 +573,20 @@ def test_submodule_inside_the_store(tmp_path):
     assert run.triples() == {("memory/b.md", 1, "MEM001")}
 
 
+def test_stores_of_two_repositories_in_one_run(tmp_path):
+    """Each store's files are named as in a run of it alone (a store in
+    another repository, run from outside it, by its path in that
+    repository); linted together, the other repository's files by their
+    path from the current folder, the current one's without a prefix."""
+    here, other = _repo_with_store(tmp_path, "here"), _repo_with_store(tmp_path, "other")
+    _commit(here, "here")
+    _commit(other, "other")
+    alone = memlint("check", "--format", "json", "--select", "MEM001", tmp_path / "other" / "memory", cwd=here)
+    assert alone.triples() == {("memory/b.md", 1, "MEM001")}
+    both = memlint("check", "--format", "json", "--select", "MEM001", "memory", tmp_path / "other" / "memory", cwd=here)
+    assert both.triples() == {("memory/b.md", 1, "MEM001"), ("../other/memory/b.md", 1, "MEM001")}
+
+
 # ---------------------------------------------------------------- real and big stores
 
 

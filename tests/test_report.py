@@ -67,6 +67,7 @@ def test_report_on_the_claude_code_testdata(cli, claude_repo):
     repo, sessions = claude_repo
     text = report(cli, "--sessions", sessions, repo).output
     assert text.startswith("# Memory health: memory/MEMORY.md\n")
+    assert "- **Heat**: 2 sessions in the last 30 days; " in text  # (the pricing session is older)
     severity = {r.CODE: r.SEVERITY for r in all_rules()}
     expected = planted("claude-code")
     codes = [c for cs in expected.values() for c in cs]

@@ -7,7 +7,7 @@ the command itself is misused (2).
 from __future__ import annotations
 
 import os
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import click
@@ -55,8 +55,10 @@ def build_report(store, sessions_dir, today):
     from memlint.linter import lint_store
 
     findings = lint_store(store).findings
-    index, n_sessions = open_index(store, sessions_dir)
+    index, _ = open_index(store, sessions_dir)
     with index:
+        # The sessions the heat was measured on: those of its window, not all of them.
+        n_sessions = index.count(since=today - timedelta(days=eng.HEALTH_WINDOW_DAYS), until=today)
         heat = {u.path: (u.hot_class, u.hotness) for u in usage(store, index, today, eng.HEALTH_WINDOW_DAYS)}
         # Triage counts recurrence over its own, longer window (see memlint.engagement).
         uses = usage(store, index, today, eng.TRIAGE_WINDOW_DAYS)
