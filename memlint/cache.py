@@ -488,8 +488,11 @@ def findings_key(store, selection) -> str | None:
     one cannot be pinned down (no git state; ``--since``, which names a revision)."""
     if store.cache is None or store.since is not None:
         return None
-    if store.git_digest is None and not store.staged and (store.repo_root / ".git").exists():
-        return None  # git did not answer: what the git rules saw may change
+    if store.git_digest is None and not store.staged and ((store.repo_root / ".git").exists()
+                                                          or os.environ.get("GIT_DIR")):
+        # git did not answer (or was not asked: a bare "dotfiles" repository
+        # named by GIT_DIR has no .git folder here): what the git rules saw may change
+        return None
     import json
 
     from memlint.rules.frontmatter_schema import schema_path

@@ -159,6 +159,34 @@ def test_a_filter_named_in_an_untracked_attributes_file_in_the_store_is_seen(che
     assert any(p == "memory/a.md" and code == "MEM202" and "q.md" in message for p, _, code, message in found)
 
 
+def test_a_store_in_a_bare_dotfiles_repository_sees_each_new_commit(cli, tmp_path, monkeypatch):
+    """GIT_DIR and GIT_WORK_TREE name a bare repository (dotfiles kept so):
+    no .git folder is above the store, and git still dates its files. A
+    commit of an edit already on disk changes no file's content, but it
+    changes the dates the git rules judge: the cached findings are not reused."""
+    bare = GitRepo(tmp_path / "dotfiles.git", init=False)
+    bare.run("init", "-q", "--bare")
+    home = tmp_path / "home"
+    env = {"GIT_DIR": str(tmp_path / "dotfiles.git"), "GIT_WORK_TREE": str(home)}
+    work = GitRepo(home, init=False)
+    work.env.update(env)
+    work.write(".claude/memory/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n")
+    work.write(".claude/memory/a.md", memory("a", verified="2025-01-10"))
+    work.commit("start", "2025-01-02T10:00:00+00:00")
+    work.write(".claude/memory/a.md", memory("a", verified="2025-01-10", extra="Later.\n"), add=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+    def mem404(*extra):
+        result = cli("check", "--format", "json", "--today", TODAY, "--select", "MEM404", *extra, home / ".claude" / "memory")
+        return [(f["path"], f["message"][:23]) for f in result.json()]
+
+    assert mem404() == []  # the edit is not committed: no change after last_verified in git
+    work.run("commit", "-q", "-a", "-m", "edit", env={"GIT_AUTHOR_DATE": "2025-02-01T10:00:00+00:00",
+                                                       "GIT_COMMITTER_DATE": "2025-02-01T10:00:00+00:00"})
+    assert mem404() == mem404("--no-cache") == [("a.md", "changed on 2025-02-01 (")]
+
+
 def test_a_file_the_graph_looked_up_outside_the_store_is_rechecked(check, repo):
     repo.write("memory/c.md", memory("c", extra="Source: [notes](../docs/notes.txt).\n"))
     repo.commit("link out", "2025-02-02T10:00:00+00:00")
