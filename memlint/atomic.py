@@ -1,7 +1,9 @@
 """Atomic writes: a temp file in the same folder, fsync, then rename.
 
 An interrupted write leaves either the old file or the new one, never a
-truncated mix; the file's mode is kept.
+truncated mix; the file's mode is kept, and its owner where the writer may
+set it (root). A hard link to the old file keeps the old content: the new
+file is a new inode, as with most editors' saves.
 """
 from __future__ import annotations
 
@@ -37,8 +39,10 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool) -> None:
         return
     if path.is_symlink():
         path = path.resolve()
+    owner = None
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
+        st = os.stat(path)
+        mode, owner = stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)
@@ -50,6 +54,11 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool) -> None:
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())
+        if owner is not None and owner != (os.getuid(), os.getgid()) and hasattr(os, "chown"):
+            try:
+                os.chown(tmp, *owner)  # root rewriting a user's file leaves it theirs
+            except OSError:
+                pass  # not allowed: the file becomes the writer's, as any editor's save makes it
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:

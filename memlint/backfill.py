@@ -103,15 +103,16 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
             return Outcome(data, skipped=f"`metadata.{name}` is empty: fill it by hand")
         else:
             plan.insert[name] = when.isoformat()
+    inverted = _drop_inverted(plan, fm, meta)
     if not plan.fill and not plan.insert:
-        return Outcome(data, unknown=tuple(unknown))
+        return Outcome(data, unknown=tuple(unknown), skipped=inverted)
 
     original_fm = "\n".join(line.rstrip("\r") for line in lines[start + 1:end])
     try:
         _ruamel_load(original_fm)
     except Exception as exc:  # ruamel's errors share no base class worth naming
         return Outcome(data, skipped=f"ruamel.yaml cannot read this frontmatter ({_first_line(exc)}): not touched")
-    crlf = lines[end].endswith("\r")
+    crlf = lines[end - 1].endswith("\r")  # the line before the closing fence: that fence may end the file
     new_fm_lines = _edit_lines(lines[start + 1:end], plan, "\r" if crlf else "")
     added = {**plan.fill, **plan.insert}
     new_text = None
@@ -121,6 +122,9 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
             new_text = candidate
     if new_text is None:  # a plain insert would not read back the same: round-trip instead
         dumped = _ruamel_round_trip(original_fm, plan)
+        if dumped is not None and not _keeps_comments(original_fm, dumped):
+            return Outcome(data, unknown=tuple(unknown),
+                           skipped="a rewrite of this frontmatter would lose a comment: add the dates by hand")
         if dumped is not None:
             fm_lines = dumped.split("\n")
             if crlf:
@@ -133,7 +137,7 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
                        skipped="could not add the dates without changing other fields: add them by hand")
     _check(new_text, text)
     order = [name for name in dates if name in added]
-    return Outcome(_encode(new_text, bom), tuple(order), tuple(unknown))
+    return Outcome(_encode(new_text, bom), tuple(order), tuple(unknown), skipped=inverted)
 
 
 def _encode(text: str, bom: bool) -> bytes:
@@ -145,17 +149,57 @@ def _edit_lines(fm_lines: list[str], plan: _Plan, cr: str) -> list[str] | None:
     if an empty key is written in a form this does not recognise."""
     out = list(fm_lines)
     for name, value in plan.fill.items():
-        pattern = re.compile(rf"^{re.escape(name)}[ \t]*:[ \t]*{_EMPTY_VALUES}[ \t]*(#.*?)?(\r?)$")
+        key = re.escape(name)
+        pattern = re.compile(rf"^({key}|\"{key}\"|'{key}')[ \t]*:[ \t]*{_EMPTY_VALUES}[ \t]*(#.*?)?(\r?)$")
         for i, line in enumerate(out):
             m = pattern.match(line)
             if m:
-                comment = f" {m.group(1)}" if m.group(1) else ""
-                out[i] = f"{name}: {value}{comment}{m.group(2)}"
+                comment = f" {m.group(2)}" if m.group(2) else ""
+                out[i] = f"{m.group(1)}: {value}{comment}{m.group(3)}"  # the key as it was written (quoted or not)
                 break
         else:
             return None
     out.extend(f"{name}: {value}{cr}" for name, value in plan.insert.items())
     return out
+
+
+def _drop_inverted(plan: _Plan, fm: dict, meta: dict) -> str | None:
+    """Leave out a planned date that would put ``last_verified`` before
+    ``created`` (MEM004 reports that pair), and say why; None when none is."""
+    from memlint.dates import parse_date
+
+    def when(name: str) -> tuple[date | None, bool]:
+        planned = plan.fill.get(name) or plan.insert.get(name)
+        if planned:
+            return date.fromisoformat(planned), True
+        value = fm.get(name) if not _missing(fm.get(name)) else meta.get(name)
+        try:
+            return (parse_date(value) if not _missing(value) else None), False
+        except ValueError:
+            return None, False
+
+    (created, created_new), (verified, verified_new) = when("created"), when("last_verified")
+    if created is None or verified is None or verified >= created:
+        return None
+    if verified_new:  # git's last change dated before its first add (author dates out of order), or before `created`
+        plan.fill.pop("last_verified", None)
+        plan.insert.pop("last_verified", None)
+        return (f"git dates its last change {verified.isoformat()}, before `created: {created.isoformat()}`: "
+                "last_verified left out; check the dates, then set it by hand")
+    plan.fill.pop("created", None)
+    plan.insert.pop("created", None)
+    return (f"`last_verified: {verified.isoformat()}` is before the day git first added it "
+            f"({created.isoformat()}): created left out; a memory older than its repository is dated by hand")
+
+
+def _keeps_comments(old_fm: str, new_fm: str) -> bool:
+    """Whether every comment of ``old_fm`` (from a ``#`` at a line's start or
+    after a space) is still in ``new_fm``."""
+    for line in old_fm.split("\n"):
+        m = re.search(r"(?:^|[ \t])(#.*)$", line)
+        if m and m.group(1).strip() not in new_fm:
+            return False
+    return True
 
 
 def _same_fields(new_text: str, old_fm_text: str, added: dict[str, str]) -> bool:

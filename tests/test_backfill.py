@@ -46,12 +46,49 @@ def test_new_keys_go_before_the_closing_fence_and_nothing_else_moves():
 
 
 def test_only_missing_fields_are_written_and_a_second_run_changes_nothing():
-    old = b"---\nname: a\nlast_verified: 2023-12-01\n---\nBody\n"
+    old = b"---\nname: a\nlast_verified: 2024-03-01\n---\nBody\n"
     out = add_dates(old, BOTH, create_block=False)
-    assert out.added == ("created",)
-    assert out.data == b"---\nname: a\nlast_verified: 2023-12-01\ncreated: 2024-01-10\n---\nBody\n"
+    assert out.added == ("created",) and out.skipped is None
+    assert out.data == b"---\nname: a\nlast_verified: 2024-03-01\ncreated: 2024-01-10\n---\nBody\n"
     again = add_dates(out.data, BOTH, create_block=False)
     assert not again.changed and again.data is out.data
+
+
+@pytest.mark.parametrize("frontmatter, dates, added, why", [
+    # verified before git first added it: a memory older than its repository
+    ("last_verified: 2023-12-01\n", BOTH, (), "created left out"),
+    # `created` set by hand after git's last change
+    ("created: 2024-03-01\n", BOTH, (), "last_verified left out"),
+    # author dates out of order: the last change dated before the first add
+    ("", {"created": FEB, "last_verified": JAN}, ("created",), "last_verified left out"),
+])
+def test_a_date_that_would_come_before_created_is_left_out(frontmatter, dates, added, why):
+    """Backfill never writes a pair MEM004 reports (last_verified before created)."""
+    from memlint.markdown import parse
+
+    old = f"---\nname: a\n{frontmatter}---\nBody\n".encode()
+    out = add_dates(old, dates, create_block=False)
+    assert out.added == added and why in out.skipped
+    fm = parse(out.data.decode()).frontmatter
+    assert not ("created" in fm and "last_verified" in fm and str(fm["last_verified"]) < str(fm["created"]))
+
+
+def test_a_quoted_empty_key_is_filled_where_it_is_and_comments_elsewhere_stay():
+    old = b'---\nname: a\ntags: [x,  # why x\n  y]\nrefs:\n    - r1\n"created":\n---\nBody\n'
+    out = add_dates(old, {"created": JAN}, create_block=False)
+    assert out.data == old.replace(b'"created":\n', b'"created": 2024-01-10\n')
+
+
+def test_a_rewrite_that_would_lose_a_comment_is_not_made():
+    old = b"---\n  name: a\n  tags: [x,  # why x\n    y]\n---\nBody\n"  # indented: only a rewrite could add a key
+    out = add_dates(old, BOTH, create_block=False)
+    assert not out.changed and out.data == old and "lose a comment" in out.skipped
+
+
+def test_crlf_is_kept_when_the_closing_fence_ends_the_file():
+    old = b"---\r\nname: a\r\ndescription: d\r\n---"
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.data == b"---\r\nname: a\r\ndescription: d\r\ncreated: 2024-01-10\r\nlast_verified: 2024-02-20\r\n---"
 
 
 def test_dates_under_metadata_count_as_present():
@@ -156,6 +193,54 @@ def test_dry_run_prints_a_diff_and_writes_nothing(repo, cli):
         "--- a/memory/b c é.md\n+++ b/memory/b c é.md\n@@ -1,5 +1,6 @@\n ---\n name: b\n created: 2023-05-05\n"
         "+last_verified: 2024-01-10\n ---\n Body\n")
     assert repo.read("memory/a.md") == before
+
+
+def test_the_dry_run_diff_applies_with_form_feeds_and_unicode_line_separators(repo, cli):
+    """Lines are split at \\n only, as patch counts them: a form feed or a
+    U+2028 inside a line does not break the diff."""
+    text = "---\nname: a\n---\nPage one\x0cpage two\nA\u2028B\nend\n"
+    repo.write("memory/a.md", text)
+    repo.commit("form feed", D3)
+    result = cli("backfill", "--dry-run", "--fields", "created", repo.root / "memory" / "a.md")
+    assert "No newline" not in result.output
+    patch = repo.root / "a.patch"
+    patch.write_text(result.output, encoding="utf-8")
+    repo.run("apply", "--check", str(patch))
+    repo.run("apply", str(patch))
+    assert repo.read("memory/a.md") == text.replace("name: a\n", "name: a\ncreated: 2024-01-10\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to give a file away")
+def test_a_file_root_rewrites_keeps_its_owner(repo, cli):
+    path = repo.path("memory/a.md")
+    os.chown(path, 65534, 65534)
+    assert cli("backfill", repo.root / "memory" / "a.md").exit_code == 1
+    assert (os.stat(path).st_uid, os.stat(path).st_gid) == (65534, 65534) and "created:" in repo.read("memory/a.md")
+
+
+def test_a_file_that_cannot_be_written_is_reported_and_the_others_still_are(repo, cli, monkeypatch):
+    from memlint import atomic
+
+    real = atomic.write_bytes_atomic
+
+    def refuse_a(path, data, **kwargs):
+        if str(path).endswith("a.md"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, data, **kwargs)
+
+    monkeypatch.setattr(atomic, "write_bytes_atomic", refuse_a)
+    result = cli("backfill", repo.root / "memory")
+    assert result.exit_code == 2 and "memory/a.md: cannot write: Permission denied; left as it was" in result.stderr
+    assert repo.read("memory/a.md") == "---\nname: a\n---\nBody, edited\n"
+    assert "last_verified: 2024-01-10" in repo.read("memory/b c é.md")
+
+
+def test_a_store_without_git_stops_the_run_before_anything_is_written(repo, tmp_path, cli):
+    plain = tmp_path / "plain"
+    shutil.copytree(repo.root / "memory", plain)
+    result = cli("backfill", "--preset", "moc", repo.root / "memory", plain)
+    assert result.exit_code == 2 and "not in a git repository" in result.stderr
+    assert repo.read("memory/a.md") == "---\nname: a\n---\nBody, edited\n"
 
 
 def test_writes_exit_1_then_a_second_run_changes_nothing(repo, cli):

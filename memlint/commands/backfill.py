@@ -13,12 +13,13 @@ git, a shallow clone, bad config).
 from __future__ import annotations
 
 import difflib
+import re
 import sys
 from pathlib import Path
 
 import click
 
-from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, parse_today, resolve_staged
+from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, UsageError, build_stores, common_store_options, parse_today, resolve_staged
 from memlint.reporters import printable
 
 SOURCES = ("created", "last_verified")  # the fields git can date: first add, last change
@@ -63,14 +64,17 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     requested = _parse_fields(fields)
     stores, only = build_stores(paths, preset, config_file, parse_today(today), cache=True)
     staged = resolve_staged(staged, paths)
-    changed = 0
-    for store in stores:
+    changed = failed = 0
+    dated = []
+    for store in stores:  # every store's git first: nothing is written when one cannot be dated
         git = GitDates(store, staged=staged)
         if git.history is None:
             raise UsageError(f"{store.dir}: {store.history_problem or 'no git history'}: backfill takes its dates from git")
         if git.shallow:
             raise UsageError(f"{store.dir}: shallow clone: git's dates would be wrong; fetch the full history first "
                              "(`git fetch --unshallow`; in GitHub Actions `fetch-depth: 0`)")
+        dated.append((store, git))
+    for store, git in dated:
         names = _fields_for(store, requested)
         create_block = store.settings.get("frontmatter") == "required"
         for doc in sorted(store.memories, key=lambda d: d.path):
@@ -106,9 +110,17 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 continue
             from memlint.atomic import write_bytes_atomic
 
-            write_bytes_atomic(doc.abspath, outcome.data)
+            try:
+                write_bytes_atomic(doc.abspath, outcome.data)
+            except OSError as exc:  # this file stays as it was; the others are still dated
+                changed -= 1
+                failed += 1
+                _skip(doc.path, f"cannot write: {exc.strerror or exc}; left as it was")
+                continue
             shown = ", ".join(f"{name}: {known[name].isoformat()}" for name in outcome.added)
             click.echo(f"{printable(doc.path)}: added {shown}")
+    if failed:
+        sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
 
 
@@ -116,10 +128,15 @@ def _skip(path: str, why: str) -> None:
     click.echo(f"memlint: {printable(str(path))}: {why}", err=True)
 
 
+def _lines(text: str) -> list[str]:
+    """Lines as diff and patch count them: split after each \\n only (not
+    at \\f, \\v, \\x1c-\\x1e, \\x85, U+2028 or U+2029, as str.splitlines does)."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+
 def _diff(path: str, old: bytes, new: bytes) -> str:
     lines = difflib.unified_diff(
-        old.decode("utf-8-sig").splitlines(keepends=True),
-        new.decode("utf-8-sig").splitlines(keepends=True),
+        _lines(old.decode("utf-8-sig")), _lines(new.decode("utf-8-sig")),
         fromfile=f"a/{printable(path)}", tofile=f"b/{printable(path)}",
     )
     out = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
