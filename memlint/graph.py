@@ -105,7 +105,10 @@ def outside_reason(raw: str) -> str | None:
 
 
 def _strip_anchor(target: str) -> str:
-    return target.split("#", 1)[0].split("?", 1)[0].strip()
+    """The path of a link target: before its fragment or query, with the
+    ``#`` and ``?`` it encodes decoded (``markdown.decode_destination``)."""
+    path = target.split("#", 1)[0].split("?", 1)[0].strip()
+    return path.replace("%23", "#").replace("%3F", "?").replace("%3f", "?") if "%" in path else path
 
 
 class Edge(NamedTuple):  # a tuple: one per link, made on every run

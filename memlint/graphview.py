@@ -162,7 +162,11 @@ MERMAID_CLASSES = {
 
 
 def _mermaid_text(text: str) -> str:
-    return printable(text).replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+    """Text inside a node's ``["..."]`` or an edge's ``|...|``: Mermaid's
+    entity codes for what would end it or be read as markup (``#`` first,
+    so that a name holding ``#quot;`` stays that text)."""
+    return (printable(text).replace("#", "#35;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+            .replace("|", "#124;"))
 
 
 def render_mermaid(views: list[View]) -> str:

@@ -693,6 +693,17 @@ def _wikilink(start: int, inner: str, embed: bool, index: _LineIndex) -> Link:
     return Link(target.strip(), line, col, "embed" if embed else "wiki", alias.strip(), anchor.strip())
 
 
+_ENCODED_DELIMITER = re.compile(r"%(23|3[fF])")
+
+
+def decode_destination(dest: str) -> str:
+    """A link destination percent-decoded, but for ``%23`` and ``%3F``: an
+    encoded ``#`` or ``?`` belongs to the path (``c%23.md`` is the file
+    ``c#.md``), a bare one starts the fragment or query. ``memlint.graph``
+    decodes them once the path is split from those."""
+    return unquote(_ENCODED_DELIMITER.sub(r"%25\1", dest))
+
+
 def _links_by_regex(text: str, index: _LineIndex, *, whole_lines: bool = True) -> list[Link] | None:
     """Inline links, images and autolinks; None when a link runs over a line
     break (it may cross a block boundary: the parser must judge), unless
@@ -707,13 +718,13 @@ def _links_by_regex(text: str, index: _LineIndex, *, whole_lines: bool = True) -
         if dest.startswith("<"):
             dest = dest[1:-1]
         line, col = index.at(start - image)
-        out.append(Link(unquote(dest), line, col, "image" if image else "link", m.group(1).strip()))
+        out.append(Link(decode_destination(dest), line, col, "image" if image else "link", m.group(1).strip()))
     if "<" in text:
         for pattern in (_AUTOLINK, _EMAIL_AUTOLINK):
             for m in _matches(pattern, text, "<"):
                 line, col = index.at(m.start())
                 dest = m.group(1) if pattern is _AUTOLINK else "mailto:" + m.group(1)
-                out.append(Link(unquote(dest), line, col, "autolink", m.group(1)))
+                out.append(Link(decode_destination(dest), line, col, "autolink", m.group(1)))
     return out
 
 
@@ -760,7 +771,7 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
                 offset += 1
             elif child.type in ("link_open", "image"):
                 attr = "href" if child.type == "link_open" else "src"
-                href = unquote(str(child.attrs.get(attr, "")))
+                href = decode_destination(str(child.attrs.get(attr, "")))
                 is_auto = child.markup == "autolink" or child.info == "auto"
                 kind = "autolink" if is_auto else ("image" if child.type == "image" else "link")
                 row = line0 + offset

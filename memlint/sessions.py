@@ -131,7 +131,10 @@ def _parse_timestamp(value: object) -> date | None:
         # the date part alone is still informative.
         return _date_in_name(s[:10])
     if dt.tzinfo is not None:
-        dt = dt.astimezone()  # the user's local calendar day, like date.today()
+        try:
+            dt = dt.astimezone()  # the user's local calendar day, like date.today()
+        except (OverflowError, ValueError, OSError):  # year 1 or 9999 moved across midnight: its own day
+            pass
     return dt.date()
 
 
@@ -529,10 +532,13 @@ class SessionIndex:
 
     def count(self, since: date | None = None, until: date | None = None) -> int:
         """Number of sessions (dated on or after ``since``, on or before ``until``, if given)."""
+        return len(self.ids(since, until))
+
+    def ids(self, since: date | None = None, until: date | None = None) -> set[str]:
+        """The ids of the sessions dated on or after ``since``, on or before ``until``, if given."""
         low = since.isoformat() if since is not None else ""
         high = until.isoformat() if until is not None else "9999-12-31"
-        row = self._conn.execute("SELECT count(*) FROM sessions WHERE day >= ? AND day <= ?", (low, high)).fetchone()
-        return int(row[0])
+        return {row[0] for row in self._conn.execute("SELECT id FROM sessions WHERE day >= ? AND day <= ?", (low, high))}
 
     def document_frequency(self, term: str) -> int:
         """Number of sessions containing ``term`` (an FTS5 phrase: the words

@@ -493,6 +493,14 @@ class TestCollectors:
         assert _parse_timestamp(12345) is None
         assert _parse_timestamp("yesterday") is None
         assert _parse_timestamp("2026-03-01 garbage") == date(2026, 3, 1)
+
+    @pytest.mark.parametrize("stamp, day", [("9999-12-31T23:00:00-05:00", date(9999, 12, 31)),
+                                            ("0001-01-01T00:00:00+05:00", date(1, 1, 1))])
+    def test_timestamps_at_the_ends_of_the_calendar_keep_their_own_day(self, stamp, day):
+        """Moved to the local zone they would leave the calendar: no crash, their own day."""
+        from memlint.sessions import _parse_timestamp
+
+        assert _parse_timestamp(stamp) == day
         assert _parse_timestamp("2026-03-01") == date(2026, 3, 1)
 
     def test_jsonl_indexed_and_searchable(self, tmp_path):

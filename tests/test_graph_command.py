@@ -40,6 +40,23 @@ def test_mermaid_draws_root_topics_memories_orphans_and_broken(make_store, cli):
     assert "  classDef orphan " in out
 
 
+def test_mermaid_labels_escape_what_would_end_them(make_store, cli):
+    """A name with ``|``, ``#`` or ``"`` stays inside its node and its edge
+    label: one ``|...|`` pair per labelled edge, entity codes for the rest."""
+    store = make_store({
+        "MEMORY.md": "# M\n- [[MOC-t]]\n",
+        "MOC-t.md": "# T\n- [a](a.md)\n- [p](g|pipe.md)\n- [q](j#quot;.md)\n",
+        "a.md": MEM.format(n="a"), "g|pipe.md": MEM.format(n="g") + "[gone](gone.md)\n",
+        'j"x.md': MEM.format(n="j"),
+    })
+    out = cli("graph", "--preset", "moc", "--max-per-topic", "1", store).output
+    for line in out.splitlines():
+        if "-->" in line or "-.->" in line:
+            assert line.count("|") in (0, 2), line
+    assert "|g#124;pipe.md:7|" in out  # the collapsed file's broken link (its line 7), on its edge
+    assert '["missing: j#35;quot;.md"]' in out and '["j#quot;x.md"]' in out
+
+
 def test_dot_output(make_store, cli):
     out = cli("graph", "--format", "dot", "--preset", "moc", make_store(SMALL)).output
     assert out.startswith("digraph memlint {\n  rankdir=LR;")

@@ -83,7 +83,7 @@ def test_health_classes(planted, cli):
 def test_health_text_table(planted, cli):
     out = cli("health", "--today", TODAY.isoformat(), "--preset", "openclaw", planted).output
     first, second = out.splitlines()[:2]
-    assert "5 files, 120 sessions" in first
+    assert "5 files, 31 sessions, window 30 days" in first  # those of the window (120 in all)
     assert second.startswith("HOT") and "ironclaw.md" in second and "matched: ironclaw" in second
 
 
@@ -120,6 +120,36 @@ def test_triage_auto_waits_for_a_day_and_new_sessions(planted, cli):
         (planted / "memory" / f"{(TODAY + timedelta(days=n)).isoformat()}.md").write_text("# log\n- ironclaw\n")
     ran = cli(*args[:1], "--today", tomorrow, *args[1:])
     assert len(ran.json()) == 5
+
+
+def test_triage_auto_counts_sessions_it_has_not_seen_not_a_difference_of_totals(planted, cli):
+    """Old logs rotated out as new ones come in keep the total: the new ones
+    still count. A last run dated after today (another --today, a clock set
+    back) does not block the next."""
+    args = ("triage", "--auto", "--format", "json", "--preset", "openclaw", planted)
+    later = (TODAY + timedelta(days=400)).isoformat()
+    assert len(cli(*args[:1], "--today", later, *args[1:]).json()) == 5  # leaves last_run 400 days ahead
+    logs = sorted((planted / "memory").glob("20*.md"))
+    for old in logs[:5]:
+        old.unlink()
+    for n in range(1, 6):
+        (planted / "memory" / f"{(TODAY + timedelta(days=n)).isoformat()}.md").write_text("# log\n- ironclaw\n")
+    assert len(logs) == len(list((planted / "memory").glob("20*.md")))  # the same total
+    ran = cli(*args[:1], "--today", (TODAY + timedelta(days=6)).isoformat(), *args[1:])
+    assert len(ran.json()) == 5, ran.stderr
+
+
+def test_health_counts_each_session_of_its_window_once(make_store, cli, tmp_path):
+    """Two stores read one --sessions folder: its sessions are counted once,
+    and only those of the window."""
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    for n in (1, 2, 3, 200):
+        (sessions / f"{days_ago(n).isoformat()}.md").write_text("worked\n")
+    one = make_store({"MEMORY.md": "# M\n", "a.md": MEM.format(name="a", desc="d", body="b")}, sub="one")
+    two = make_store({"MEMORY.md": "# M\n", "b.md": MEM.format(name="b", desc="d", body="b")}, sub="two")
+    out = cli("health", "--today", TODAY.isoformat(), "--sessions", sessions, one, two).output
+    assert out.splitlines()[0].startswith("2 files, 3 sessions, window 30 days")
 
 
 def test_triage_log_appends_a_json_line_per_run(planted, cli, tmp_path, monkeypatch):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from datetime import date, datetime, time, timezone
+from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 
 import click
@@ -151,13 +151,14 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
     today_date = parse_today(today) or date.today()
     stores, _ = build_stores(paths, preset, config_file, today_date, cache=True)
     rows = []
-    n_sessions = 0
+    recent: set[str] = set()  # the sessions of the window: stores sharing --sessions share them
     for store in stores:
-        uses, index, n = build_usage(store, sessions_dir, today_date, window_days)
+        uses, index, _ = build_usage(store, sessions_dir, today_date, window_days)
+        recent |= index.ids(since=today_date - timedelta(days=window_days), until=today_date)
         index.close()
         store.save_cache()
         rows.extend(uses)
-        n_sessions += n
+    n_sessions = len(recent)
     rows.sort(key=lambda u: (-u.hotness, u.path))
     if fmt == "json":
         click.echo(json_text([vars(u) for u in rows]))  # flat: no deep copy needed
@@ -190,12 +191,19 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         state_file, log_file = folder / "triage-state.json", folder / "triage-log.jsonl"
         state = _read_state(state_file)
         uses, index, n_sessions = build_usage(store, sessions_dir, today_date, eng.TRIAGE_WINDOW_DAYS)
+        known = index.ids()
         index.close()
         store.save_cache()
-        new_sessions = n_sessions - int(state.get("sessions", 0))
+        seen = state.get("seen")
+        if isinstance(seen, list):  # the sessions the last run saw: new ones are those it did not
+            new_sessions = len(known.difference(map(str, seen)))
+        else:  # a state file from before the ids were kept: the count grew by as many
+            new_sessions = max(0, n_sessions - int(state.get("sessions", 0)))
         if auto:
             last = state.get("last_run")
             hours = (now - datetime.fromisoformat(last)).total_seconds() / 3600 if last else None
+            if hours is not None and hours < 0:
+                hours = None  # a last run "in the future" (another --today, a clock since set back) blocks nothing
             if (hours is not None and hours < AUTO_MIN_HOURS) or new_sessions < AUTO_MIN_SESSIONS:
                 why = (f"last run {hours:.0f} h ago (< {AUTO_MIN_HOURS} h)" if hours is not None and hours < AUTO_MIN_HOURS
                        else f"{new_sessions} new sessions (< {AUTO_MIN_SESSIONS})")
@@ -211,7 +219,8 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                            "sessions": u.sessions, "last_session": u.last_session,
                            "days_since_changed": u.days_since_changed, "lines": u.lines})
         scored.sort(key=lambda r: (r["recommendation"] == "KEEP", r["score"], r["path"]))
-        write_text_atomic(state_file, json.dumps({"last_run": now.isoformat(), "sessions": n_sessions}) + "\n")
+        write_text_atomic(state_file, json.dumps({"last_run": now.isoformat(), "sessions": n_sessions,
+                                                  "seen": sorted(known)}) + "\n")
         entry = {"time": now.isoformat(), "trigger": "auto" if auto else "manual", "store": str(store.dir),
                  "sessions_since_last_run": new_sessions, "files_scanned": len(scored),
                  "suggestions": [r for r in scored if r["recommendation"] != "KEEP"]}
@@ -244,6 +253,9 @@ def _read_state(path: Path) -> dict:
     sessions = data.get("sessions")
     if isinstance(sessions, int) and not isinstance(sessions, bool) and sessions >= 0:
         state["sessions"] = sessions
+    seen = data.get("seen")
+    if isinstance(seen, list) and all(isinstance(item, str) for item in seen):
+        state["seen"] = seen
     last = data.get("last_run")
     try:
         if isinstance(last, str) and datetime.fromisoformat(last).tzinfo is not None:

@@ -165,6 +165,19 @@ def test_broken_link_fires_on_its_line_and_column_with_did_you_mean(make_store, 
     assert messages[1] == "link target `charts/q1.png` does not exist"
 
 
+def test_an_encoded_hash_or_question_mark_is_part_of_the_file_name(make_store, cli):
+    """``c%23.md`` is the file ``c#.md``, ``what%3F.md`` is ``what?.md``; a
+    bare ``#`` still starts the fragment, and a missing file is still broken."""
+    store = make_store({
+        "MEMORY.md": ("# Index\n- [C#](reference_c%23.md) — c\n- [Q](what%3f.md#part) — q\n"
+                      "- [D](d.md#c%23) — d\n- [E](gone%23.md) — e\n"),
+        "reference_c#.md": mem("c"), "what?.md": mem("q"), "d.md": mem("d"),
+    })
+    found = run(cli, store)
+    assert only(found, "MEM201") == [] and only(found, "MEM202") == [("MEMORY.md", 5, 3)]
+    assert "gone%23.md" in message(found, "MEM202")
+
+
 def test_broken_link_suggests_same_name_in_another_folder_and_case(make_store, cli):
     store = make_store(
         {
