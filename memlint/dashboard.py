@@ -137,8 +137,9 @@ def build_store_report(
         "warnings": sum(1 for f in findings if f.severity != "error"),
         "files-with-findings": len(by_path),
         "codes": dict(sorted(codes.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "heat": {c: sum(1 for r in memories if r.hot_class == c) for c in HEAT},
-        "triage": {t: sum(1 for r in memories if r.triage == t) for t in (*ATTENTION, "KEEP")},
+        # Over every row scored (topic indexes are, as `memlint triage` scores them), so the counts are the rows'.
+        "heat": {c: sum(1 for r in rows if r.hot_class == c) for c in HEAT},
+        "triage": {t: sum(1 for r in rows if r.triage == t) for t in (*ATTENTION, "KEEP")},
         "sessions": sessions,
         "dates": {
             "created": Counter(r.created.source or "unknown" for r in memories),

@@ -180,13 +180,27 @@ def _message_text(content: object, out: list[str]) -> None:
             _strings(block.get("input"), out)
 
 
+# A transcript's lines and text are bounded: a record of a pasted 100 MB log
+# would take ten times that while parsed. Longer lines are skipped; past the
+# text cap, the rest of the session is not read (its date is already known).
+_MAX_LINE = 8 << 20
+_MAX_TEXT = 32 << 20
+
+
 def _jsonl_session(path: Path) -> tuple[date | None, str, bool]:
     """(date of first timestamped record, text, has any message)."""
     when: date | None = None
     parts: list[str] = []
     has_message = False
+    size = 0
     with open(_open_regular(path), "r", encoding="utf-8", errors="replace") as fh:
-        for line in fh:
+        while (line := fh.readline(_MAX_LINE + 1)):
+            if len(line) > _MAX_LINE and not line.endswith("\n"):  # the start of an over-long line: skip it all
+                while (rest := fh.readline(_MAX_LINE)) and not rest.endswith("\n"):
+                    pass
+                continue
+            if size > _MAX_TEXT and when is not None and has_message:
+                break
             line = line.strip()
             if not line:
                 continue
@@ -204,7 +218,9 @@ def _jsonl_session(path: Path) -> tuple[date | None, str, bool]:
             if not isinstance(msg, dict):
                 continue
             has_message = True
+            before = len(parts)
             _message_text(msg.get("content"), parts)
+            size += sum(map(len, parts[before:]))
     return when, "\n".join(parts), has_message
 
 

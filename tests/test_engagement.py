@@ -486,6 +486,24 @@ class TestCollectors:
 
         assert _parse_timestamp(stamp) == datetime.fromisoformat(utc).astimezone().date()
 
+    def test_an_over_long_transcript_line_is_skipped_and_the_text_is_bounded(self, tmp_path, monkeypatch):
+        """A record bigger than the line cap (a pasted huge log) is skipped,
+        the lines after it are read; past the text cap, reading stops."""
+        import memlint.sessions as sessions_mod
+
+        monkeypatch.setattr(sessions_mod, "_MAX_LINE", 1000)
+        monkeypatch.setattr(sessions_mod, "_MAX_TEXT", 300)
+        d = tmp_path / "sessions"
+        d.mkdir()
+        records = [{"type": "user", "timestamp": "2026-03-01T10:00:00Z", "message": {"content": "zephyrine first"}},
+                   {"type": "user", "message": {"content": "x" * 5000}},
+                   {"type": "assistant", "message": {"content": "after the long line " + "y" * 290}},
+                   {"type": "assistant", "message": {"content": "past the text cap"}}]
+        _write_transcript(d / "big.jsonl", records, broken=False)
+        (sess,) = list(sessions_from_dir(d))
+        assert "zephyrine first" in sess.text and "after the long line" in sess.text
+        assert "x" * 100 not in sess.text and "past the text cap" not in sess.text
+
     def test_bad_timestamps(self):
         from memlint.sessions import _parse_timestamp
 

@@ -364,6 +364,15 @@ def test_save_writes_the_run_atomically(cli, moc, tmp_path, monkeypatch):
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".memlint-tmp")]
 
 
+def test_save_refuses_to_replace_the_golden_set(cli, moc, monkeypatch):
+    golden = moc / "golden.yaml"
+    before = golden.read_bytes()
+    monkeypatch.chdir(moc)
+    result = cli("eval", "--save", "./golden.yaml", golden, moc)
+    assert result.exit_code == 2 and "that is the golden set" in result.stderr
+    assert golden.read_bytes() == before
+
+
 # ---------------------------------------------------------------- --init
 
 

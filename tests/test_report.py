@@ -287,3 +287,21 @@ def test_findings_cell_bolds_errors_and_counts_repeats():
     row = Row("a.md", "a.md", "memory", "–", "–", none, none, True, True,
               errors=1, warnings=3, codes=(("MEM003", 1, True), ("MEM202", 3, False)))
     assert _findings_text(row) == "**MEM003** MEM202×3"
+
+
+def test_the_totals_count_what_the_rows_and_triage_show(cli, tmp_path):
+    """Topic indexes are scored too (as `memlint triage` scores them): the
+    header's HOT / WARM / COLD and Needs attention count the rows below it."""
+    repo = GitRepo(tmp_path / "repo")
+    for path in sorted((TESTDATA / "moc").rglob("*.md")):
+        repo.write(path.relative_to(TESTDATA / "moc").as_posix(), path.read_text(encoding="utf-8"))
+    repo.commit("import", date="2025-01-01T10:00:00+00:00")
+    text = report(cli, "--preset", "moc", repo.root).output
+    (totals,) = table(text, "Memories")
+    rows = table(text, "File")
+    heat = [int(n) for n in totals["HOT / WARM / COLD"].split(" / ")]
+    assert sum(heat) == sum(1 for r in rows if r["Heat"][:4].strip() in ("HOT", "WARM", "COLD"))
+    flagged = sum(1 for r in rows if r["Triage"] in ("ARCHIVE", "PRUNE", "UPDATE"))
+    assert int(totals["Needs attention"]) == flagged > 0
+    scored = cli("triage", "--format", "json", "--today", TODAY, "--preset", "moc", repo.root).json()
+    assert flagged == sum(1 for r in scored if r["recommendation"] != "KEEP")

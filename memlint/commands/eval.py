@@ -6,6 +6,8 @@ compares with one and exits 1 when a question that passed now fails.
 """
 from __future__ import annotations
 
+import os
+
 import sys
 from pathlib import Path
 
@@ -50,6 +52,8 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
     if len(args) > 2:
         raise UsageError("eval takes GOLDEN.yaml and at most one PATH")
     golden, paths = args[0], args[1:]
+    if save is not None and _same_file(save, golden):
+        raise UsageError(f"--save {save}: that is the golden set; a run is kept in a file of its own")
     try:
         questions = ev.load_golden(golden)
         base = ev.load_baseline(baseline) if baseline is not None else None
@@ -151,3 +155,11 @@ def _init(args, preset, config_file, output, force):
 
     write_text_atomic(output, text)
     click.echo(f"memlint: wrote {output} ({len(proposed)} questions); edit the questions, then run memlint eval {output}", err=True)
+
+
+def _same_file(a: Path, b) -> bool:
+    """Whether two paths name one file (through links and ``./``)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
