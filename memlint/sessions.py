@@ -358,6 +358,11 @@ def _phrase(term: str) -> str | None:
     return '"' + term.replace('"', '""') + '"'
 
 
+def _days(since: date | None, until: date | None) -> tuple[str, str]:
+    """The bounds of ``day`` (ISO text) for a query from ``since`` to ``until``, either open."""
+    return (since.isoformat() if since is not None else "", until.isoformat() if until is not None else "9999-12-31")
+
+
 class SessionIndex:
     """Incremental SQLite FTS5 index of sessions.
 
@@ -551,16 +556,14 @@ class SessionIndex:
         if since is None and until is None:  # asked once per file scored: the plain count
             row = self._conn.execute("SELECT count(*) FROM sessions").fetchone()
         else:
-            low = since.isoformat() if since is not None else ""
-            high = until.isoformat() if until is not None else "9999-12-31"
-            row = self._conn.execute("SELECT count(*) FROM sessions WHERE day >= ? AND day <= ?", (low, high)).fetchone()
+            row = self._conn.execute("SELECT count(*) FROM sessions WHERE day >= ? AND day <= ?",
+                                     _days(since, until)).fetchone()
         return int(row[0])
 
     def ids(self, since: date | None = None, until: date | None = None) -> set[str]:
         """The ids of the sessions dated on or after ``since``, on or before ``until``, if given."""
-        low = since.isoformat() if since is not None else ""
-        high = until.isoformat() if until is not None else "9999-12-31"
-        return {row[0] for row in self._conn.execute("SELECT id FROM sessions WHERE day >= ? AND day <= ?", (low, high))}
+        return {row[0] for row in self._conn.execute("SELECT id FROM sessions WHERE day >= ? AND day <= ?",
+                                                     _days(since, until))}
 
     def document_frequency(self, term: str) -> int:
         """Number of sessions containing ``term`` (an FTS5 phrase: the words
