@@ -98,6 +98,14 @@ def common_store_options(func):
     return func
 
 
+def require_stores(stores: list, paths, command: str) -> None:
+    """A command that reads stores, named only files in none: say so (exit 2)
+    rather than print an empty result."""
+    if not stores:
+        where = paths[0] if paths else "."
+        raise UsageError(f"{where}: in no memory store; name a store's folder: memlint {command} PATH")
+
+
 def build_stores(paths, preset, config_file, today=None, staged=False, cache=False):
     """Load config and every store the paths name.
 

@@ -269,7 +269,7 @@ def mermaid_graph(store: "Store") -> str:
 
 # ---------------------------------------------------------------- markdown
 
-_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|&])")  # & too: "p&amp;.md" must not render as "p&.md"
 _LOOSE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 
 

@@ -231,3 +231,12 @@ def test_a_today_that_is_no_real_day_is_a_usage_error(make_store, cli, command, 
     store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
     result = cli(command, "--today", today, store)
     assert result.exit_code == 2 and "--today" in result.stderr and today in result.stderr
+
+
+@pytest.mark.parametrize("command", ["report", "health", "triage", "graph"])
+def test_a_markdown_file_in_no_store_is_a_usage_error_not_an_empty_result(cli, tmp_path, command):
+    loose = tmp_path / "loose.md"
+    loose.write_text("# a note in no store\n")
+    result = cli(command, loose)
+    assert result.exit_code == 2 and result.output == ""
+    assert result.stderr == f"memlint: {loose}: in no memory store; name a store's folder: memlint {command} PATH\n"

@@ -213,6 +213,8 @@ def test_cell_helper():
     assert cell("feedback_smoke_test.md") == "feedback_smoke_test.md"  # inner underscores stay readable
     assert cell("_private.md") == r"\_private.md"
     assert cell("<b>`x`</b>") == r"\<b\>\`x\`\</b\>"
+    # an entity name in a file name stays text when rendered
+    assert MarkdownIt().render(f"| f |\n|---|\n| {cell('p&amp;.md')} |\n").count("p&amp;amp;.md") == 1
 
 
 # ---------------------------------------------------------------- where it goes

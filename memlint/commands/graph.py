@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import build_stores, common_store_options
+from memlint.cli import build_stores, common_store_options, require_stores
 from memlint.graphview import DEFAULT_MAX_PER_TOPIC, build_view, graph_json, render_dot, render_mermaid
 
 
@@ -19,6 +19,7 @@ from memlint.graphview import DEFAULT_MAX_PER_TOPIC, build_view, graph_json, ren
 def graph_cmd(paths, preset, config_file, fmt, max_per_topic, output):
     """Draw the store: root -> topics -> memories, orphans and broken targets marked."""
     stores, _ = build_stores(paths, preset, config_file)
+    require_stores(stores, paths, "graph")
     if fmt == "json":
         from memlint.reporters import json_text
 

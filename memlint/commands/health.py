@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import build_stores, common_store_options, parse_today
+from memlint.cli import build_stores, common_store_options, parse_today, require_stores
 from memlint.reporters import json_text, printable
 
 AUTO_MIN_HOURS = 24
@@ -150,6 +150,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
     """Rank memory files HOT / WARM / COLD by how recent sessions use them."""
     today_date = parse_today(today) or date.today()
     stores, _ = build_stores(paths, preset, config_file, today_date, cache=True)
+    require_stores(stores, paths, "health")
     rows = []
     recent: set[str] = set()  # the sessions of the window: stores sharing --sessions share them
     for store in stores:
@@ -185,6 +186,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     today_date = parse_today(today) or date.today()
     now = datetime.combine(today_date, time(12), tzinfo=timezone.utc) if today else datetime.now(timezone.utc)
     stores, _ = build_stores(paths, preset, config_file, today_date, cache=True)
+    require_stores(stores, paths, "triage")
     results = []
     for store in stores:
         folder = state_dir(store.repo_root, store.dir)
