@@ -500,8 +500,10 @@ class Store:
 
             if shutil.which("git") is None:
                 self.history_problem = "git is not installed"
-            elif isinstance(exc, history.NotAWorkTree):
+            elif isinstance(exc, history.NotAWorkTree) and "dubious ownership" not in str(exc):
                 self.history_problem = "not in a git repository"
+            elif isinstance(exc, history.NotAWorkTree):  # git refuses a repository another user owns: say why
+                self.history_problem = (str(exc).removeprefix("fatal: ") + " (git's safe.directory setting)")
             else:
                 self.history_problem = str(exc)
             return None

@@ -576,6 +576,17 @@ def test_submodule_inside_the_store(tmp_path):
     assert run.triples() == {("memory/b.md", 1, "MEM001")}
 
 
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to give the repository away")
+def test_a_repository_git_refuses_as_another_users_says_why(tmp_path):
+    repo = _repo_with_store(tmp_path)
+    _commit(repo, "base")
+    for folder, _, names in os.walk(repo):
+        for name in [folder, *(os.path.join(folder, n) for n in names)]:
+            os.lchown(name, 65534, 65534)
+    run = memlint("check", "--select", "MEM404", repo / "memory")  # a rule that reads git
+    assert "dubious ownership" in run.stderr and "safe.directory" in run.stderr and "not in a git repository" not in run.stderr
+
+
 def test_stores_of_two_repositories_in_one_run(tmp_path):
     """Each store's files are named as in a run of it alone (a store in
     another repository, run from outside it, by its path in that
