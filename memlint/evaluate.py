@@ -21,6 +21,8 @@ no exit codes; ``memlint.commands.eval`` is the command.
 """
 from __future__ import annotations
 
+import posixpath
+
 import math
 import re
 from collections import Counter, deque
@@ -57,6 +59,11 @@ class Question:
     q: str
     expect: str
     line: int  # 1-based line of the item in the golden file
+
+
+def _spelling(path: str) -> str:
+    """One spelling of a golden ``expect`` path: / separators, no ./ steps."""
+    return posixpath.normpath(path.replace("\\", "/"))
 
 
 def load_golden(path: Path) -> list[Question]:
@@ -105,11 +112,13 @@ def parse_golden(text: str, name: str) -> list[Question]:
             value = value_node.value.strip()
             if not value:
                 raise GoldenError(f"{name}:{value_node.start_mark.line + 1}: {key} is empty")
+            if key == "expect" and ("\n" in value or "\r" in value):
+                raise GoldenError(f"{name}:{value_node.start_mark.line + 1}: expect must be one path, on one line")
             values[key] = value
         for key in GOLDEN_KEYS:
             if key not in values:
                 raise GoldenError(f"{name}:{line}: missing {key!r}")
-        pair = (values["q"], values["expect"])
+        pair = (values["q"], _spelling(values["expect"]))  # ./a.md and a.md are one file
         if pair in seen:
             raise GoldenError(f"{name}:{line}: the same question and file as line {seen[pair]}")
         seen[pair] = line
