@@ -437,6 +437,9 @@ def _evaluate_one(contexts: list[_Context], question: Question, k: int) -> Outco
     if context.root is None:
         outcome.why = "the store has no root index"
         return outcome
+    if target == context.root.rel:  # the root itself: loaded at every session start, nothing to route through
+        outcome.reachable = outcome.loaded = outcome.routed = True
+        return outcome
     query = words(question.q)
     outcome.reachable = target in context.parents_all
     outcome.loaded = target in context.parents_loaded

@@ -180,6 +180,15 @@ def golden_file(tmp_path, *items):
     return path
 
 
+def test_a_question_the_root_answers_passes(cli, make_store, tmp_path):
+    """The root is loaded at every session start: there is nothing to route through."""
+    store = make_store(ROUTED_STORE)
+    golden = golden_file(tmp_path, ("which topics does the memory have?", "MEMORY.md"))
+    (answer,) = by_q(run_json(cli, golden, store)).values()
+    assert (answer["reachable"], answer["loaded"], answer["routed"], answer["passed"]) == (True, True, True, True)
+    assert not answer["why"]
+
+
 def test_a_better_match_elsewhere_fails_routing_but_not_reachability(cli, make_store, tmp_path):
     store = make_store(ROUTED_STORE)
     # "pricing" and "plan" point the router at Billing first; the answer is under Releases.
