@@ -139,6 +139,7 @@ def build_store_report(
         "codes": dict(sorted(codes.items(), key=lambda kv: (-kv[1], kv[0]))),
         # Over every row scored (topic indexes are, as `memlint triage` scores them), so the counts are the rows'.
         "heat": {c: sum(1 for r in rows if r.hot_class == c) for c in HEAT},
+        "unscored": sum(1 for r in rows if r.role != "root" and r.hot_class is None),  # unreadable: no heat, no triage
         "triage": {t: sum(1 for r in rows if r.triage == t) for t in (*ATTENTION, "KEEP")},
         "sessions": sessions,
         "dates": {
@@ -394,7 +395,8 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
         shown = ", ".join(f"{code}×{n}" for code, n in list(t["codes"].items())[:8])
         lines.append(f"- **Findings** on {t['files-with-findings']} files: {shown}")
     lines.append(f"- **Heat**: {plural(t['sessions'], 'session')} in the last {r.window_days} days; "
-                 f"**triage**: " + ", ".join(f"{triage[k]} {k}" for k in (*ATTENTION, "KEEP")))
+                 f"**triage**: " + ", ".join(f"{triage[k]} {k}" for k in (*ATTENTION, "KEEP"))
+                 + (f"; {plural(t['unscored'], 'file')} not scored (unreadable)" if t["unscored"] else ""))
     lc = t["lifecycle"]
     if lc.retired or lc.stale or lc.expired_live or lc.superseded_live or lc.conflict_members:
         window = f" (over {lc.stale_days} days unverified)" if lc.stale_days is not None else ""

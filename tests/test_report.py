@@ -307,3 +307,21 @@ def test_the_totals_count_what_the_rows_and_triage_show(cli, tmp_path):
     assert int(totals["Needs attention"]) == flagged > 0
     scored = cli("triage", "--format", "json", "--today", TODAY, "--preset", "moc", repo.root).json()
     assert flagged == sum(1 for r in scored if r["recommendation"] != "KEEP")
+
+
+def test_unreadable_files_are_said_to_be_unscored(cli, tmp_path):
+    """A memory the report cannot read has no heat or triage: the totals say
+    why they fall short of the memories counted."""
+    repo = GitRepo(tmp_path / "repo")
+    for path in sorted((TESTDATA / "moc").rglob("*.md")):
+        repo.write(path.relative_to(TESTDATA / "moc").as_posix(), path.read_text(encoding="utf-8"))
+    repo.path("tools").mkdir(exist_ok=True)
+    (repo.path("tools") / "binary.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    repo.add("tools/binary.md")
+    repo.commit("import", date="2025-01-01T10:00:00+00:00")
+    text = report(cli, "--preset", "moc", repo.root).output
+    assert "; 1 file not scored (unreadable)" in text
+    (totals,) = table(text, "Memories")
+    rows = table(text, "File")
+    heat = [int(n) for n in totals["HOT / WARM / COLD"].split(" / ")]
+    assert sum(heat) + 1 == sum(1 for r in rows if r["File"] != "MEMORY.md")
