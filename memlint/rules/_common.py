@@ -24,7 +24,8 @@ def entry_lines(doc) -> list[int]:
 def plural(n: int, word: str) -> str:
     if n == 1:
         return f"1 {word}"
-    return f"{n:,} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
+    ies = word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u")  # memory, memories; day, days
+    return f"{n:,} {word[:-1] + 'ies' if ies else word + 's'}"
 
 
 def line_targets(graph, rel: str, *, entries_only: bool = False, kinds=None) -> list[tuple[int, object]]:

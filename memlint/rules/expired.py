@@ -20,6 +20,7 @@ entry the message names. memlint changes nothing itself.
 """
 from memlint.finding import Problem
 from memlint.lifecycle import expired_on, is_live, retire_as, retired_statuses, status_of
+from memlint.rules._common import plural
 
 CODE = "MEM502"
 NAME = "expired"
@@ -45,7 +46,7 @@ def check(doc, store, options):
     status = status_of(doc)
     if live:
         state = f"`status: {status}` is still live" if status else "it has no `status`, so it is still live"
-        message = (f"expired on {when.isoformat()} ({days} days ago) but {state}: if it still holds, verify it "
+        message = (f"expired on {when.isoformat()} ({plural(days, 'day')} ago) but {state}: if it still holds, verify it "
                    f"and move `expires` forward; if not, set `status: {archive}`")
         if routes:
             message += f" and remove its index entry ({where})"

@@ -133,6 +133,12 @@ def test_mem502_expires_today_is_not_yet_expired(make_store, findings):
     assert codes(findings(store, "--today", "2026-12-01"), "MEM502") == [("a.md", 5)]
 
 
+def test_mem502_a_day_after_says_one_day(make_store, cli):
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-11-20\nexpires: 2026-11-29\n"))
+    [(_, _, message)] = messages(cli, store, "MEM502")
+    assert "expired on 2026-11-29 (1 day ago)" in message
+
+
 def test_mem502_core_memories_never_expire(make_store, findings):
     store = three_layer(make_store, layer("status: active\npriority: 🔴\nlast_verified: 2026-11-20\nexpires: 2026-01-01\n"))
     assert codes(findings(store, "--today", TODAY), "MEM502") == []
