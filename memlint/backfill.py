@@ -178,7 +178,7 @@ def _drop_inverted(plan: _Plan, fm: dict, meta: dict) -> str | None:
         except ValueError:
             return None, False
 
-    (created, created_new), (verified, verified_new) = when("created"), when("last_verified")
+    (created, _), (verified, verified_new) = when("created"), when("last_verified")
     if created is None or verified is None or verified >= created:
         return None
     if verified_new:  # git's last change dated before its first add (author dates out of order), or before `created`

@@ -312,21 +312,22 @@ def _same_size(repo_root: Path, blobs: dict[str, str]) -> dict[str, str]:
     hashed on every run.) The files are measured while git gives the
     blobs' lengths."""
     feed = "".join(blob + "\n" for blob in set(blobs.values())).encode("ascii")
-    asked: list = []
-    git = threading.Thread(target=lambda: asked.append(
-        gitrun.run(repo_root, ["cat-file", "--batch-check=%(objectname) %(objectsize)"], stdin=feed)))
-    git.start()
+    asked = gitrun.background(lambda: gitrun.run(repo_root, ["cat-file", "--batch-check=%(objectname) %(objectsize)"],
+                                                  stdin=feed))
     top, on_disk = str(repo_root), {}
     for path in blobs:
         try:
             on_disk[path] = os.stat(os.path.join(top, path)).st_size
         except OSError:
             pass
-    git.join()
-    if not asked or asked[0][0]:
+    try:
+        status, out, _ = asked()
+    except OSError:  # git could not start: trust nothing
+        return {}
+    if status:
         return {}
     size = {}
-    for line in asked[0][1].decode("ascii", "replace").splitlines():
+    for line in out.decode("ascii", "replace").splitlines():
         blob, _, length = line.partition(" ")
         if length.isdigit():
             size[blob] = int(length)

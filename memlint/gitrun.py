@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from pathlib import Path
 
 # Literal pathspecs: a store folder named `[x]` or `*` must not act as a glob.
@@ -80,3 +81,28 @@ def first_error_line(stderr: str) -> str:
     lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
     errors = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
     return (errors or lines or [""])[0]
+
+
+def background(fn, *args):
+    """Run fn(*args) in a thread; returns a function that waits for its result
+    (re-raising what it raised). Small git calls run while others work: the
+    machine has a second core."""
+    box: list = []
+
+    def target() -> None:
+        try:
+            box.append((True, fn(*args)))
+        except BaseException as e:  # re-raised in the caller's thread
+            box.append((False, e))
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+
+    def wait():
+        thread.join()
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+
+    return wait

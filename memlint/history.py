@@ -14,7 +14,6 @@ it follows copies to the original's birth).
 from __future__ import annotations
 
 import subprocess
-import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -275,7 +274,7 @@ def _feed_log(root, args: list[str], make_replay, spec: list[str],
         log = started or gitrun.popen(root, args, stderr=True)
     except gitrun.GitMissing:
         raise HistoryError("git is not installed or not on PATH") from None
-    errors = _background(log.stderr.read)  # drained meanwhile: a full pipe would stall git
+    errors = gitrun.background(log.stderr.read)  # drained meanwhile: a full pipe would stall git
     differ = listed = None
     if spec:
         excluded = [f":(exclude){folder}" for folder in spec]
@@ -285,7 +284,7 @@ def _feed_log(root, args: list[str], make_replay, spec: list[str],
         except OSError:
             differ = None
         else:
-            listed = _background(differ.stdout.read)
+            listed = gitrun.background(differ.stdout.read)
     sent = 0
 
     def send() -> None:
@@ -415,30 +414,6 @@ def start_log(repo_root: Path, head: str, *, date_kind: str = "author",
 _EARLY_PIPE = 1 << 20  # the log of 1,000 files and commits (300 KB) fits whole; Linux's limit for a user
 
 
-def _background(fn, *args):
-    """Run fn(*args) in a thread; returns a function that waits for its result.
-    Small git calls run while `git log` works: the machine has a second core."""
-    box: list = []
-
-    def target() -> None:
-        try:
-            box.append((True, fn(*args)))
-        except BaseException as e:  # re-raised in the caller's thread
-            box.append((False, e))
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-
-    def wait():
-        thread.join()
-        ok, value = box[0]
-        if not ok:
-            raise value
-        return value
-
-    return wait
-
-
 # --------------------------------------------------------------------------- load
 
 
@@ -489,7 +464,7 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
         root = top
     spec = _pathspec(root, under)
 
-    staged = _background(_staged, root, spec, log_args)
+    staged = gitrun.background(_staged, root, spec, log_args)
     if head is None:
         return History(root, None, shallow, {}, *staged())
     # HEAD's commit, not HEAD, from here on: a commit made meanwhile must not mix in.
@@ -498,14 +473,14 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
     since = None  # the commits since the kept replay picked: rev-list, started while it loads
     if previous is None and earlier and not shallow:
         if head not in earlier:  # a replay must be extended or made: the listing is needed either way
-            listed = _background(_run, root, listing)
+            listed = gitrun.background(_run, root, listing)
         previous, since = _pick_earlier(root, head, earlier)
     resumable = (previous is not None and previous.head is not None and not shallow and not previous.shallow
                  and previous.repo_root == root)
     if resumable and previous.head == head:  # (then no listing was started)
         return History(root, head, shallow, previous.files, *staged())
     if listed is None:
-        listed = _background(_run, root, listing)
+        listed = gitrun.background(_run, root, listing)
     if resumable:
         files = _extend(root, previous, head, spec, log_args, listed, since)
         if files is not None:
@@ -565,7 +540,7 @@ def _pick_earlier(root, head: str, earlier: dict) -> tuple[History | None, objec
         for commit, proc in zip(others, procs):
             proc.communicate()
             if proc.returncode == 0:
-                since = _background(_since, root, commit, head)
+                since = gitrun.background(_since, root, commit, head)
                 found = earlier[commit]()
                 if isinstance(found, History) and found.head == commit:
                     return found, since
@@ -604,7 +579,7 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
         return None  # not all descend from it (another root, or a branch forked before it)
     # Which new commits deleted a file outside the folders (where a move in
     # comes from): asked alongside the log, for `_follow_moves_in`.
-    deleted = _background(_deleted_outside, root, spec, list(new)) if spec else set
+    deleted = gitrun.background(_deleted_outside, root, spec, list(new)) if spec else set
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
     shas, stamps = _commit_dates(replay.commits)

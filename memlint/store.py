@@ -437,12 +437,12 @@ class Store:
         `history` property waits for it. Not before a fork (``map_split``)."""
         if "_history" in self.__dict__ or "_history_thread" in self.__dict__:
             return
-        from memlint.history import _background
+        from memlint.gitrun import background
 
         def load() -> None:
             self._history = self._load_history()
 
-        self._history_thread = _background(load)
+        self._history_thread = background(load)
 
     def start_history_early(self) -> None:
         """On a first run (nothing cached yet), start the `git log` of the

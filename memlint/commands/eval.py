@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options
+from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, require_stores
 from memlint.reporters import json_text
 
 
@@ -138,8 +138,7 @@ def _init(args, preset, config_file, output, force):
     from memlint import evaluate as ev
 
     stores, _ = build_stores(args, preset, config_file)
-    if not stores:  # a file named that no store holds
-        raise UsageError(f"{args[0] if args else '.'}: in no memory store; name a store's folder: memlint eval --init PATH")
+    require_stores(stores, args, "eval --init")  # a file named that no store holds
     if len(stores) > 1:
         names = ", ".join(str(s.dir) for s in stores)
         raise UsageError(f"found {len(stores)} stores ({names}); name one: memlint eval --init PATH")
