@@ -25,6 +25,7 @@ import os
 import posixpath
 import re
 import stat
+import unicodedata
 from collections import defaultdict, deque
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -51,6 +52,14 @@ _OPENCLAW_TAG = re.compile(r"^(?:reply_to_current|reply_to:.*|audio_as_voice)$")
 
 
 _DASHES = str.maketrans("", "", "-_")
+
+
+def same_name_key(name: str) -> str:
+    """A name as a case- and normalization-insensitive file system (macOS,
+    Windows) compares it: ``Foo.md`` is ``foo.md``, and ``café`` typed as one
+    code point is ``café`` written as e + combining accent (NFD, as macOS
+    has written file names)."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def fold(name: str) -> str:
@@ -353,7 +362,7 @@ class Graph:
         prefix = store._repo_path(store.dir)
         self._store_prefix = "" if prefix in (".", "") else prefix
         self._doc_dirs: dict[str, str] = {}
-        self._casefolded = {rel.casefold() for rel in store.docs}
+        self._casefolded = {same_name_key(rel) for rel in store.docs}
         self.edges: list[Edge] = []
         self.out: dict[str, list[Edge]] = defaultdict(list)
         self.inbound: dict[str, list[Edge]] = defaultdict(list)
@@ -438,10 +447,11 @@ class Graph:
         if store_rel is not None:
             if store_rel in self.store.docs:
                 return OK, store_rel
-            if store_rel.casefold() in self._casefolded:
-                # Foo.md for foo.md: found on macOS and Windows, missing on Linux
-                # and on GitHub. Broken everywhere, so the verdict does not
-                # depend on the machine.
+            if same_name_key(store_rel) in self._casefolded:
+                # Foo.md for foo.md, or café.md typed in NFC for a file named in
+                # NFD: found on macOS and Windows, missing on Linux and on
+                # GitHub. Broken everywhere, so the verdict does not depend on
+                # the machine.
                 return BROKEN, repo_rel
         kind = self.files.kind(repo_rel)
         if kind == "outside":
@@ -667,7 +677,7 @@ class _Suggester:
         for rel in sorted(docs, key=lambda r: (r.count("/"), r)):
             base = rel.rsplit("/", 1)[-1]
             key = fold(base[:-3] if base.endswith(".md") else base)
-            self.by_name[base.casefold()].append(rel)
+            self.by_name[same_name_key(base)].append(rel)
             self.by_fold[key].append(rel)
             self.by_head[key[:4]].append(rel)
             self.by_tail[key[-4:]].append(rel)
@@ -678,7 +688,7 @@ class _Suggester:
             return None
         stem = base[:-3] if base.endswith(".md") else base
         key = fold(stem)
-        for table, k in ((self.by_name, base.casefold()), (self.by_name, (stem + ".md").casefold()), (self.by_fold, key)):
+        for table, k in ((self.by_name, same_name_key(base)), (self.by_name, same_name_key(stem + ".md")), (self.by_fold, key)):
             if table.get(k) and (fuzzy or table is self.by_name):
                 return table[k][0]
         if not fuzzy or len(key) < 3:

@@ -17,7 +17,9 @@ as text.
 
 The finding suggests the closest existing file ("did you mean") when one is
 close: the same file name in another folder, the same name in another case
-or spelling, or a near miss.
+or spelling, or a near miss. A name that differs only in its Unicode form
+(``café`` typed as one code point, the file named with e + a combining
+accent, as macOS has written names) is said to be so: the two look the same.
 
 Options: none.
 
@@ -26,6 +28,8 @@ Fires: ``- [Pricing](project_pricng.md)`` in MEMORY.md when only
 
 Fix: point the link at the file's current name, or remove the entry.
 """
+import unicodedata
+
 from memlint.finding import Problem
 from memlint.graph import BROKEN
 
@@ -60,5 +64,19 @@ def check(store, options):
             inside = edge.target is not None and graph.repo_to_store(edge.target) is not None
         suggestion = graph.suggest(doc, link.target, wiki=wiki, fuzzy=inside)
         if suggestion:
-            message += f"; did you mean [[{suggestion}]]?" if wiki else f"; did you mean {suggestion}?"
+            wanted = link.target if wiki else (edge.target or link.target)
+            if _look_alike(suggestion, wanted):
+                message += (f"; {suggestion} exists, but its name is spelt with other Unicode code points"
+                            " (NFC vs NFD): the names look the same and differ on Linux and GitHub;"
+                            " retype the link or rename the file")
+            else:
+                message += f"; did you mean [[{suggestion}]]?" if wiki else f"; did you mean {suggestion}?"
         yield Problem(doc.path, link.line, link.column, message)
+
+
+def _look_alike(found: str, wanted: str) -> bool:
+    """The same file name in two Unicode normalizations (café as one code
+    point, or as e + a combining accent): a "did you mean" would print the
+    same text twice."""
+    found_name, wanted_name = found.rsplit("/", 1)[-1], wanted.rsplit("/", 1)[-1]
+    return found_name != wanted_name and unicodedata.normalize("NFC", found_name) == unicodedata.normalize("NFC", wanted_name)

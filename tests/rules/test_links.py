@@ -192,6 +192,25 @@ def test_broken_link_suggests_same_name_in_another_folder_and_case(make_store, c
     ]
 
 
+def test_broken_link_to_a_name_in_another_unicode_normalization_says_so(make_store, cli):
+    # macOS has written file names decomposed (e + combining accent); a link
+    # typed with the composed é finds the file there, not on Linux or GitHub.
+    decomposed, composed = "cafe\u0301.md", "caf\u00e9.md"
+    store = make_store({
+        "MEMORY.md": f"# M\n- [C]({composed})\n- [W](r%C3%A9sum%C3%A9.md)\n- [[re\u0301sume\u0301]]\n- [ok](tools/rg.md)\n",
+        decomposed: mem("cafe"),
+        "re\u0301sume\u0301.md": mem("resume"),
+        "tools/rg.md": mem("rg"),
+    })
+    found = run(cli, store)
+    messages = [f["message"] for f in found if f["code"] == "MEM202"]
+    assert len(messages) == 2  # the wikilink spelt as the file is spelt resolves
+    for text in messages:
+        assert "other Unicode code points" in text and "did you mean" not in text
+    assert f"; {decomposed} exists" in messages[0]
+    assert [f["path"] for f in found if f["code"] == "MEM201"] == [decomposed]
+
+
 @pytest.mark.parametrize("preset", ["claude-code", "moc"])
 def test_dangling_wikilink_ok_in_a_memory_body_broken_in_an_index_or_as_a_path(make_store, cli, preset):
     files = {
