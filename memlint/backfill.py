@@ -5,10 +5,12 @@ line inserted before the closing fence (``created: 2024-03-05``, in the
 file's own newline style, after a BOM if there is one), and an empty value
 (``created:``, ``created: ~``, ``created: ""``) is filled in on its own line.
 Every other byte stays, and the body after the closing fence is checked to be
-byte-identical. ruamel.yaml (round-trip) validates the result; only where a
-plain insert would not give the same fields (say, a frontmatter indented as a
-whole) does it rewrite the frontmatter, keeping key order, comments and
-quoting. Invalid YAML is never touched.
+byte-identical. ruamel.yaml (round-trip) reads the result too, where it can
+read the original (it refuses some valid YAML that ``check`` accepts, such
+as a tab inside a plain value); only where a plain insert would not give the
+same fields (say, a frontmatter indented as a whole) does it rewrite the
+frontmatter, keeping key order, comments and quoting. Invalid YAML is never
+touched.
 
 ``memlint.commands.backfill`` is the command around it; only that command
 imports this module, so ruamel.yaml never loads on the ``check`` path.
@@ -108,18 +110,25 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
         return Outcome(data, unknown=tuple(unknown), skipped=inverted)
 
     original_fm = "\n".join(line.rstrip("\r") for line in lines[start + 1:end])
+    # ruamel.yaml is a second reader: it refuses some YAML that check's
+    # reader (libyaml) accepts, such as a tab inside a plain value. Such a
+    # frontmatter still takes a plain insert, which leaves every existing
+    # byte as it was; only a rewrite needs ruamel.
+    ruamel_refuses = None
     try:
         _ruamel_load(original_fm)
     except Exception as exc:  # ruamel's errors share no base class worth naming
-        return Outcome(data, skipped=f"ruamel.yaml cannot read this frontmatter ({_first_line(exc)}): not touched")
+        ruamel_refuses = f"ruamel.yaml cannot read this frontmatter ({_first_line(exc)}): not touched"
     crlf = lines[end - 1].endswith("\r")  # the line before the closing fence: that fence may end the file
     new_fm_lines = _edit_lines(lines[start + 1:end], plan, "\r" if crlf else "")
     added = {**plan.fill, **plan.insert}
     new_text = None
     if new_fm_lines is not None:
         candidate = "\n".join([*lines[:start + 1], *new_fm_lines, *lines[end:]])
-        if _same_fields(candidate, original_fm, added):
+        if _same_fields(candidate, original_fm, added, ruamel=ruamel_refuses is None):
             new_text = candidate
+    if new_text is None and ruamel_refuses:
+        return Outcome(data, unknown=tuple(unknown), skipped=ruamel_refuses)
     if new_text is None:  # a plain insert would not read back the same: round-trip instead
         dumped = _ruamel_round_trip(original_fm, plan)
         if dumped is not None and not _keeps_comments(original_fm, dumped):
@@ -202,11 +211,11 @@ def _keeps_comments(old_fm: str, new_fm: str) -> bool:
     return True
 
 
-def _same_fields(new_text: str, old_fm_text: str, added: dict[str, str]) -> bool:
+def _same_fields(new_text: str, old_fm_text: str, added: dict[str, str], *, ruamel: bool = True) -> bool:
     """Does the new frontmatter read back as the old fields plus the added ones,
-    in the same order, and nothing else, both as ``check`` reads YAML and as
-    ruamel.yaml does? (Read with its final newline, as YAML means it: a
-    ``|+`` block scalar at the end keeps its trailing blank lines.)"""
+    in the same order, and nothing else, both as ``check`` reads YAML and (when
+    ``ruamel``) as ruamel.yaml does? (Read with its final newline, as YAML
+    means it: a ``|+`` block scalar at the end keeps its trailing blank lines.)"""
     parsed = markdown.parse(new_text)
     if parsed.frontmatter_error is not None or parsed.frontmatter is None:
         return False
@@ -219,6 +228,8 @@ def _same_fields(new_text: str, old_fm_text: str, added: dict[str, str]) -> bool
         return False
     if new != {**old, **added} or list(new) != [*old, *(k for k in added if k not in old)]:
         return False
+    if not ruamel:
+        return True
     try:
         loaded = _ruamel_load(new_fm_text + "\n")
     except Exception:

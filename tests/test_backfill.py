@@ -139,6 +139,18 @@ def test_an_indented_frontmatter_is_rewritten_by_ruamel_keeping_its_fields():
     assert b"'quoted'" in out.data and b"# why" in out.data  # quoting and comments survive the round trip
 
 
+def test_a_tab_inside_a_value_takes_a_plain_insert_though_ruamel_refuses_it():
+    # YAML allows a tab between the words of a plain value, and check's reader
+    # takes it; ruamel.yaml does not, and needs to read only what it rewrites.
+    old = b"---\nname: a\ndescription: x\tand y\n---\nBody\n"
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.skipped is None
+    assert out.data == old.replace(b"y\n---", b"y\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n---")
+    indented = b"---\n  name: a\n  description: x\tand y\n---\nBody\n"  # needs a rewrite: ruamel would
+    out = add_dates(indented, BOTH, create_block=False)
+    assert not out.changed and "ruamel.yaml cannot read this frontmatter" in out.skipped
+
+
 @pytest.mark.parametrize("text, why", [
     ("---\nname: [unclosed\n---\nBody\n", "invalid frontmatter"),
     ("---\nname: a\nBody with no closing fence\n", "never closed"),
