@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from itertools import accumulate
-from operator import attrgetter
+from itertools import accumulate, repeat
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 from urllib.parse import unquote
@@ -321,9 +321,16 @@ def code_spans(text: str) -> list[tuple[int, int, int, int]]:
     """CommonMark code spans: (start, content start, content end, end) offsets.
 
     A run of backticks opens a span that the next run of the same length
-    closes; a run with no such partner is literal text. (The same pairing as
-    the regex ``(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)``, in linear time.)
+    closes; a run with no such partner is literal text. A span does not
+    cross a blank line (a paragraph ends there), and a backtick after an
+    odd number of backslashes is escaped: it opens nothing, though inside a
+    span a backslash is literal and the run still closes it. Linear time.
     """
+    return _code_spans(text)[0]
+
+
+def _code_spans(text: str) -> tuple[list[tuple[int, int, int, int]], bool]:
+    """(code_spans(text), whether a span holds a line break)."""
     runs = []
     i = text.find("`")
     while i >= 0:  # str.find is far faster than a regex here
@@ -332,14 +339,51 @@ def code_spans(text: str) -> list[tuple[int, int, int, int]]:
             j += 1
         runs.append((i, j))
         i = text.find("`", j)
-    if len(runs) == text.count("`"):  # single backticks (the usual case): they pair in order
-        return [(runs[k][0], runs[k][1], runs[k + 1][0], runs[k + 1][1]) for k in range(0, len(runs) - 1, 2)]
+    return _pair_runs(text, runs, "\\`" in text)
+
+
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+_CONTENT_START, _CONTENT_END = itemgetter(1), itemgetter(2)
+
+
+def _pair_runs(text: str, runs: list[tuple[int, int]], escaped: bool, breaks: list[int] | None = None):
+    """(code_spans's pairing of backtick ``runs``, none crossing an offset of
+    ``breaks``; whether a span holds a line break)."""
+    if not escaped and not breaks and len(runs) == text.count("`"):
+        # single backticks (the usual case): they pair in order
+        spans = [(runs[k][0], runs[k][1], runs[k + 1][0], runs[k + 1][1]) for k in range(0, len(runs) - 1, 2)]
+    else:
+        spans = _pair_by_width(text, runs, escaped, breaks)
+    multiline = any(map(text.count, repeat("\n", len(spans)), map(_CONTENT_START, spans), map(_CONTENT_END, spans)))
+    if multiline and breaks is None and any(_PARAGRAPH_BREAK.search(text, s[1], s[2]) for s in spans):
+        # Paired as if the text were one paragraph, that made a span over a
+        # blank line: pair again within paragraphs. (Up to that span, the two
+        # pairings agree: each opener finds the same nearest partner.)
+        return _pair_runs(text, runs, escaped, [m.start() for m in _PARAGRAPH_BREAK.finditer(text)])
+    return spans, multiline
+
+
+def _pair_by_width(text: str, runs: list[tuple[int, int]], escaped: bool, breaks: list[int] | None):
+    opens = [start for start, _ in runs]  # where a run starts as an opener
+    if escaped:
+        for k, (start, _) in enumerate(runs):
+            slashes = start
+            while slashes and text[slashes - 1] == "\\":
+                slashes -= 1
+            if (start - slashes) % 2:
+                opens[k] = start + 1  # the escape takes the first backtick
     partner = [-1] * len(runs)
-    last: dict[int, int] = {}
+    last: dict[int, int] = {}  # closer width -> the nearest run of that width to the right
+    block = None
     for k in range(len(runs) - 1, -1, -1):
-        width = runs[k][1] - runs[k][0]
-        partner[k] = last.get(width, -1)
-        last[width] = k
+        if breaks:
+            here = bisect.bisect_left(breaks, runs[k][0])
+            if here != block:
+                block, last = here, {}
+        start, end = runs[k]
+        if end > opens[k]:
+            partner[k] = last.get(end - opens[k], -1)
+        last[end - start] = k
     spans = []
     i = 0
     while i < len(runs):
@@ -347,7 +391,7 @@ def code_spans(text: str) -> list[tuple[int, int, int, int]]:
         if j < 0:
             i += 1
             continue
-        spans.append((runs[i][0], runs[i][1], runs[j][0], runs[j][1]))
+        spans.append((opens[i], runs[i][1], runs[j][0], runs[j][1]))
         i = j + 1
     return spans
 
@@ -410,7 +454,7 @@ def extract_links(
     index = _LineIndex(body, first_line)
     no_fences = blank_fenced_code(body)
     links: list[Link] = []
-    spans = code_spans(no_fences) if "`" in no_fences else []
+    spans, multiline = _code_spans(no_fences) if "`" in no_fences else ([], False)
     no_code = _blank_ranges(no_fences, [(s[0], s[3]) for s in spans]) if spans else no_fences
     comments = _html_comments(no_code) if "<!--" in no_code else []
     if comments:
@@ -430,9 +474,11 @@ def extract_links(
                 links.append(Link(ref, line, col, "code"))
 
     used_parser = False
-    if "[" in no_code or "<" in no_code:
+    # A span over a line break may really end at a block boundary (a list
+    # item, a heading): the links it seems to hide are the parser's to judge.
+    if "[" in no_code or "<" in no_code or multiline and ("[" in no_fences or "<" in no_fences):
         found = None
-        if not force_reference and not _unsure(no_code, no_fences, body, spans, comments):
+        if not force_reference and not _unsure(no_code, no_fences, body, multiline, comments):
             found = _links_by_regex(no_code, index)
         # markdown-it-py is quadratic on some hostile paragraphs and slow on
         # huge link-dense text: past these sizes the regex pass decides.
@@ -485,7 +531,7 @@ def _take_wikilinks(text: str, fill: str = "_") -> tuple[str, list[tuple[int, st
     return (_blank_ranges(text, ranges, fill) if ranges else text), found
 
 
-def _unsure(no_code: str, no_fences: str, body: str, spans, comments) -> bool:
+def _unsure(no_code: str, no_fences: str, body: str, multiline_span: bool, comments) -> bool:
     """Whether the text holds a construct only a CommonMark parser can judge.
 
     Every check is linear in the text, hostile input included."""
@@ -504,7 +550,7 @@ def _unsure(no_code: str, no_fences: str, body: str, spans, comments) -> bool:
         return True
     # A code span or comment over a line break may cross a block boundary
     # (a blank line, a new list item), where CommonMark would end it.
-    if any("\n" in no_fences[s[1]:s[2]] for s in spans):
+    if multiline_span:
         return True
     if comments and _comments_matter(no_fences, body, comments):
         return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import string
 
 import pytest
 import yaml
@@ -187,14 +188,45 @@ def _blank_fenced_code_by_lines(text: str) -> str:
     return "\n".join(lines)
 
 
-def _code_spans_by_regex(text: str) -> list[tuple[int, int, int, int]]:
-    return [(m.start(), m.start(2), m.end(2), m.end())
-            for m in re.finditer(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", text, re.S)]
+def _code_spans_left_to_right(text: str) -> list[tuple[int, int, int, int]]:
+    """CommonMark's scan, character by character: a backslash escapes the
+    next punctuation character; a backtick run opens a span closed by the
+    next run of its length before a blank line; else it is literal."""
+    def run_end(i):
+        while i < len(text) and text[i] == "`":
+            i += 1
+        return i
+
+    spans, i = [], 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in string.punctuation:
+            i += 2
+        elif text[i] == "`":
+            end = run_end(i)
+            j = end
+            while j < len(text):
+                if text[j] == "`":
+                    close = run_end(j)
+                    if close - j == end - i:
+                        break
+                    j = close
+                elif text.startswith("\n", j) and re.match(r"\n[ \t]*\n", text[j:]):
+                    j = len(text)  # a blank line: the paragraph ends unclosed
+                else:
+                    j += 1
+            if j < len(text):
+                spans.append((i, end, j, j + end - i))
+                i = j + end - i
+            else:
+                i = end
+        else:
+            i += 1
+    return spans
 
 
 FENCE_PIECES = ["```", "~~~", "````", "``` x", "```py`", "~~~ `", "    ```", "   ```", "\t```", " ``` ", "```\r",
                 "a", "[x](y)", "", " ", "- ```", "> ```", "``", "~~~~", "```~", "\u3000```", "a```", "  ~~~```",
-                "`a` `b`", "``a`` `", "    [a]", "> \t<x>", "1.     `c`"]
+                "`a` `b`", "``a`` `", "    [a]", "> \t<x>", "1.     `c`", "\\`", "\\\\`", "a\\``", " \t"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -202,7 +234,7 @@ FENCE_PIECES = ["```", "~~~", "````", "``` x", "```py`", "~~~ `", "    ```", "  
 def test_fence_and_code_span_scans_match_the_plain_ones(pieces, end):
     text = "\n".join(pieces) + end
     assert markdown.blank_fenced_code(text) == _blank_fenced_code_by_lines(text)
-    assert markdown.code_spans(text) == _code_spans_by_regex(text)
+    assert markdown.code_spans(text) == _code_spans_left_to_right(text)
     index, table = markdown._LineIndex(text, 3), markdown._LineIndex(text, 3)
     table.counted = 99  # straight to the table of line starts
     for offset in range(0, len(text) + 1, 3):
@@ -216,3 +248,30 @@ def test_keys_past_yamls_1024_character_limit_are_left_to_the_loader(length):
         data, error = frontmatter_yaml.load_yaml(text, 2)
         assert (error is None) == (length <= 1024), text[:20]
         _assert_same_as_loader(text)
+
+
+def _markdown_it_code_spans(text: str) -> list[str]:
+    from markdown_it import MarkdownIt
+
+    found = []
+    for token in MarkdownIt("commonmark").parse(text):
+        found += [child.content for child in token.children or () if child.type == "code_inline"]
+    return found
+
+
+def _as_commonmark_shows(content: str) -> str:
+    content = content.replace("\n", " ")
+    if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+        content = content[1:-1]
+    return content
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b c", "`", "``", "\\", "\\`", " ", "\n", "\n\n", "\n \n"]), max_size=16))
+def test_code_spans_are_the_ones_markdown_it_finds(pieces):
+    # Paragraphs only (each line opens with a letter, so none opens a block
+    # or a fence): there a blank line is the one boundary a span cannot
+    # cross, and a backslash may escape a backtick.
+    text = "\n".join("x" + line if line.strip() else line for line in "".join(pieces).split("\n"))
+    ours = [_as_commonmark_shows(text[start:end]) for _, start, end, _ in markdown.code_spans(text)]
+    assert ours == _markdown_it_code_spans(text)

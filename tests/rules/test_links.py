@@ -368,3 +368,15 @@ def test_routes_to_retired_quiet_on_stale_mentions_and_unlisted(make_store, cli)
     # ... unless the store asks for orphan checks on retired memories too
     (store / ".memlint.yaml").write_text("retired-exempt-rules: []\n")
     assert only(run(cli, store), "MEM201") == [("retired.md", 1, 1)]
+
+
+@pytest.mark.parametrize("root", [
+    "# M\n\nPress the ` key to open the console.\n\n- [D](deploy.md)\n- [Old](gone.md)\n\nBuild with `make`.\n",
+    "# M\n- the ` key\n- [D](deploy.md)\n- [Old](gone.md)\n- build `make`\n",  # list items end a span too
+    "# M\nAn escaped \\` backtick.\n- [D](deploy.md)\n- [Old](gone.md)\n- build `make`\n",
+])
+def test_a_stray_backtick_does_not_hide_the_links_after_it(make_store, cli, root):
+    store = make_store({"MEMORY.md": root, "deploy.md": mem("deploy")})
+    found = run(cli, store)
+    assert only(found, "MEM201") == []
+    assert [f["message"].split(";")[0] for f in found if f["code"] == "MEM202"] == ["link target `gone.md` does not exist"]
