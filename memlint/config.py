@@ -199,6 +199,8 @@ def validate(data, where: str = "config") -> None:
         for key in data["retired-exempt-rules"]:
             if not any(rule_registry.matches(rule, (key,)) for rule in known):
                 raise ConfigError(f"{where}: retired-exempt-rules: no rule, tag or code prefix matches {key!r}")
+    if data.get("wikilinks") is False:  # YAML 1.1 reads a bare `off` as false
+        data["wikilinks"] = "off"
     for key, default in BASE_SETTINGS.items():
         if key == "root" or key not in data:
             continue

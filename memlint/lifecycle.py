@@ -132,7 +132,8 @@ def keys_of(doc: "Doc") -> list[str]:
     """The facts a memory asserts (``key``), folded for comparison."""
     value = doc.field("key")
     values = value if isinstance(value, list) else [value]
-    return [v.strip().casefold() for v in values if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
+    # `key: 8080` is read by YAML as a number: the same fact as "8080"
+    return [str(v).strip().casefold() for v in values if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
 
 
 def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
@@ -268,7 +269,7 @@ class Lifecycle:
         """Why no index should route to this memory, or None: its status is
         retired, it is superseded, or it has expired."""
         doc = self.store.docs.get(rel)
-        if doc is None or doc.parsed is None or doc.role != "memory":
+        if doc is None or doc.parsed is None or not doc.is_memory:
             return None
         status = status_of(doc)
         if status in retired_statuses(self.settings):

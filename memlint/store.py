@@ -35,6 +35,14 @@ class Doc:
     problem: str | None = None  # why it could not be read
     problem_line: int = 1
     blob: str | None = None  # git blob id of the content read (when the cache is on)
+    # A memory (it has frontmatter) whose body is mostly a list of links: it
+    # routes as an index, and its frontmatter and lifecycle are a memory's.
+    listing: bool = False
+
+    @property
+    def is_memory(self) -> bool:
+        """A memory, or a memory that also lists others (``listing``)."""
+        return self.role == "memory" or self.listing
 
     @property
     def abspath(self) -> Path:
@@ -384,6 +392,7 @@ class Store:
         for doc in self.docs.values():
             if doc.role == "memory" and looks_like_index(doc):
                 doc.role = "index"
+                doc.listing = bool(doc.frontmatter)
 
     # -- views
     @property

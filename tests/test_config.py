@@ -24,6 +24,15 @@ def test_rule_named_by_name_and_severity_changed(make_store, cli):
     assert result.exit_code == 1 and result.json()[0]["severity"] == "error"
 
 
+@pytest.mark.parametrize("spelling", ["off", "'off'"])
+def test_wikilinks_off_written_bare_is_off_not_a_type_error(make_store, findings, spelling):
+    # YAML 1.1 reads a bare `off` as false, as it does for a rule's severity
+    files = {"MEMORY.md": ROOT + "- [[nowhere]]\n", "a.md": MEM, ".memlint.yaml": f"wikilinks: {spelling}\nrules:\n  MEM102: off\n"}
+    assert findings(make_store(files)) == []
+    files[".memlint.yaml"] = "wikilinks: strict\nrules:\n  MEM102: off\n"
+    assert [code for _, _, code in findings(make_store(files))] == ["MEM202"]
+
+
 def test_pyproject_tool_memlint(make_store, findings):
     store = store_with(make_store, "pyproject.toml", "[tool.memlint]\nrules = {MEM102 = 'off'}\n")
     assert findings(store) == []

@@ -33,7 +33,7 @@ BACKFILLED = ("created", "last_verified")  # fields `memlint backfill` can write
 
 def check(doc, store, options):
     wanted = store.settings.get("wants-dates") or ()
-    if doc.role != "memory" or not wanted or doc.frontmatter is None:
+    if not doc.is_memory or not wanted or doc.frontmatter is None:
         return
     missing = [name for name in wanted if doc.field(name) in (None, "")]
     if not missing:

@@ -31,7 +31,7 @@ OPTIONS: dict = {}
 
 
 def check(doc, store, options):
-    if doc.role != "memory" or doc.parsed is None:
+    if not doc.is_memory or doc.parsed is None:
         return
     when = expired_on(doc, store.today, store.settings)
     if when is None:

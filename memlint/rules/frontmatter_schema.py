@@ -153,7 +153,7 @@ def content_memo(store, options):
 
 
 def check(doc, store, options):
-    if doc.role != "memory" or doc.frontmatter is None:
+    if not doc.is_memory or doc.frontmatter is None:
         return
     task = content_memo(store, options)
     if task is None:

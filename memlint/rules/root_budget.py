@@ -36,7 +36,8 @@ def first_hidden_line(text: str, max_lines, max_bytes, max_chars) -> int:
     character cap, as Claude Code and OpenClaw do.
     """
     lines = text.split("\n")
-    if text.endswith("\n"):
+    newline_at_end = text.endswith("\n")
+    if newline_at_end:
         lines.pop()
     cut = len(lines) if max_lines is None else min(len(lines), max_lines)
     for cap, measure in ((max_bytes, lambda s: len(s.encode("utf-8"))), (max_chars, len)):
@@ -44,7 +45,8 @@ def first_hidden_line(text: str, max_lines, max_bytes, max_chars) -> int:
             continue
         total = 0
         for i in range(cut):
-            total += measure(lines[i]) + 1
+            # each line's newline, but the last line's only if the file has one
+            total += measure(lines[i]) + (newline_at_end or i < len(lines) - 1)
             if total > cap:
                 cut = i
                 break

@@ -38,6 +38,19 @@ def test_first_hidden_line_counts_utf8_bytes_not_characters():
     assert first_hidden_line(text, None, None, 21) == 0
 
 
+def test_a_root_exactly_at_the_cap_with_no_final_newline_loads_whole(make_store, findings):
+    root = "# Memory\n" + entries(3)
+    filler = 25000 - len(root.encode())
+    root += "y" * filler  # the last line, no newline after it: 25,000 bytes in all
+    assert first_hidden_line(root, 200, 25000, None) == 0
+    assert first_hidden_line(root, 200, 24999, None) == 5
+    assert first_hidden_line(root + "\n", 200, 25000, None) == 5  # its newline is byte 25,001
+    store = make_store({"MEMORY.md": root, **memories(3)})
+    assert codes(findings(store), "MEM101") == []
+    store = make_store({"MEMORY.md": root + "y", **memories(3)})
+    assert codes(findings(store), "MEM101") == [("MEMORY.md", 5)]
+
+
 def test_mem101_fires_on_first_invisible_line_and_counts_entries(make_store, cli):
     root = "# Index\n" + entries(210)
     store = make_store({"MEMORY.md": root, **memories(210)})

@@ -172,3 +172,26 @@ def test_stale_and_expired_respect_suppression_and_config(make_store, findings):
     assert sorted(c for _, _, c in findings(store, "--today", TODAY, "--select", "MEM5")) == ["MEM501"]
     (store / ".memlint.yaml").write_text(json.dumps({"rules": {"stale": "off"}}))
     assert findings(store, "--today", TODAY, "--select", "MEM5") == []
+
+
+def test_a_memory_listing_five_links_keeps_its_schema_and_lifecycle_checks(make_store, findings):
+    # Five listed links make it route as an index (its links reach the
+    # agent); its frontmatter still says it is a memory, and is checked as one.
+    def memory(name):
+        return f"---\nname: {name}\ndescription: d\ntype: project\n---\nFact {name}.\n"
+
+    def checklist(links):
+        listed = "".join(f"- [{n}]({n}.md)\n" for n in "abcde"[:links])
+        return ("---\nname: release-checklist\ndescription: the 2024 release checklist\ntype: projekt\n"
+                f"status: superseded\nexpires: 2024-12-31\n---\nBefore a release, read:\n{listed}")
+
+    files = {f"{n}.md": memory(n) for n in "abcde"}
+    files["MEMORY.md"] = "# Memory\n- [Release checklist](checklist.md) — before a release\n"
+    expected = [("MEMORY.md", 2, "MEM205"), ("checklist.md", 4, "MEM003"), ("checklist.md", 6, "MEM502")]
+    for links in (4, 5):
+        store = make_store({**files, "checklist.md": checklist(links)})
+        found = findings(store, "--today", TODAY)
+        assert [f for f in found if f[2] in ("MEM003", "MEM205", "MEM502")] == expected
+        orphans = {p for p, _, c in found if c == "MEM201"}
+        # a memory's links do not route the agent; a list of five does
+        assert orphans == ({f"{n}.md" for n in "abcde"} if links == 4 else set())

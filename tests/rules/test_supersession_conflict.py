@@ -202,6 +202,19 @@ def test_mem504_two_members_and_retired_ones_do_not_count(make_store, cli):
     assert "newest first: b.md (2026-05-01), a.md (2026-03-01)" in message and "c.md" not in message
 
 
+def test_mem504_a_numeric_key_is_the_same_fact_as_its_text(make_store, cli):
+    # YAML reads `key: 8080` as a number; "8080" quoted is the same fact
+    store = make_store({
+        "MEMORY.md": index("a.md", "b.md"),
+        "a.md": mem("a", "key: 8080\n"),
+        "b.md": mem("b", "key: '8080'\n"),
+    })
+    [(_, _, message)] = messages(cli, store, "MEM504")
+    assert "assert `key: 8080`" in message
+    result = cli("check", "--summary", "--today", TODAY, str(store))
+    assert result.exit_code == 1 and "internal error" not in result.output + result.stderr
+
+
 def test_mem504_quiet_on_distinct_keys_and_single_live_member(make_store, findings):
     store = make_store({
         "MEMORY.md": index("a.md", "b.md"),
