@@ -348,6 +348,9 @@ def rule_cmd(code):
     click.echo(f"Configure in .memlint.yaml:  rules: {{{rule.NAME}: {{severity: warning}}}}  or  {rule.CODE}: off")
     if rule.CODE in LINE_ONE_RULES:
         click.echo(f"Suppress in a file:          <!-- memlint-disable-file {rule.CODE} --> (at the end of the file)")
+    elif rule.CODE in FRONTMATTER_LINE_RULES:
+        click.echo(f"Suppress in a file:          # <!-- memlint-disable-next-line {rule.CODE} -->")
+        click.echo("                             (above the frontmatter line: a YAML comment keeps the frontmatter valid)")
     else:
         click.echo(f"Suppress in a file:          <!-- memlint-disable-next-line {rule.CODE} -->")
 
@@ -355,6 +358,9 @@ def rule_cmd(code):
 # Rules whose findings sit on line 1 (or a whole file): a comment above line 1
 # would push frontmatter down, so `memlint rule` suggests disable-file.
 LINE_ONE_RULES = {"MEM001", "MEM006", "MEM201", "MEM301", "MEM302", "MEM402", "MEM403"}
+# Rules whose findings sit on a frontmatter key's line: an HTML comment there
+# would break the YAML, so `memlint rule` suggests one inside a YAML comment.
+FRONTMATTER_LINE_RULES = {"MEM003", "MEM004", "MEM303", "MEM401", "MEM404", "MEM501", "MEM502", "MEM503", "MEM504"}
 
 
 def _yaml_value(value) -> str:

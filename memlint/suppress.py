@@ -78,7 +78,7 @@ def _hit(rules: set[str], keys: set[str]) -> bool:
 
 def _rules(arg: str) -> set[str]:
     names = {r.strip() for r in re.split(r"[\s,]+", arg) if r.strip()}
-    return {n.upper() if n.upper().startswith("MEM") else n for n in names} or {ALL}
+    return {n.upper() if n.upper().startswith("MEM") else n.lower() for n in names} or {ALL}
 
 
 def parse(text: str) -> Suppressions:
@@ -89,7 +89,12 @@ def parse(text: str) -> Suppressions:
     open_by_rule: dict[str, list[int]] = {}  # rule -> indexes in open_ranges naming it
     closed: set[int] = set()
     line, counted = 1, 0
+    quoted = None  # code, where a directive is quoted, not given: made on the first directive
     for m in _DIRECTIVE.finditer(text):
+        if quoted is None:
+            quoted = _Code(text)
+        if quoted.holds(m.start()):
+            continue
         line += text.count("\n", counted, m.start())
         counted = m.start()
         kind, rules = m.group(1), _rules(m.group(2))
@@ -112,8 +117,34 @@ def parse(text: str) -> Suppressions:
                            if i not in closed and ALL not in open_ranges[i][1]]
             for i in sorted(set(closing)):
                 closed.add(i)
-                out.ranges.append((open_ranges[i][0], line, open_ranges[i][1]))
+                start, named = open_ranges[i]
+                out.ranges.append((start, line, named))
+                still = set() if ALL in rules else named - rules
+                if still:  # `enable X` in a `disable X, Y` range: Y stays disabled
+                    reopened = len(open_ranges)
+                    open_ranges.append((line, still))
+                    for rule in still:
+                        open_by_rule.setdefault(rule, []).append(reopened)
             if ALL in rules:
                 open_by_rule.clear()
     out.ranges.extend((start, None, rules) for i, (start, rules) in enumerate(open_ranges) if i not in closed)
     return out
+
+
+class _Code:
+    """Fenced code blocks and code spans of a text: a directive written there
+    is quoted (a memory about memlint), not meant."""
+
+    def __init__(self, text: str):
+        from memlint import markdown
+
+        self.unfenced = markdown.blank_fenced_code(text)
+        self.text = text
+        self.spans = [(start, end) for start, _, _, end in markdown.code_spans(self.unfenced)] if "`" in text else []
+        self.starts = [start for start, _ in self.spans]
+
+    def holds(self, offset: int) -> bool:
+        if self.unfenced[offset] != self.text[offset]:
+            return True  # blanked: inside a fenced block
+        i = bisect_right(self.starts, offset) - 1
+        return i >= 0 and offset < self.spans[i][1]

@@ -175,6 +175,31 @@ def test_rule_shows_docs_by_code_or_name(cli):
     assert missing.exit_code == 2 and "no such rule" in missing.stderr
 
 
+@pytest.mark.parametrize("code, field, value", [
+    ("MEM003", "type", "projekt"),
+    ("MEM004", "created", "2024-02-30"),
+    ("MEM502", "expires", "2024-01-01"),
+])
+def test_the_suppression_rule_suggests_works_on_a_frontmatter_line(make_store, cli, code, field, value):
+    memory = f"---\nname: a\ndescription: d\ntype: project\n{field}: {value}\n---\nA [link](gone.md).\n"
+    memory = memory.replace("type: project\ntype", "type")  # the type case sets type itself
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n", "a.md": memory})
+
+    def found():
+        result = cli("check", "--format", "json", "--today", "2026-11-30", store)
+        return sorted((f["line"], f["code"]) for f in result.json() if f["path"] == "a.md")
+
+    before = found()
+    [line] = [at for at, c in before if c == code]
+    suggestion = next(t for t in cli("rule", code).output.splitlines() if t.startswith("Suppress in a file:"))
+    directive = suggestion.split(":", 1)[1].strip()
+    lines = (store / "a.md").read_text().split("\n")
+    lines.insert(line - 1, directive)
+    (store / "a.md").write_text("\n".join(lines))
+    # the finding is gone, the others stay (one line lower), and the YAML still reads
+    assert found() == [(at + 1, c) for at, c in before if c != code]
+
+
 def test_every_rule_is_documented_and_codes_are_unique():
     codes = [r.CODE for r in all_rules()]
     assert len(codes) == len(set(codes))
