@@ -85,9 +85,10 @@ def _split_lines(text: str) -> list[str]:
 def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
     """Return 0-based (open, close) line indexes of the frontmatter fences.
 
-    Frontmatter is a ``---`` first line. A ``---`` a few lines down that is
-    followed by ``key:`` lines and a closing fence is frontmatter after a
-    preamble: parsed, and reported, because most harnesses will not see it.
+    Frontmatter is a ``---`` first line (close -1: never closed). A ``---``
+    a few lines down that is followed by ``key:`` lines and a closing fence
+    is frontmatter after a preamble: parsed, and reported, because most
+    harnesses will not see it.
     """
     start = None
     if lines and _FENCE_LINE.match(lines[0]):
@@ -106,7 +107,10 @@ def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
     for j in range(start + 1, limit):
         if lines[j][:3] in ("---", "...") and _CLOSE_LINE.match(lines[j]):
             return start, j
-    return (start, -1)
+    # Never closed. On the first line that is a broken frontmatter; further
+    # down it is a thematic break or a heading's underline before a line
+    # such as "Note: ...", not frontmatter.
+    return (start, -1) if start == 0 else None
 
 
 def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:

@@ -154,6 +154,15 @@ def test_mem005_quiet_for_horizontal_rule_in_body(make_store, findings):
     assert codes(lint(make_store, findings, {"a.md": text}), "MEM005") == []
 
 
+@pytest.mark.parametrize("preset", ["openclaw", "claude-code"])
+def test_a_rule_before_a_key_like_line_is_not_an_unclosed_frontmatter(make_store, findings, preset):
+    # CommonMark: a setext underline (or a thematic break), then a paragraph
+    text = "# Deploys\n\nAlways run the smoke test.\n---\nNote: the canary step is optional on Fridays.\n"
+    found = lint(make_store, findings, {"a.md": text, ".memlint.yaml": f"preset: {preset}\n"})
+    assert codes(found, "MEM002") == [] and codes(found, "MEM005") == []
+    assert codes(found, "MEM001") == ([("a.md", 1)] if preset == "claude-code" else [])  # no frontmatter at all
+
+
 @pytest.mark.parametrize(
     "content, needle",
     [
