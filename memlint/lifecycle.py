@@ -187,7 +187,7 @@ class Lifecycle:
         self.store = store
         self.settings = store.settings
         self.today = store.today
-        self.memories = {rel: d for rel, d in store.docs.items() if d.role == "memory" and d.parsed is not None}
+        self.memories = {rel: d for rel, d in store.docs.items() if d.is_memory and d.parsed is not None}
 
     # -- status
     def live(self, rel: str) -> bool:

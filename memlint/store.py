@@ -404,7 +404,8 @@ class Store:
 
     @property
     def memories(self) -> list[Doc]:
-        return self.by_role("memory")
+        """The memories, those that also list others (``Doc.listing``) included."""
+        return [d for d in self.docs.values() if d.is_memory]
 
     @cached_property
     def wiki_names(self):
