@@ -31,15 +31,49 @@ class GitMissing(OSError):
     """git could not be started (not installed, not on PATH)."""
 
 
-def env(*, pathspec_magic: bool = False) -> dict[str, str]:
+def env(*, pathspec_magic: bool = False, cwd: str | Path | None = None) -> dict[str, str]:
     # GIT_INDEX_FILE passes through as it is: hooks get the temporary index of
     # `git commit -a` / `git commit PATH`, and a plain commit's `.git/index`,
     # which git reads relative to the top of the work tree, wherever it runs.
     # (Made absolute against memlint's own folder, a hook that changes into
-    # the store first would read an empty index and lint nothing.)
+    # the store first would read an empty index and lint nothing.) It is the
+    # index of the repository being committed: git run in another one (a
+    # store in a submodule) must not read it.
+    out = dict(os.environ, **_ENV)
     if pathspec_magic:  # ":(exclude)PATH" understood, still no globbing
-        return dict(os.environ, **{**_ENV, "GIT_LITERAL_PATHSPECS": "0", "GIT_NOGLOB_PATHSPECS": "1"})
-    return dict(os.environ, **_ENV)
+        out.update(GIT_LITERAL_PATHSPECS="0", GIT_NOGLOB_PATHSPECS="1")
+    if cwd is not None and "GIT_INDEX_FILE" in out and not _in_committed_repository(cwd):
+        del out["GIT_INDEX_FILE"]
+    return out
+
+
+def _work_tree_top(folder: str | Path) -> Path | None:
+    """The nearest folder at or above ``folder`` holding a ``.git`` (a
+    repository, or a submodule's or worktree's ``.git`` file)."""
+    start = Path(os.path.abspath(folder))
+    for candidate in (start, *start.parents):
+        if os.path.lexists(os.path.join(candidate, ".git")):
+            return candidate
+    return None
+
+
+def _in_committed_repository(cwd: str | Path) -> bool:
+    """Whether git run in ``cwd`` works on the repository of memlint's own
+    folder (where a hook runs, and git set GIT_INDEX_FILE for it)."""
+    if "GIT_DIR" in os.environ:
+        return True  # every git call is on that repository, wherever it runs
+    try:
+        here = os.getcwd()
+    except OSError:  # memlint's folder was removed: keep the index as git gave it
+        return True
+    key = (str(cwd), here)
+    known = _SAME_REPOSITORY.get(key)
+    if known is None:
+        known = _SAME_REPOSITORY[key] = _work_tree_top(cwd) == _work_tree_top(here)
+    return known
+
+
+_SAME_REPOSITORY: dict[tuple[str, str], bool] = {}
 
 
 def argv(args) -> list[str]:
@@ -49,7 +83,7 @@ def argv(args) -> list[str]:
 def run(cwd: str | Path, args, *, stdin: bytes | None = None, pathspec_magic: bool = False) -> tuple[int, bytes, str]:
     """(exit status, stdout bytes, stderr text) of ``git ARGS`` in ``cwd``."""
     try:
-        done = subprocess.run(argv(args), cwd=cwd, env=env(pathspec_magic=pathspec_magic), capture_output=True, check=False,
+        done = subprocess.run(argv(args), cwd=cwd, env=env(pathspec_magic=pathspec_magic, cwd=cwd), capture_output=True, check=False,
                               input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
     except OSError as exc:
         raise _why(exc, cwd) from None
@@ -61,7 +95,7 @@ def popen(cwd: str | Path, args, *, stdin: bool = False, stderr: bool = False,
     """``git ARGS`` started in ``cwd``, stdout piped (for several calls at once);
     stdin and stderr piped too when asked."""
     try:
-        return subprocess.Popen(argv(args), cwd=cwd, env=env(pathspec_magic=pathspec_magic),
+        return subprocess.Popen(argv(args), cwd=cwd, env=env(pathspec_magic=pathspec_magic, cwd=cwd),
                                 stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE if stderr else subprocess.DEVNULL)
     except OSError as exc:

@@ -110,6 +110,29 @@ def test_a_store_in_a_nested_repository_reports_the_outer_repositorys_paths(tmp_
     assert [f["path"] for f in from_inner.json()] == ["memory/b.md"]
 
 
+@pytest.mark.parametrize("index", ["relative", "absolute"])
+def test_a_hooks_index_is_not_read_in_a_nested_repository(tmp_path, cli, index):
+    """git hands a hook GIT_INDEX_FILE: `.git/index` for a plain commit, an
+    absolute lock file for `commit -a`. It is the superproject's index: a
+    store in a nested repository is read from its own (it was read from the
+    superproject's: exit 2, or no files and exit 0)."""
+    from tests.gitrepo import GitRepo
+
+    outer = GitRepo(tmp_path / "super")
+    outer.write("README.md", "the project\n")
+    outer.write("notes.md", "staged now\n")
+    outer.commit("init", "2024-01-05T10:00:00+00:00")
+    inner = GitRepo(tmp_path / "super" / "vendor" / "agent")
+    inner.write("memory/MEMORY.md", "# Index\n- [B](b.md)\n")
+    inner.write("memory/b.md", NOFM)
+    inner.commit("init", "2024-01-06T10:00:00+00:00")
+    named = ".git/index" if index == "relative" else str(outer.root / ".git" / "index")
+    result = cli("check", "--staged", "--format", "json", "vendor/agent/memory", cwd=outer.root,
+                 env={"GIT_INDEX_FILE": named})
+    assert result.exit_code == 1, result.stderr
+    assert [(f["path"], f["code"]) for f in result.json()] == [("vendor/agent/memory/b.md", "MEM001")]
+
+
 def test_no_store_is_a_usage_error(tmp_path, cli):
     (tmp_path / "notes.md").write_text("hi\n")
     result = cli("check", tmp_path)
