@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -294,16 +294,12 @@ class GitDates:
 def _commits(log: str):
     """(sha, day, patches) of each commit of a ``git log -p`` written with
     ``--format=%x00%H %ad --date=raw``."""
+    from memlint.history import _commit_dates
+
     for chunk in log.split("\0")[1:]:
         header, _, rest = chunk.partition("\n")
-        sha, ts, zone = header.split(" ")
-        yield sha, _commit_day(int(ts), zone), _patches(rest)
-
-
-def _commit_day(ts: int, zone: str) -> date:
-    sign = -1 if zone[0] == "-" else 1
-    tz = timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[3:5])))
-    return datetime.fromtimestamp(ts, tz).date()
+        [sha], [when] = _commit_dates([header])
+        yield sha, when.date(), _patches(rest)
 
 
 def _neutral_line(date_fields) -> "callable":

@@ -228,14 +228,34 @@ def _commit_dates(headers: list[str]) -> tuple[list[str], list[datetime]]:
     zones: dict[str, timezone] = {}
     shas, stamps = [], []
     for header in headers:
-        sha, ts, zone = header.split(" ")
-        tz = zones.get(zone)
-        if tz is None:
-            sign = -1 if zone[0] == "-" else 1
-            tz = zones[zone] = timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[3:5])))
+        try:
+            sha, ts, zone = header.split(" ")
+            tz = zones.get(zone)
+            if tz is None:
+                sign = -1 if zone[0] == "-" else 1
+                tz = zones[zone] = timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[3:5])))
+            stamp = datetime.fromtimestamp(int(ts), tz)
+        except (ValueError, OverflowError, OSError):
+            sha, stamp = header.split(" ", 1)[0], _odd_date(header)
         shas.append(sha)
-        stamps.append(datetime.fromtimestamp(int(ts), tz))
+        stamps.append(stamp)
     return shas, stamps
+
+
+def _odd_date(header: str) -> datetime:
+    """The date of a commit whose raw date Python cannot hold, as git shows
+    it where it can: a zone of 24 hours or more is dropped (UTC), a year past
+    9999 is the last day of 9999, and a date git could not read is git's own
+    stand-in, the start of 1970."""
+    parts = header.split(" ")
+    try:
+        stamp = int(parts[1])
+    except (IndexError, ValueError):
+        return datetime.fromtimestamp(0, timezone.utc)
+    try:
+        return datetime.fromtimestamp(stamp, timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        return datetime.max.replace(tzinfo=timezone.utc) if stamp > 0 else datetime.fromtimestamp(0, timezone.utc)
 
 
 def _log_args(date_kind: str) -> list[str]:

@@ -207,10 +207,27 @@ def test_dry_run_prints_a_diff_and_writes_nothing(repo, cli):
     assert repo.read("memory/a.md") == before
 
 
-def test_the_dry_run_diff_applies_with_form_feeds_and_unicode_line_separators(repo, cli):
+def test_a_git_date_after_today_is_not_written(repo, cli):
+    """An author's clock was ahead: written, the date would be an error
+    (MEM004: in the future); the other date still is."""
+    repo.write("memory/ahead.md", "---\nname: ahead\n---\nBody\n")
+    repo.commit("from the future", "2030-05-01T10:00:00+00:00")
+    repo.write("memory/ahead.md", "---\nname: ahead\n---\nBody, edited\n")
+    repo.commit("back to now", D3, committer_date="2030-05-02T10:00:00+00:00")
+    result = cli("backfill", "--today", "2026-11-30", repo.root / "memory")
+    assert result.exit_code == 1
+    assert repo.read("memory/ahead.md") == "---\nname: ahead\nlast_verified: 2024-03-30\n---\nBody, edited\n"
+    assert ("memlint: memory/ahead.md: git dates it after today (2026-11-30): created 2030-05-01; "
+            "a clock was ahead; not written") in result.stderr
+    found = cli("check", "--format", "json", "--today", "2026-11-30", "--select", "MEM004", repo.root / "memory")
+    assert found.json() == []
+
+
+@pytest.mark.parametrize("bom", ["", "\ufeff"])
+def test_the_dry_run_diff_applies_with_form_feeds_and_unicode_line_separators(repo, cli, bom):
     """Lines are split at \\n only, as patch counts them: a form feed or a
-    U+2028 inside a line does not break the diff."""
-    text = "---\nname: a\n---\nPage one\x0cpage two\nA\u2028B\nend\n"
+    U+2028 inside a line does not break the diff, and a BOM is kept in it."""
+    text = bom + "---\nname: a\n---\nPage one\x0cpage two\nA\u2028B\nend\n"
     repo.write("memory/a.md", text)
     repo.commit("form feed", D3)
     result = cli("backfill", "--dry-run", "--fields", "created", repo.root / "memory" / "a.md")

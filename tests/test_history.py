@@ -523,6 +523,28 @@ def test_author_versus_committer_date_and_time_zone(repo):
         load_history(repo.root, date_kind="mtime")
 
 
+@pytest.mark.parametrize("raw, expected", [
+    ("1768046400 +2500", "2026-01-10T12:00:00+00:00"),  # a zone past 24 hours: UTC
+    ("400000000000 +0000", "9999-12-31T23:59:59.999999+00:00"),  # past year 9999: the last day Python holds
+])
+def test_a_commit_date_python_cannot_hold_is_read_as_git_shows_it(repo, raw, expected):
+    """git accepts (and imported histories hold) dates a datetime cannot: one
+    such commit must not fail every git date of the store."""
+    repo.write("a.md", "a\n")
+    c1 = repo.commit("add", D1)
+    repo.write("b.md", "b\n")
+    tree = repo.run("write-tree").strip()
+    commit = f"tree {tree}\nparent {c1}\nauthor t <t@t> {raw}\ncommitter t <t@t> {raw}\n\nimported\n"
+    import subprocess
+
+    odd = subprocess.run(["git", "hash-object", "-t", "commit", "-w", "--stdin", "--literally"], cwd=repo.root,
+                         input=commit.encode(), capture_output=True, check=True).stdout.decode().strip()
+    repo.run("update-ref", "HEAD", odd)
+    files = load_history(repo.root).files
+    assert files["a.md"] == dates(D1, c1, D1, c1)
+    assert files["b.md"] == dates(expected, odd, expected, odd)
+
+
 def test_staged_new_and_staged_renames(repo):
     repo.write("a.md", BODY)
     repo.write("b.md", BODY + "b\n")

@@ -95,8 +95,15 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 continue
             dates = git.of(doc)
             known = {"created": dates.created, "last_verified": dates.changed}
-            outcome = add_dates(data, {name: known[name] for name in names}, create_block=create_block,
-                                parsed=doc.parsed)
+            chosen = {name: known[name] for name in names}
+            outcome = add_dates(data, chosen, create_block=create_block, parsed=doc.parsed)
+            ahead = [name for name in outcome.added if known[name] > store.today]
+            if ahead:  # a clock was ahead: the date would be an error (MEM004: in the future)
+                outcome = add_dates(data, {k: v for k, v in chosen.items() if k not in ahead},
+                                    create_block=create_block, parsed=doc.parsed)
+                shown = ", ".join(f"{name} {known[name].isoformat()}" for name in ahead)
+                _skip(doc.path, f"git dates it after today ({store.today.isoformat()}): {shown}; "
+                                "a clock was ahead; not written")
             if outcome.skipped:
                 _skip(doc.path, outcome.skipped)
             if outcome.unknown:
@@ -136,7 +143,8 @@ def _lines(text: str) -> list[str]:
 
 def _diff(path: str, old: bytes, new: bytes) -> str:
     lines = difflib.unified_diff(
-        _lines(old.decode("utf-8-sig")), _lines(new.decode("utf-8-sig")),
+        # utf-8, not utf-8-sig: a BOM stays on the first line, where patch looks for it
+        _lines(old.decode("utf-8")), _lines(new.decode("utf-8")),
         fromfile=f"a/{printable(path)}", tofile=f"b/{printable(path)}",
     )
     out = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
