@@ -197,7 +197,7 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None,
     commands = {
         "index": ["ls-files", "-s", "-v", "-z", "--full-name"],
         "changed": ["diff-files", "--name-only", "-z", *spec],
-        "head": ["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"],
+        "head": ["rev-parse", "--is-shallow-repository", "--git-common-dir", "--verify", "-q", "HEAD"],
         "config": ["config", "-z", "--get-regexp", r"^core\.(autocrlf|attributesfile)$"],
     }
     procs = {}
@@ -238,9 +238,41 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None,
         blobs = _same_size(repo_root, blobs)
     elif conversion is not None:
         blobs = {}
-    digest = hashlib.blake2b(out["head"] + b"\0" + out["index"], digest_size=16).hexdigest()
-    head = out["head"].split()[1:2] if procs["head"].returncode == 0 else []
-    return blobs, digest, head[0].decode("ascii") if head else None
+    shallow, common, head = (out["head"].split(b"\n") + [b"", b""])[:3]
+    replaced = _replacements(repo_root, Path(os.fsdecode(common))) if common else ""
+    digest = hashlib.blake2b(b"\0".join((shallow, head, replaced.encode(), out["index"])), digest_size=16).hexdigest()
+    head = head.strip() if procs["head"].returncode == 0 else b""
+    return blobs, digest, head.decode("ascii") if head else None, replaced
+
+
+def _replacements(repo_root: Path, common: Path) -> str:
+    """A digest of what makes ``git log`` show other commits than HEAD's id
+    says (``git replace`` refs, grafts, the variables that switch them), or
+    "" when there is none: a history kept at HEAD is valid only with it."""
+    parts = [f"{name}={os.environ[name]}".encode() for name in
+             ("GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE") if name in os.environ]
+    base = os.environ.get("GIT_REPLACE_REF_BASE") or "refs/replace/"
+    common = repo_root / common  # git names it relative to where it ran
+    folder = common / base
+    if folder.is_dir():
+        for top, _, names in sorted(os.walk(folder)):
+            for name in sorted(names):
+                try:
+                    parts.append(f"{top}/{name}".encode() + b" " + Path(top, name).read_bytes())
+                except OSError:
+                    parts.append(f"{top}/{name}".encode())
+    for extra in ("packed-refs", "info/grafts", "reftable/tables.list"):
+        try:
+            data = (common / extra).read_bytes()
+        except OSError:
+            continue
+        if extra == "packed-refs":
+            data = b"\n".join(line for line in data.split(b"\n") if base.encode() in line)
+        elif extra.startswith("reftable"):  # refs in binary tables: ask git for the replace refs
+            _, data, _ = gitrun.run(repo_root, ["for-each-ref", "--format=%(refname) %(objectname)", base])
+        if data:
+            parts.append(extra.encode() + b"\0" + data)
+    return hashlib.blake2b(b"\0".join(parts), digest_size=8).hexdigest() if parts else ""
 
 
 # Attributes that make git change a file's bytes between the index and the

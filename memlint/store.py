@@ -154,6 +154,7 @@ class Store:
         self.cache = _open_cache(self.repo_root, self.dir) if cache else None
         self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
         self.git_head: str | None = None  # HEAD's commit, when the cache asked git
+        self.git_replaced = ""  # a digest of `git replace` refs and grafts, when the cache asked git and there are some
         self._docs: dict[str, Doc] | None = None
         # Set by the linter when a rule will read git dates: reading the files
         # then starts `git log` alongside (``prefetch_history``).
@@ -203,7 +204,7 @@ class Store:
             else:  # the folder is walked while git lists what it knows
                 state = _git_state(self.repo_root, prefix.rstrip("/"), walk, attributes)
             if state is not None:
-                tracked, self.git_digest, self.git_head = state
+                tracked, self.git_digest, self.git_head, self.git_replaced = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
         listed = []
         for path, rel, kind in files:
@@ -488,7 +489,7 @@ class Store:
                 return history.load_history(root, date_kind=date_kind, under=under, early=early)
             # The cache holds the replay at a few recent commits: the one at HEAD
             # reused, or one at an ancestor extended by the commits since.
-            key = f"{date_kind}:{under}"
+            key = f"{date_kind}:{under}:{self.git_replaced}" if self.git_replaced else f"{date_kind}:{under}"
             loaded: set[str] = set()  # commits whose kept replay was read and valid
 
             def tracked(commit, load):

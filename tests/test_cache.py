@@ -274,6 +274,22 @@ def test_two_runs_at_once_both_right_and_the_cache_stays_usable(repo):
     assert run().communicate()[0] == expected
 
 
+def test_replaced_history_is_not_taken_from_the_cache(check, repo):
+    """`git replace` shows other commits under the same HEAD id: the history
+    kept at that id, and the findings, no longer hold."""
+    repo.write("memory/c.md", memory("c", verified="2025-01-02", extra="Edited.\n"))
+    repo.commit("edit c", "2025-03-01T10:00:00+00:00")
+    before = same_as_without_cache(check, repo)
+    redone = repo.run("commit-tree", "HEAD^{tree}", "-p", "HEAD~1", "-m", "edit c, redated",
+                      env={"GIT_AUTHOR_DATE": "2025-06-01T10:00:00+00:00",
+                           "GIT_COMMITTER_DATE": "2025-06-01T10:00:00+00:00"}).strip()
+    repo.run("replace", "HEAD", redone)
+    after = same_as_without_cache(check, repo)
+    assert after != before  # c.md changed on 2025-06-01 now, as git log shows
+    repo.run("replace", "-d", "HEAD")
+    assert same_as_without_cache(check, repo) == before
+
+
 def test_amended_and_rebased_history(check, repo):
     assert same_as_without_cache(check, repo)
     # amend the last commit with other dates and content
