@@ -618,7 +618,7 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     return files
 
 
-_MOVE_DEPTH = 3  # moves from folder to folder followed back, at most
+_MOVE_DEPTH = 8  # moves from folder to folder followed back, at most (each costs a git call)
 
 
 def _deleted_outside(root, spec: list[str], commits: list[str]) -> set[str]:

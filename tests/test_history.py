@@ -360,6 +360,21 @@ def test_moves_before_the_move_in_are_followed(repo, first, moves):
     assert found == dates(D1, c1, D1, c1), path
 
 
+@pytest.mark.parametrize("trips", [1, 2, 3])
+def test_a_memory_moved_out_and_back_again_keeps_its_birth(repo, trips):
+    """To an archive folder and back, more than once, all by `git mv`: born
+    on the first day, not on a day it left the store."""
+    repo.write("memory/a.md", BODY)
+    c1 = repo.commit("add", D1)
+    day = datetime.fromisoformat(D1)
+    for _ in range(trips):
+        for old, new in (("memory/a.md", "archive/a.md"), ("archive/a.md", "memory/a.md")):
+            day += timedelta(days=10)
+            repo.mv(old, new)
+            repo.commit(f"{old} -> {new}", day.isoformat())
+    assert load_history(repo.root, under="memory").files == {"memory/a.md": dates(D1, c1, D1, c1)}
+
+
 def test_a_file_moved_in_then_renamed_inside_the_store(repo):
     """The move is found under the name the file had then, not its name now;
     a full replay and one resumed from before the move agree."""
