@@ -224,9 +224,14 @@ def _jsonl_session(path: Path) -> tuple[date | None, str, bool]:
     return when, "\n".join(parts), has_message
 
 
-def _walk_session_files(sessions_dir: Path) -> list[Path]:
+def _walk_session_files(sessions_dir: Path, skip: frozenset[str] = frozenset()) -> list[Path]:
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(sessions_dir):
+        if os.path.realpath(dirpath) in skip or (dirpath != str(sessions_dir) and "MEMORY.md" in filenames):
+            # A memory store (a Claude Code project folder holds its memory/):
+            # memories are not transcripts, and each would match itself.
+            dirnames[:] = []
+            continue
         # Hidden folders, and Claude Code's per-session ``subagents/``
         # transcripts (part of their parent session, not sessions of their own).
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "subagents")
@@ -239,8 +244,10 @@ def _walk_session_files(sessions_dir: Path) -> list[Path]:
     return found
 
 
-def sessions_from_dir(sessions_dir: Path) -> Iterator[Session]:
-    """Sessions from a folder (searched recursively, hidden folders skipped).
+def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = ()) -> Iterator[Session]:
+    """Sessions from a folder (searched recursively; hidden folders, the
+    folders ``skip`` names and every other folder holding a ``MEMORY.md``
+    below the top skipped: a store's memories are not sessions).
 
     * ``*.jsonl`` - Claude Code transcripts, one session per file. Date: the
       first record that has a ``timestamp`` (converted to the local day);
@@ -256,7 +263,7 @@ def sessions_from_dir(sessions_dir: Path) -> Iterator[Session]:
     sessions_dir = Path(sessions_dir)
     if not sessions_dir.is_dir():
         return
-    for path in _walk_session_files(sessions_dir):
+    for path in _walk_session_files(sessions_dir, frozenset(os.path.realpath(folder) for folder in skip)):
         rel = path.relative_to(sessions_dir).as_posix()
         try:
             if path.suffix == ".jsonl":

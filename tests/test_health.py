@@ -195,3 +195,28 @@ def test_sessions_dir_of_transcripts(make_store, cli, tmp_path):
     result = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions, store)
     [row] = result.json()
     assert row["sessions"] == 6 and row["matched"] == ["zephyrine"]
+
+
+def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tmp_path, cli):
+    """Claude Code keeps a project's transcripts beside its memory/ folder:
+    --sessions on the project counts the transcripts; the memories (this
+    store's, or another project's) are not sessions, or each would match itself."""
+    project = tmp_path / "projects" / "my-project"
+    memory = project / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("# M\n- [Z](zephyrine.md) — z\n- [Q](quokka.md) — q\n")
+    (memory / "zephyrine.md").write_text(MEM.format(name="zephyrine", desc="d", body="zephyrine"))
+    (memory / "quokka.md").write_text(MEM.format(name="quokka", desc="d", body="quokka"))
+    other = tmp_path / "projects" / "other" / "memory"
+    other.mkdir(parents=True)
+    (other / "MEMORY.md").write_text("# M\n- [Q](quokka.md) — q\n")
+    (other / "quokka.md").write_text(MEM.format(name="quokka", desc="d", body="quokka"))
+    line = {"type": "user", "message": {"role": "user", "content": "zephyrine again"},
+            "timestamp": f"{days_ago(1).isoformat()}T10:00:00Z"}
+    (project / "0b1c.jsonl").write_text(json.dumps(line) + "\n")
+    for path in (*memory.iterdir(), *other.iterdir()):
+        set_mtime(path, 2)  # inside the window, were they read as sessions
+    for folder in (project, tmp_path / "projects"):
+        result = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", folder, memory)
+        rows = {row["path"].rsplit("/", 1)[-1]: row for row in result.json()}
+        assert rows["zephyrine.md"]["sessions"] == 1 and rows["quokka.md"]["sessions"] == 0, folder

@@ -45,7 +45,7 @@ def _sessions_for(store, sessions_dir: Path | None):
 
     found = list(sess.sessions_from_logs(store.dir, [d.rel for d in store.by_role("log")]))
     if sessions_dir is not None:
-        found.extend(sess.sessions_from_dir(sessions_dir))
+        found.extend(sess.sessions_from_dir(sessions_dir, skip=[store.dir]))  # its logs are counted above
     if not found and (store.repo_root / ".git").exists():
         under = os.path.relpath(store.dir, store.repo_root)
         found.extend(sess.sessions_from_git(store.repo_root, None if under == "." else under))
