@@ -220,3 +220,27 @@ def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tm
         result = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", folder, memory)
         rows = {row["path"].rsplit("/", 1)[-1]: row for row in result.json()}
         assert rows["zephyrine.md"]["sessions"] == 1 and rows["quokka.md"]["sessions"] == 0, folder
+
+
+def test_triage_ranks_the_files_of_every_store_together(tmp_path, cli):
+    def store(name, lines, age):
+        folder = tmp_path / name
+        folder.mkdir()
+        index = "# Memory\n"
+        for i in range(1, 7):
+            body = "".join(f"line {j}\n" for j in range(lines))
+            (folder / f"project_{name}{i}.md").write_text(MEM.format(name=f"{name}{i}", desc="d", body=body))
+            set_mtime(folder / f"project_{name}{i}.md", age)
+            index += f"- [{name}{i}](project_{name}{i}.md) — d\n"
+        (folder / "MEMORY.md").write_text(index)
+
+    store("a", 350, 1)  # long and fresh: PRUNE
+    store("b", 5, 300)  # short and long untouched: ARCHIVE, a lower score
+    alone = cli("triage", "--format", "json", "--today", TODAY.isoformat(), tmp_path / "b").json()
+    worst = min(row["score"] for row in alone)
+    out = cli("triage", "--today", TODAY.isoformat(), tmp_path).output.splitlines()
+    shown = [line.split() for line in out[1:]]
+    assert len(shown) == 5 and all(row[0] == "ARCHIVE" and float(row[1]) == worst for row in shown), out
+    rows = cli("triage", "--format", "json", "--today", TODAY.isoformat(), tmp_path).json()
+    assert [row["score"] for row in rows if row["recommendation"] != "KEEP"] == sorted(
+        row["score"] for row in rows if row["recommendation"] != "KEEP")

@@ -175,7 +175,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
 
 @click.command()
 @_health_options
-@click.option("--all", "show_all", is_flag=True, help="Show every file, not only the top 5 needing attention.")
+@click.option("--all", "show_all", is_flag=True, help="Show every file, not only the top 5 needing attention (JSON always lists every file).")
 @click.option("--auto", is_flag=True, help=f"Run only if >= {AUTO_MIN_HOURS} h since the last run and >= {AUTO_MIN_SESSIONS} new sessions.")
 def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto):
     """Recommend ARCHIVE / PRUNE / UPDATE / KEEP per memory file (advisory only)."""
@@ -229,6 +229,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         with open(log_file, "a", encoding="utf-8") as fh:  # one JSON line per run (json_text: always UTF-8)
             fh.write(json_text(entry, indent=None) + "\n")
         results.extend(scored)
+    results.sort(key=lambda r: (r["recommendation"] == "KEEP", r["score"], r["path"]))  # one ranking over every store
     if fmt == "json":
         click.echo(json_text(results))
         return
