@@ -134,10 +134,9 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
         out.append(f"{line:<40}  # {note}" if note else line)
     out += ["", "# Rules: code or name -> off | warning | error, or a mapping with severity, ignore and options.", "# rules:"]
     for rule in all_rules():
-        options = {name: default for name, (_, default) in rule.OPTIONS.items()}
-        options.update(PRESETS[shown].get("rules", {}).get(rule.NAME, {}))
-        shown_options = ", ".join(f"{k}: {_yaml_value(v)}" for k, v in options.items())
-        body = f"{{severity: {rule.SEVERITY}{', ' + shown_options if shown_options else ''}}}"
+        options = {"severity": rule.SEVERITY, **{name: default for name, (_, default) in rule.OPTIONS.items()}}
+        options.update(PRESETS[shown].get("rules", {}).get(rule.NAME, {}))  # the preset's severity, once
+        body = "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in options.items()) + "}"
         out.append(f"#   {rule.NAME}: {body}   # {rule.CODE}")
     return "\n".join(out) + "\n"
 
