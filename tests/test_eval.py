@@ -358,6 +358,19 @@ def test_usage_errors(cli, make_store, tmp_path):
     loose.write_text("# a note in no store\n")
     outside = cli("eval", "--init", loose)
     assert outside.exit_code == 2 and outside.stderr == f"memlint: {loose}: in no memory store; name a store's folder: memlint eval --init PATH\n"
+    outside = cli("eval", golden, loose)  # ran against no store: every question failed, and exit 0
+    assert outside.exit_code == 2 and outside.stderr == (
+        f"memlint: {loose}: in no memory store; name a store's folder: memlint eval {golden} PATH\n")
+
+
+def test_text_output_escapes_control_characters_in_names(cli, make_store, tmp_path):
+    store = make_store({"MEMORY.md": "# Memory\n- [Red](<red\x1b[2Jx.md>) — red alert\n",
+                        "red\x1b[2Jx.md": "---\nname: red\ndescription: red alert\ntype: project\n---\nbody\n"})
+    golden = tmp_path / "g.yaml"
+    golden.write_text('- q: red alert\n  expect: "red\\e[2Jx.md"\n')
+    result = cli("eval", golden, store)
+    assert result.exit_code == 0 and "\x1b" not in result.output
+    assert "PASS  red alert  -> red\\x1b[2Jx.md" in result.output
 
 
 def test_save_writes_the_run_atomically(cli, moc, tmp_path, monkeypatch):

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, require_stores
-from memlint.reporters import json_text
+from memlint.reporters import json_text, printable
 
 
 @click.command("eval")
@@ -60,6 +60,7 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
     except ev.GoldenError as exc:
         raise UsageError(str(exc)) from None
     stores, _ = build_stores(paths, preset, config_file)
+    require_stores(stores, paths, f"eval {golden}")  # a file named that no store holds
     outcomes = ev.evaluate(stores, questions, k)
     record = ev.run_record(outcomes, k, str(golden))
     if save is not None:
@@ -85,14 +86,14 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
     if worse:
         click.echo(f"REGRESSION: {len(worse)} passed in {baseline} and fail now:", file=stream)
         for o in worse:
-            click.echo(f"  {golden}:{o.line}: {_name(o)}: {o.why}", file=stream)
+            click.echo(f"  {golden}:{o.line}: {_name(o)}: {printable(o.why)}", file=stream)
         sys.exit(EXIT_FINDINGS)
     click.echo(f"no regression against {baseline}", file=stream)
     sys.exit(EXIT_CLEAN)
 
 
 def _name(outcome) -> str:
-    return f"{outcome.q!r} -> {outcome.expect}"
+    return f"{outcome.q!r} -> {printable(outcome.expect)}"
 
 
 def _rank(hop, k) -> str:
@@ -106,14 +107,14 @@ def _rank(hop, k) -> str:
 def _walk(hops, k) -> str:
     if not hops:
         return "(the root itself)"
-    return " -> ".join(f"{h.path}:{h.line} ({_rank(h, k)})" for h in hops) + f" -> {hops[-1].target}"
+    return " -> ".join(f"{printable(h.path)}:{h.line} ({_rank(h, k)})" for h in hops) + f" -> {printable(hops[-1].target)}"
 
 
 def render_text(outcomes, totals) -> str:
     lines = []
     k = totals["k"]
     for o in outcomes:
-        lines.append(f"{'PASS' if o.passed else 'FAIL'}  {o.q}  -> {o.found or o.expect}")
+        lines.append(f"{'PASS' if o.passed else 'FAIL'}  {printable(o.q)}  -> {printable(o.found or o.expect)}")
         if o.routed and o.route != o.path:
             lines.append(f"      routed: {_walk(o.route, k)}")
             if o.reachable:
@@ -121,7 +122,7 @@ def render_text(outcomes, totals) -> str:
         elif o.reachable:
             lines.append(f"      {_walk(o.path, k)}")
         if o.why:
-            lines.append(f"      {o.why}")
+            lines.append(f"      {printable(o.why)}")
     n = totals["questions"]
 
     def pct(key):
