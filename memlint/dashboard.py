@@ -293,7 +293,7 @@ def _date_text(d: DateCell) -> str:
 
 def _reached_text(row: Row) -> str:
     if row.loaded:
-        return "yes"
+        return "yes (retired)" if row.retired else "yes"  # retired, and still routed to: MEM205
     if row.retired:
         return "yes (retired)" if row.reached else "no (retired)"
     return "**past the cap**" if row.reached else "**no**"

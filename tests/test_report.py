@@ -176,6 +176,10 @@ def test_graph_marks_orphans_and_broken_targets(cli, make_store):
     assert rows["lost.md"]["Reached"] == "**no**"
     assert rows["retired.md"]["Reached"] == "no (retired)"
     assert rows["retired.md"]["Status"] == "superseded"
+    routed = make_store({**GRAPH_STORE, "MEMORY.md": GRAPH_STORE["MEMORY.md"] + "- [Old](retired.md) — old\n"})
+    rows = {r["File"]: r for r in table(report(cli, "--preset", "generic", routed).output, "File")}
+    assert rows["retired.md"]["Reached"] == "yes (retired)"  # still routed to (MEM205)
+    assert rows["t0.md"]["Reached"] == "yes"
 
 
 def test_graph_keeps_an_unreached_topic_closed(cli, make_store):
