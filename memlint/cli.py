@@ -158,7 +158,11 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             only.add(store._repo_path(p.resolve() if not p.is_symlink() else p.absolute()))
     if only is not None and any(p.is_dir() for p in paths):
         only = None  # a folder was named too: report everything
-    return list(stores.values()), (frozenset(only) if only is not None else None)
+    from memlint.linter import name_stores
+
+    found = list(stores.values())
+    name_stores(found)
+    return found, (frozenset(only) if only is not None else None)
 
 
 def resolve_staged(flag: bool | None, paths) -> bool:

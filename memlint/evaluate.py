@@ -137,7 +137,7 @@ def propose_golden(store: "Store") -> list[dict]:
             continue
         q = _question_for(doc)
         if q:
-            proposed.append({"q": q, "expect": doc.path})
+            proposed.append({"q": q, "expect": store.shown(doc.path)})
     return proposed
 
 
@@ -339,7 +339,7 @@ class Walk:
         while wanted.startswith("./"):
             wanted = wanted[2:]
         for doc in self.store.docs.values():
-            if doc.path == wanted:
+            if doc.path == wanted or self.store.shown(doc.path) == wanted:
                 return doc.rel
         return wanted if wanted in self.store.docs else None
 
@@ -393,9 +393,13 @@ class _Context(Walk):
         ranks = ranks if ranks is not None else self.router.rank(query, edge.source)
         for rank, score, entry in ranks:
             if entry.line == edge.link.line:
-                return Hop(docs[edge.source].path, edge.link.line, docs[edge.target].path, entry.text, rank, len(ranks), round(score, 3))
+                return Hop(self.name(edge.source), edge.link.line, self.name(edge.target), entry.text, rank, len(ranks), round(score, 3))
         line_text = docs[edge.source].parsed.text.split("\n")[edge.link.line - 1].strip()
-        return Hop(docs[edge.source].path, edge.link.line, docs[edge.target].path, line_text, None, len(ranks))
+        return Hop(self.name(edge.source), edge.link.line, self.name(edge.target), line_text, None, len(ranks))
+
+    def name(self, rel: str) -> str:
+        """A file as the output names it (as check does, with several repositories)."""
+        return self.store.shown(self.store.docs[rel].path)
 
     def route(self, query, target: str, k: int) -> list[Hop] | None:
         """A chain of top-k lines from the root to ``target``, or None."""
@@ -409,7 +413,7 @@ class _Context(Walk):
                 if rank > k or score <= 0:
                     break
                 for nxt in entry.targets:
-                    here = Hop(self.store.docs[rel].path, entry.line, self.store.docs[nxt].path, entry.text, rank, len(ranks), round(score, 3))
+                    here = Hop(self.name(rel), entry.line, self.name(nxt), entry.text, rank, len(ranks), round(score, 3))
                     if nxt == target:
                         return [here]
                     rest = down(nxt, depth + 1)
@@ -433,7 +437,7 @@ def _evaluate_one(contexts: list[_Context], question: Question, k: int) -> Outco
         outcome.why = f"{question.expect} is not a file of the store"
         return outcome
     store = context.store
-    outcome.found = store.docs[target].path
+    outcome.found = context.name(target)
     if context.root is None:
         outcome.why = "the store has no root index"
         return outcome
@@ -450,10 +454,10 @@ def _evaluate_one(contexts: list[_Context], question: Question, k: int) -> Outco
     outcome.routed = route is not None
     outcome.route = route or []
     if not outcome.reachable:
-        sources = sorted({store.docs[e.source].path for e in store.graph.inbound.get(target, ())})
+        sources = sorted({context.name(e.source) for e in store.graph.inbound.get(target, ())})
         if sources:
             shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
-            outcome.why = (f"not reachable: linked only from {shown}, which the walk from {context.root.path} "
+            outcome.why = (f"not reachable: linked only from {shown}, which the walk from {context.name(context.root.rel)} "
                            f"does not read as an index within {context.max_depth} levels")
         else:
             outcome.why = "not reachable: nothing links to it"

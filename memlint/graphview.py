@@ -47,7 +47,7 @@ def build_view(store, max_per_topic: int = DEFAULT_MAX_PER_TOPIC, *, expand_orph
     graph = store.graph
     docs = store.docs
     root = store.root
-    view = View(f"{store._repo_path(store.dir)} ({store.preset})")
+    view = View(f"{store.shown(store._repo_path(store.dir))} ({store.preset})")
     ids: dict[str, str] = {}  # store file -> node id
     holder: dict[str, str] = {}  # collapsed file -> its count node
 

@@ -261,6 +261,24 @@ def _outer_root() -> Path | None:
         return None
 
 
+def name_stores(stores: list[Store]) -> None:
+    """Set each store's ``shown_prefix``: when the stores live in different
+    repositories (or outside any), its repository's folder relative to the
+    current one, so no two files share a name; for a store in a repository
+    nested in the current one (a submodule), its folder there, so the paths
+    are the outer repository's; else None."""
+    several_roots = len({store.repo_root for store in stores}) > 1
+    outer = _outer_root() if not several_roots else None
+    for store in stores:
+        prefix = None
+        if several_roots:
+            prefix = Path(os.path.relpath(store.repo_root)).as_posix()
+            prefix = None if prefix == "." else prefix  # the current folder's repository: as in a run of it alone
+        elif outer is not None and store.repo_root != outer and store.repo_root.is_relative_to(outer):
+            prefix = store.repo_root.relative_to(outer).as_posix()
+        store.shown_prefix = prefix
+
+
 def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> Result:
     """Lint every store. Paths are repo-relative; when the stores live in
     different repositories (or outside any), each path is prefixed with its
@@ -268,19 +286,12 @@ def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> 
     store in a repository nested in the current one (a submodule) is
     prefixed with its folder there: the paths are the outer repository's."""
     stores = list(stores)
-    several_roots = len({store.repo_root for store in stores}) > 1
-    outer = _outer_root() if not several_roots else None
+    name_stores(stores)
     total = Result()
     for store in stores:
         one = lint_store(store, selection)
-        prefix = None
-        if several_roots:
-            prefix = Path(os.path.relpath(store.repo_root)).as_posix()
-            prefix = None if prefix == "." else prefix  # the current folder's repository: as in a run of it alone
-        elif outer is not None and store.repo_root != outer and store.repo_root.is_relative_to(outer):
-            prefix = store.repo_root.relative_to(outer).as_posix()
-        if prefix is not None:
-            one.findings = [replace(f, path=f"{prefix}/{f.path}") for f in one.findings]
+        if store.shown_prefix is not None:
+            one.findings = [replace(f, path=store.shown(f.path)) for f in one.findings]
         total.findings.extend(one.findings)
         total.notices.extend(n for n in one.notices if n not in total.notices)
         total.exempted += one.exempted

@@ -154,6 +154,7 @@ class Store:
         self.cache = _open_cache(self.repo_root, self.dir) if cache else None
         self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
         self.git_head: str | None = None  # HEAD's commit, when the cache asked git
+        self.shown_prefix: str | None = None  # set by linter.name_stores: see shown()
         self.git_replaced = ""  # a digest of `git replace` refs and grafts, when the cache asked git and there are some
         self._docs: dict[str, Doc] | None = None
         # Set by the linter when a rule will read git dates: reading the files
@@ -166,6 +167,14 @@ class Store:
         self._files = self._list_files()
 
     # -- loading
+    def shown(self, path: str) -> str:
+        """A repo-relative path as output names it: prefixed with the folder
+        of its repository when several are linted at once (see
+        ``linter.name_stores``)."""
+        if self.shown_prefix is None:
+            return path
+        return self.shown_prefix if path in ("", ".") else f"{self.shown_prefix}/{path}"
+
     def _repo_path(self, path: Path) -> str:
         try:
             return path.relative_to(self.repo_root).as_posix()

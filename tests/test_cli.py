@@ -242,6 +242,29 @@ def test_two_stores_outside_git_keep_their_findings_apart(tmp_path, cli):
     assert sorted((f["path"], f["code"]) for f in result.json()) == [("d1/MEMORY.md", "MEM202"), ("d2/MEMORY.md", "MEM202")]
 
 
+def test_stores_of_two_repositories_are_named_apart_by_every_command(tmp_path, cli):
+    """Two repositories, one file name: every command names each file as
+    check does, by its path from the current folder."""
+    from tests.gitrepo import GitRepo
+
+    for name in ("a", "b"):
+        repo = GitRepo(tmp_path / name)
+        repo.write("MEMORY.md", "# M\n- [U](user_profile.md) — the user\n")
+        repo.write("user_profile.md", f"---\nname: user {name}\ndescription: d\ntype: user\n---\nThe user.\n")
+        repo.commit("init", "2026-11-01T10:00:00+00:00")
+    today = ("--today", "2026-11-30")
+    health = cli("health", "--format", "json", *today, ".", cwd=tmp_path).json()
+    assert sorted(row["path"] for row in health) == ["a/user_profile.md", "b/user_profile.md"]
+    triage = cli("triage", "--format", "json", *today, ".", cwd=tmp_path).json()
+    assert sorted(row["path"] for row in triage) == ["a/user_profile.md", "b/user_profile.md"]
+    graph = cli("graph", ".", cwd=tmp_path).output
+    assert 'store["a (claude-code)"]' in graph and 'store["b (claude-code)"]' in graph
+    golden = tmp_path / "golden.yaml"
+    golden.write_text("- q: who is the user\n  expect: b/user_profile.md\n")
+    [outcome] = cli("eval", "--format", "json", golden, ".", cwd=tmp_path).json()["questions"]
+    assert outcome["found"] == "b/user_profile.md" and outcome["passed"]
+
+
 def test_each_store_uses_its_own_config(tmp_path, cli):
     for name in ("r1", "r2"):
         (tmp_path / name / ".git").mkdir(parents=True)

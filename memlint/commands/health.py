@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 
@@ -158,7 +158,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
         recent |= index.ids(since=today_date - timedelta(days=window_days), until=today_date)
         index.close()
         store.save_cache()
-        rows.extend(uses)
+        rows.extend(replace(u, path=store.shown(u.path)) for u in uses)
     n_sessions = len(recent)
     rows.sort(key=lambda u: (-u.hotness, u.path))
     if fmt == "json":
@@ -215,7 +215,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         by_path = {d.path: d for d in store.docs.values()}
         for u in uses:
             t = triage_use(by_path[u.path], u, today_date)
-            scored.append({"path": u.path, "recommendation": t.recommendation, "score": round(t.score, 3),
+            scored.append({"path": store.shown(u.path), "recommendation": t.recommendation, "score": round(t.score, 3),
                            "recency": t.recency, "recurrence": round(t.recurrence, 3),
                            "actionability": round(t.actionability, 3), "staleness": round(t.staleness, 3),
                            "sessions": u.sessions, "last_session": u.last_session,
