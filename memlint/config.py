@@ -23,7 +23,12 @@ SEVERITY_VALUES = ("error", "warning", "off")
 
 
 class ConfigError(Exception):
-    """Bad configuration; the CLI prints it and exits 2."""
+    """Bad configuration; the CLI prints it and exits 2. ``key``: the path of
+    the key at fault (("rules", "orphan")), to name its line."""
+
+    def __init__(self, message: str, key: tuple[str, ...] | None = None):
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass
@@ -153,8 +158,36 @@ def load(path: Path | None = None, *, start: Path | None = None) -> Config:
             raise ConfigError(f"{path}:{error.line}:{error.column}: {error.message}")
         if data is None:
             data = {}
+        try:
+            validate(data, str(path))
+        except ConfigError as exc:
+            line = _line_of(text, exc.key) if exc.key else None
+            if line is None:
+                raise
+            raise ConfigError(str(exc).replace(f"{path}: ", f"{path}:{line}: ", 1), exc.key) from None
+        return Config(path, path.parent.resolve(), data)
     validate(data, str(path))
     return Config(path, path.parent.resolve(), data)
+
+
+def _line_of(text: str, key: tuple[str, ...]) -> int | None:
+    """1-based line of a top-level key, or of a key one level below it, in a
+    block-style YAML mapping; None when it is not written so."""
+    pattern = r"^(['\"]?){}\1[ \t]*:(?:[ \t]|$)"
+    lines = text.split("\n")
+    top = re.compile(pattern.format(re.escape(key[0])))
+    for number, line in enumerate(lines, 1):
+        if top.match(line):
+            if len(key) == 1:
+                return number
+            below = re.compile(r"^[ \t]+" + pattern.format(re.escape(key[1]))[1:])
+            for offset, inner in enumerate(lines[number:], number + 1):
+                if inner.strip() and not inner[0].isspace() and not inner.startswith("#"):
+                    break  # the next top-level key: not written below this one
+                if below.match(inner):
+                    return offset
+            return number
+    return None
 
 
 def _is_str_list(value) -> bool:
@@ -184,21 +217,21 @@ def validate(data, where: str = "config") -> None:
         raise ConfigError(f"{where}: config must be a mapping, not {type(data).__name__}")
     unknown = sorted(set(data) - TOP_LEVEL_KEYS)
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})", key=(unknown[0],))
     preset = data.get("preset")
     if preset is not None and preset not in PRESET_NAMES:
-        raise ConfigError(f"{where}: unknown preset {preset!r} (known: {', '.join(PRESET_NAMES)})")
+        raise ConfigError(f"{where}: unknown preset {preset!r} (known: {', '.join(PRESET_NAMES)})", key=("preset",))
     for key in ("root",):
         if key in data and not isinstance(data[key], str):
-            raise ConfigError(f"{where}: {key!r} must be a path string")
+            raise ConfigError(f"{where}: {key!r} must be a path string", key=(key,))
     for key in ("include", "exclude"):
         if key in data and not _is_str_list(data[key]):
-            raise ConfigError(f"{where}: {key!r} must be a list of glob strings")
+            raise ConfigError(f"{where}: {key!r} must be a list of glob strings", key=(key,))
     if _is_str_list(data.get("retired-exempt-rules")):  # named rules must exist (the rules load only then)
         known = rule_registry.all_rules()
         for key in data["retired-exempt-rules"]:
             if not any(rule_registry.matches(rule, (key,)) for rule in known):
-                raise ConfigError(f"{where}: retired-exempt-rules: no rule, tag or code prefix matches {key!r}")
+                raise ConfigError(f"{where}: retired-exempt-rules: no rule, tag or code prefix matches {key!r}", key=("retired-exempt-rules",))
     if data.get("wikilinks") is False:  # YAML 1.1 reads a bare `off` as false
         data["wikilinks"] = "off"
     for key, default in BASE_SETTINGS.items():
@@ -217,11 +250,11 @@ def validate(data, where: str = "config") -> None:
             ok = value is None or isinstance(value, (str, int)) and not isinstance(value, bool)
         if not ok and isinstance(default, int) and not isinstance(default, bool) and isinstance(value, int) \
                 and not isinstance(value, bool):
-            raise ConfigError(f"{where}: {key!r} must be 0 or more, not {value}")
+            raise ConfigError(f"{where}: {key!r} must be 0 or more, not {value}", key=(key,))
         if not ok:
-            raise ConfigError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
+            raise ConfigError(f"{where}: {key!r} has the wrong type ({type(value).__name__})", key=(key,))
         if key.endswith("-days") and value is not None and (not isinstance(value, int) or value < 0):
-            raise ConfigError(f"{where}: {key!r} must be a number of days (0 or more) or null, not {value!r}")
+            raise ConfigError(f"{where}: {key!r} must be a number of days (0 or more) or null, not {value!r}", key=(key,))
     choices = {
         "frontmatter": ("required", "optional"),
         "wikilinks": ("strict", "dangling-ok", "off"),
@@ -229,48 +262,48 @@ def validate(data, where: str = "config") -> None:
     }
     for key, allowed in choices.items():
         if key in data and data[key] not in allowed:
-            raise ConfigError(f"{where}: {key!r} must be one of {', '.join(allowed)}, not {data[key]!r}")
+            raise ConfigError(f"{where}: {key!r} must be one of {', '.join(allowed)}, not {data[key]!r}", key=(key,))
     rules_conf = data.get("rules", {})
     if rules_conf is None:
         return
     if not isinstance(rules_conf, dict):
-        raise ConfigError(f"{where}: 'rules' must be a mapping of rule code or name to settings")
+        raise ConfigError(f"{where}: 'rules' must be a mapping of rule code or name to settings", key=("rules",))
     for key, value in rules_conf.items():
         try:
             rule = rule_registry.get(str(key))
         except ValueError as exc:
-            raise ConfigError(f"{where}: rules: {exc}") from None
+            raise ConfigError(f"{where}: rules: {exc}", key=("rules", str(key))) from None
         if isinstance(value, bool):  # YAML 1.1: off/on, no/yes
             continue
         if isinstance(value, str):
             if value not in SEVERITY_VALUES:
-                raise ConfigError(f"{where}: rules.{key}: severity must be error, warning or off, not {value!r}")
+                raise ConfigError(f"{where}: rules.{key}: severity must be error, warning or off, not {value!r}", key=("rules", str(key)))
             continue
         if not isinstance(value, dict):
-            raise ConfigError(f"{where}: rules.{key}: expected a severity or a mapping of options")
+            raise ConfigError(f"{where}: rules.{key}: expected a severity or a mapping of options", key=("rules", str(key)))
         for opt, opt_value in value.items():
             if opt == "severity":
                 if opt_value is False:
                     value[opt] = "off"
                 elif opt_value not in SEVERITY_VALUES:
-                    raise ConfigError(f"{where}: rules.{key}.severity must be error, warning or off, not {opt_value!r}")
+                    raise ConfigError(f"{where}: rules.{key}.severity must be error, warning or off, not {opt_value!r}", key=("rules", str(key)))
             elif opt == "ignore":
                 if not _is_str_list(opt_value):
-                    raise ConfigError(f"{where}: rules.{key}.ignore must be a list of glob strings")
+                    raise ConfigError(f"{where}: rules.{key}.ignore must be a list of glob strings", key=("rules", str(key)))
             elif opt not in rule.OPTIONS:
                 known = ", ".join(["severity", "ignore", *rule.OPTIONS]) or "severity, ignore"
-                raise ConfigError(f"{where}: rules.{key}: unknown option {opt!r} (known: {known})")
+                raise ConfigError(f"{where}: rules.{key}: unknown option {opt!r} (known: {known})", key=("rules", str(key)))
             elif not _check_type(opt_value, rule.OPTIONS[opt][0]):
                 raise ConfigError(
                     f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}"
-                )
+                , key=("rules", str(key)))
             elif isinstance(opt_value, (int, float)) and not isinstance(opt_value, bool):
                 low, high = getattr(rule, "BOUNDS", {}).get(opt, (0, None))
                 # NaN passes every comparison: a value that is no number fails first
                 if opt_value != opt_value or opt_value in (float("inf"), float("-inf")) or opt_value < low or (
                         high is not None and opt_value > high):
                     span = f"from {low} to {high}" if high is not None else f"{low} or more"
-                    raise ConfigError(f"{where}: rules.{key}.{opt} must be {span}, not {opt_value!r}")
+                    raise ConfigError(f"{where}: rules.{key}.{opt} must be {span}, not {opt_value!r}", key=("rules", str(key)))
 
 
 def glob_match(path: str, patterns) -> bool:

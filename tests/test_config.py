@@ -87,6 +87,19 @@ def test_bad_config_exits_2_with_message(make_store, cli, text, needle):
     assert "Traceback" not in result.stderr + result.output
 
 
+@pytest.mark.parametrize("text, line", [
+    ("preset: claude-code\nfoo: 1\n", 2),
+    ("# settings\nindex-depth: 'x'\n", 2),
+    ("rules:\n  MEM102: off\n  MEM999: off\n", 3),
+    ("rules:\n  MEM102: off\n  orphan:\n    severity: loud\n", 3),
+    ("preset: claude-code\n'wikilinks': maybe\n", 2),
+])
+def test_a_config_error_names_its_line(make_store, cli, text, line):
+    store = store_with(make_store, ".memlint.yaml", text)
+    result = cli("check", store)
+    assert result.exit_code == 2 and f".memlint.yaml:{line}: " in result.stderr, result.stderr
+
+
 def test_explicit_config_file_and_missing_one(make_store, cli, tmp_path):
     store = make_store({"MEMORY.md": ROOT, "a.md": MEM})
     conf = tmp_path / "other.yaml"
