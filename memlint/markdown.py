@@ -875,10 +875,12 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 
 
 def is_external(target: str) -> bool:
-    """A URL with a scheme other than file: is not an edge of the store graph."""
+    """A URL with a scheme other than file: is not an edge of the store graph,
+    nor is a scheme-relative one (``//host/path``: a web page, whatever the
+    scheme of the page it is on)."""
     m = _SCHEME.match(target)
     if not m:
-        return False
+        return target.startswith("//") and len(target) > 2 and target[2] != "/"
     scheme = m.group(1).lower()
     if len(scheme) == 1:  # a Windows drive letter, C:\...
         return False

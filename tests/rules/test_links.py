@@ -288,6 +288,12 @@ def test_link_outside_repo_quiet_inside_the_repository(make_store, cli):
     assert only(run(cli, repo / "memory"), "MEM203") == []
 
 
+def test_a_scheme_relative_url_is_a_web_link_and_three_slashes_a_path(make_store, cli):
+    store = make_store({"MEMORY.md": "# M\n- [web](//example.com/x.md)\n- [root](///etc/passwd)\n"})
+    found = run(cli, store)
+    assert only(found, "MEM203") == [("MEMORY.md", 3, 3)] and only(found, "MEM202") == []
+
+
 # ---------------------------------------------------------------- MEM204 filed-twice
 
 
