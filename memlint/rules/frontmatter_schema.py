@@ -129,12 +129,26 @@ def _message(error) -> tuple[str, str]:
         allowed = ", ".join(str(x) for x in error.validator_value)
         return where, f"`{where}: {error.instance}` is not one of: {allowed}"
     if v == "type":
-        return where, f"`{where}` must be {error.validator_value}, not {type(error.instance).__name__}"
+        wanted = error.validator_value
+        wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
+        return where, f"`{where}` must be {wanted}, not {_json_type(error.instance)}"
     if v == "minLength" and error.instance == "":
         return where, f"`{where}` is empty"
     if v == "format":
         return where, f"`{where}: {error.instance}` is not a {error.validator_value} (use YYYY-MM-DD)"
     return where, f"`{where or 'frontmatter'}`: {error.message}"
+
+
+def _json_type(value) -> str:
+    """The JSON Schema name of a YAML value's type, as the schema names types
+    (a bare `created:` is null, `created: 2024` an integer)."""
+    if value is None:
+        return "null (no value)"
+    for kind, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+                       (list, "array (a list)"), (dict, "object (a mapping)")):
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
 
 
 def content_memo(store, options):

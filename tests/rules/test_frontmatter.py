@@ -75,6 +75,13 @@ def test_mem003_missing_field_and_bad_vocabulary(make_store, cli):
     assert got[1][0] == 3 and "feedbak" in got[1][1] and "feedback" in got[1][1]
 
 
+@pytest.mark.parametrize("value, shown", [("", "null (no value)"), ("2024", "integer"), ("[a, b]", "array (a list)")])
+def test_mem003_names_a_wrong_type_as_the_schema_does(make_store, cli, value, shown):
+    store = make_store({"MEMORY.md": ROOT, "a.md": f"---\nname: a\ndescription: {value}\ntype: user\n---\nBody\n"})
+    [message] = [f["message"] for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM003"]
+    assert message == f"`description` must be string, not {shown}"
+
+
 def test_mem003_accepts_type_nested_under_metadata(make_store, findings):
     nested = "---\nname: a\ndescription: d\nmetadata:\n  type: project\n---\nBody\n"
     assert lint(make_store, findings, {"a.md": nested}) == []
