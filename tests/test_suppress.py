@@ -35,6 +35,8 @@ def root_findings(make_store, findings, root):
         # quoted in code, a directive is text: a memory about memlint silences nothing
         (f"# I\nWrite `<!-- memlint-disable-file -->` to silence a file.\n{LONG}\n", [(3, "MEM102")]),
         (f"# I\n```markdown\n<!-- memlint-disable-file -->\n```\n{LONG}\n", [(5, "MEM102")]),
+        # a stray backtick does not make a directive on a line of its own code
+        (f"# I\n- press the ` key\n<!-- memlint-disable-next-line MEM102 -->\n{LONG}\n- build with `make`\n", []),
     ],
 )
 def test_directives(make_store, findings, root, expected):
@@ -101,6 +103,20 @@ def test_ranges_hide_exactly_the_lines_they_cover():
         for line in range(1, len(lines) + 2):
             for keys in ({"MEM101", "budget"}, {"MEM102"}, {"MEM201", "orphan"}):
                 assert sup.hides(line, keys) == plain_hides(text, line, keys), (text, line, keys)
+
+
+def test_enabling_rules_one_by_one_is_linear_too():
+    """One range of n rules, then n enables of one rule each: each closes its
+    own rule (a copy of the rest per enable made n**2 / 2 names)."""
+    from memlint.suppress import parse
+
+    n = 20_000
+    text = "<!-- memlint-disable " + " ".join(f"r{i}" for i in range(n)) + " -->\n"
+    text += "".join(f"<!-- memlint-enable r{i} -->\n" for i in range(n))
+    sup = parse(text)
+    assert sum(len(rules) for _, _, rules in sup.ranges) == n
+    last = f"r{n - 1}"  # enabled on line n + 1, the last of them
+    assert sup.hides(n, {last}) and not sup.hides(n + 1, {last}) and sup.hides(1, {"r0"}) and not sup.hides(2, {"r0"})
 
 
 def test_a_file_of_many_directives_is_read_in_linear_time():
