@@ -354,7 +354,8 @@ def rule_cmd(code):
         click.echo(f"Suppress in a file:          <!-- memlint-disable-file {rule.CODE} --> (at the end of the file)")
     elif rule.CODE in FRONTMATTER_LINE_RULES:
         click.echo(f"Suppress in a file:          # <!-- memlint-disable-next-line {rule.CODE} -->")
-        click.echo("                             (above the frontmatter line: a YAML comment keeps the frontmatter valid)")
+        click.echo("                             (above the frontmatter key's line: a YAML comment keeps the frontmatter valid;")
+        click.echo(f"                             on line 1, a missing key: <!-- memlint-disable-file {rule.CODE} --> at the end of the file)")
     else:
         click.echo(f"Suppress in a file:          <!-- memlint-disable-next-line {rule.CODE} -->")
 

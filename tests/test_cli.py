@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -200,12 +201,13 @@ def test_rule_shows_docs_by_code_or_name(cli):
 
 @pytest.mark.parametrize("code, field, value", [
     ("MEM003", "type", "projekt"),
+    ("MEM003", "type", None),  # missing: the finding is on line 1, the opening fence
     ("MEM004", "created", "2024-02-30"),
     ("MEM502", "expires", "2024-01-01"),
 ])
 def test_the_suppression_rule_suggests_works_on_a_frontmatter_line(make_store, cli, code, field, value):
     memory = f"---\nname: a\ndescription: d\ntype: project\n{field}: {value}\n---\nA [link](gone.md).\n"
-    memory = memory.replace("type: project\ntype", "type")  # the type case sets type itself
+    memory = memory.replace("type: project\ntype", "type").replace("type: None\n", "")  # the type cases set type
     store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n", "a.md": memory})
 
     def found():
@@ -214,13 +216,17 @@ def test_the_suppression_rule_suggests_works_on_a_frontmatter_line(make_store, c
 
     before = found()
     [line] = [at for at, c in before if c == code]
-    suggestion = next(t for t in cli("rule", code).output.splitlines() if t.startswith("Suppress in a file:"))
-    directive = suggestion.split(":", 1)[1].strip()
+    advice = cli("rule", code).output.split("Suppress in a file:", 1)[1]
     lines = (store / "a.md").read_text().split("\n")
-    lines.insert(line - 1, directive)
+    if line > 1:  # above the key's line, as a YAML comment
+        lines.insert(line - 1, advice.splitlines()[0].strip())
+        moved = 1
+    else:  # a missing key: the file-wide form, at the end
+        lines.insert(len(lines) - 1, re.search(r"<!-- memlint-disable-file \w+ -->", advice).group(0))
+        moved = 0
     (store / "a.md").write_text("\n".join(lines))
-    # the finding is gone, the others stay (one line lower), and the YAML still reads
-    assert found() == [(at + 1, c) for at, c in before if c != code]
+    # the finding is gone, the others stay (lower by the line added), and the frontmatter still reads
+    assert found() == [(at + moved, c) for at, c in before if c != code]
 
 
 def test_every_rule_is_documented_and_codes_are_unique():
