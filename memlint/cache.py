@@ -197,7 +197,7 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None,
     commands = {
         "index": ["ls-files", "-s", "-v", "-z", "--full-name"],
         "changed": ["diff-files", "--name-only", "-z", *spec],
-        "head": ["rev-parse", "--is-shallow-repository", "--git-common-dir", "--verify", "-q", "HEAD"],
+        "head": ["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"],
         "config": ["config", "-z", "--get-regexp", r"^core\.(autocrlf|attributesfile)$"],
     }
     procs = {}
@@ -238,21 +238,24 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None,
         blobs = _same_size(repo_root, blobs)
     elif conversion is not None:
         blobs = {}
-    shallow, common, head = (out["head"].split(b"\n") + [b"", b""])[:3]
-    replaced = _replacements(repo_root, Path(os.fsdecode(common))) if common else ""
-    digest = hashlib.blake2b(b"\0".join((shallow, head, replaced.encode(), out["index"])), digest_size=16).hexdigest()
-    head = head.strip() if procs["head"].returncode == 0 else b""
-    return blobs, digest, head.decode("ascii") if head else None, replaced
+    digest = hashlib.blake2b(out["head"] + b"\0" + out["index"], digest_size=16).hexdigest()
+    head = out["head"].split()[1:2] if procs["head"].returncode == 0 else []
+    return blobs, digest, head[0].decode("ascii") if head else None
 
 
-def _replacements(repo_root: Path, common: Path) -> str:
+def replacements(repo_root: Path) -> str:
     """A digest of what makes ``git log`` show other commits than HEAD's id
     says (``git replace`` refs, grafts, the variables that switch them), or
-    "" when there is none: a history kept at HEAD is valid only with it."""
+    "" when there is none: a history or findings kept at HEAD hold only with
+    it. Read from files, no git call: most repositories have none of it."""
+    from memlint.statedir import git_dir
+
     parts = [f"{name}={os.environ[name]}".encode() for name in
              ("GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE") if name in os.environ]
+    common = _common_dir(git_dir(repo_root))
+    if common is None:
+        return hashlib.blake2b(b"\0".join(parts), digest_size=8).hexdigest() if parts else ""
     base = os.environ.get("GIT_REPLACE_REF_BASE") or "refs/replace/"
-    common = repo_root / common  # git names it relative to where it ran
     folder = common / base
     if folder.is_dir():
         for top, _, names in sorted(os.walk(folder)):
@@ -267,12 +270,29 @@ def _replacements(repo_root: Path, common: Path) -> str:
         except OSError:
             continue
         if extra == "packed-refs":
+            if base.encode() not in data:  # one C-speed scan: a big packed-refs seldom holds any
+                continue
             data = b"\n".join(line for line in data.split(b"\n") if base.encode() in line)
         elif extra.startswith("reftable"):  # refs in binary tables: ask git for the replace refs
             _, data, _ = gitrun.run(repo_root, ["for-each-ref", "--format=%(refname) %(objectname)", base])
         if data:
             parts.append(extra.encode() + b"\0" + data)
     return hashlib.blake2b(b"\0".join(parts), digest_size=8).hexdigest() if parts else ""
+
+
+def _common_dir(git_folder: Path | None) -> Path | None:
+    """The folder a worktree shares with its main repository (refs, info),
+    from GIT_COMMON_DIR or GIT_DIR, or the ``commondir`` file of ``git_folder``."""
+    named = os.environ.get("GIT_COMMON_DIR") or os.environ.get("GIT_DIR")
+    if named:
+        return Path(named).absolute()
+    if git_folder is None:
+        return None
+    try:
+        shared = (git_folder / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return git_folder
+    return (git_folder / shared).resolve() if shared else git_folder
 
 
 # Attributes that make git change a file's bytes between the index and the
@@ -552,7 +572,7 @@ def findings_key(store, selection) -> str | None:
     git = store.git_digest
     if git is None and store.staged:
         git = _staged_digest(store.repo_root)
-    add(git)
+    add(git, store.git_replaced)
     files = []
     for f in store._files:
         if f.blob is None and f.problem is None:

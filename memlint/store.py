@@ -155,7 +155,6 @@ class Store:
         self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
         self.git_head: str | None = None  # HEAD's commit, when the cache asked git
         self.shown_prefix: str | None = None  # set by linter.name_stores: see shown()
-        self.git_replaced = ""  # a digest of `git replace` refs and grafts, when the cache asked git and there are some
         self._docs: dict[str, Doc] | None = None
         # Set by the linter when a rule will read git dates: reading the files
         # then starts `git log` alongside (``prefetch_history``).
@@ -167,6 +166,16 @@ class Store:
         self._files = self._list_files()
 
     # -- loading
+    @cached_property
+    def git_replaced(self) -> str:
+        """A digest of the repository's `git replace` refs and grafts ("" for
+        none, or with the cache off): part of what a kept history is kept by."""
+        if self.cache is None:
+            return ""
+        from memlint.cache import replacements
+
+        return replacements(self.repo_root)
+
     def shown(self, path: str) -> str:
         """A repo-relative path as output names it: prefixed with the folder
         of its repository when several are linted at once (see
@@ -213,7 +222,7 @@ class Store:
             else:  # the folder is walked while git lists what it knows
                 state = _git_state(self.repo_root, prefix.rstrip("/"), walk, attributes)
             if state is not None:
-                tracked, self.git_digest, self.git_head, self.git_replaced = state
+                tracked, self.git_digest, self.git_head = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
         listed = []
         for path, rel, kind in files:

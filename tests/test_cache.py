@@ -283,9 +283,11 @@ def test_replaced_history_is_not_taken_from_the_cache(check, repo):
     redone = repo.run("commit-tree", "HEAD^{tree}", "-p", "HEAD~1", "-m", "edit c, redated",
                       env={"GIT_AUTHOR_DATE": "2025-06-01T10:00:00+00:00",
                            "GIT_COMMITTER_DATE": "2025-06-01T10:00:00+00:00"}).strip()
+    assert check(repo, "--staged") == check(repo, "--staged", "--no-cache")  # the hook's run, kept too
     repo.run("replace", "HEAD", redone)
     after = same_as_without_cache(check, repo)
     assert after != before  # c.md changed on 2025-06-01 now, as git log shows
+    assert check(repo, "--staged") == check(repo, "--staged", "--no-cache") == after
     repo.run("replace", "-d", "HEAD")
     assert same_as_without_cache(check, repo) == before
 
