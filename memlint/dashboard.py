@@ -113,7 +113,7 @@ def build_store_report(
             verified=_date_cell(doc, VERIFIED_FIELDS, store.git_dates, "changed"),
             reached=graph.reachable(doc.rel),
             loaded=doc.rel in walk.parents_loaded,
-            retired=doc.role == "memory" and lifecycle.retired_because(doc.rel) is not None,
+            retired=lifecycle.retired_because(doc.rel) is not None,  # memories only, listings included
             hot_class=hot[0] if hot else None,
             hotness=hot[1] if hot else None,
             triage=triage.get(doc.path),
@@ -198,7 +198,7 @@ PRIORITY_WORDS = {"🔴": "core", "🟡": "important", "🟢": "reference"}
 
 
 def _kind(doc: "Doc") -> str:
-    if doc.role != "memory":
+    if not doc.is_memory:
         return doc.role
     parts = [_cell_value(doc.field(name), empty="") for name in ("type", "category")]
     priority = _cell_value(doc.field("priority"), empty="")

@@ -85,7 +85,7 @@ def is_live(doc: "Doc", settings: dict) -> bool:
 
 
 def is_retired_memory(doc: "Doc", settings: dict) -> bool:
-    return doc.role == "memory" and not is_live(doc, settings)
+    return doc.is_memory and not is_live(doc, settings)
 
 
 def retire_as(settings: dict) -> str:

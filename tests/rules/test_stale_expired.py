@@ -195,3 +195,6 @@ def test_a_memory_listing_five_links_keeps_its_schema_and_lifecycle_checks(make_
         orphans = {p for p, _, c in found if c == "MEM201"}
         # a memory's links do not route the agent; a list of five does
         assert orphans == ({f"{n}.md" for n in "abcde"} if links == 4 else set())
+        # retired and listed by no index: retired memories are meant to be unrouted, not orphans
+        unlisted = make_store({**files, "checklist.md": checklist(links), "MEMORY.md": "# Memory\n"})
+        assert "checklist.md" not in {p for p, _, c in findings(unlisted, "--today", TODAY) if c == "MEM201"}
