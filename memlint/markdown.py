@@ -82,6 +82,10 @@ def _split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
+# Lines that are markdown and cannot be YAML: a table row, bold text.
+_MARKDOWN_ONLY = re.compile(r"[ \t]*(?:\|.*\|[ \t]*\r?$|\*\*\S)")
+
+
 def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
     """Return 0-based (open, close) line indexes of the frontmatter fences.
 
@@ -107,10 +111,11 @@ def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
     for j in range(start + 1, limit):
         if lines[j][:3] in ("---", "...") and _CLOSE_LINE.match(lines[j]):
             return start, j
-    # Never closed. On the first line that is a broken frontmatter; further
-    # down it is a thematic break or a heading's underline before a line
-    # such as "Note: ...", not frontmatter.
-    return (start, -1) if start == 0 else None
+    # Never closed. On the first line, or after a blank line, a comment or a
+    # heading, that is a broken frontmatter; after a line of text it is that
+    # text's heading underline (or a rule) before a line such as "Note: ...".
+    before = lines[start - 1].strip() if start else ""
+    return (start, -1) if not before or before.startswith(("<!--", "#")) else None
 
 
 def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:
@@ -179,6 +184,15 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
             else:
                 result.frontmatter = data
             body_index = end + 1
+            if result.frontmatter_error is not None and not result.key_lines and start == 0 \
+                    and any(map(_MARKDOWN_ONLY.match, fm_lines)):
+                # Not one `key:` line, and markdown no YAML block holds (a
+                # table, bold text): the two `---` are horizontal rules
+                # around plain markdown.
+                result.frontmatter_lines = None
+                result.frontmatter_error = None
+                result.key_lines = {}
+                body_index = 0
     # Lines before a preamble-frontmatter are body-like text too; keep them out
     # of the body but count lines correctly: the body starts after the fence.
     result.body = text[_line_offset(lines, body_index):] if body_index else text  # "\n".join(lines[body_index:])
