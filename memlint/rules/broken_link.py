@@ -28,6 +28,7 @@ Fires: ``- [Pricing](project_pricng.md)`` in MEMORY.md when only
 
 Fix: point the link at the file's current name, or remove the entry.
 """
+import posixpath
 import unicodedata
 
 from memlint.finding import Problem
@@ -64,8 +65,12 @@ def check(store, options):
             inside = edge.target is not None and graph.repo_to_store(edge.target) is not None
         suggestion = graph.suggest(doc, link.target, wiki=wiki, fuzzy=inside)
         if suggestion:
-            wanted = link.target if wiki else (edge.target or link.target)
-            if _look_alike(suggestion, wanted):
+            if wiki:
+                found, wanted = suggestion, link.target
+            else:  # both repo-relative
+                found = posixpath.normpath(posixpath.join(posixpath.dirname(doc.path), suggestion))
+                wanted = edge.target or link.target
+            if _look_alike(found, wanted):
                 message += (f"; {suggestion} exists, but its name is spelt with other Unicode code points"
                             " (NFC vs NFD): the names look the same and differ on Linux and GitHub;"
                             " retype the link or rename the file")
@@ -75,8 +80,7 @@ def check(store, options):
 
 
 def _look_alike(found: str, wanted: str) -> bool:
-    """The same file name in two Unicode normalizations (café as one code
-    point, or as e + a combining accent): a "did you mean" would print the
-    same text twice."""
-    found_name, wanted_name = found.rsplit("/", 1)[-1], wanted.rsplit("/", 1)[-1]
-    return found_name != wanted_name and unicodedata.normalize("NFC", found_name) == unicodedata.normalize("NFC", wanted_name)
+    """The same path in two Unicode normalizations (café as one code point,
+    or as e + a combining accent): a "did you mean" would print the same
+    text twice."""
+    return found != wanted and unicodedata.normalize("NFC", found) == unicodedata.normalize("NFC", wanted)

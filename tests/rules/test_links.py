@@ -209,6 +209,11 @@ def test_broken_link_to_a_name_in_another_unicode_normalization_says_so(make_sto
         assert "other Unicode code points" in text and "did you mean" not in text
     assert f"; {decomposed} exists" in messages[0]
     assert [f["path"] for f in found if f["code"] == "MEM201"] == [decomposed]
+    # in another folder as well: then it is a plain "did you mean"
+    store = make_store({"MEMORY.md": f"# M\n- [C](notes/{composed})\n", f"archive/{decomposed}": mem("cafe")},
+                       sub="other")
+    [text] = [f["message"] for f in run(cli, store) if f["code"] == "MEM202"]
+    assert text.endswith(f"; did you mean archive/{decomposed}?")
 
 
 @pytest.mark.parametrize("preset", ["claude-code", "moc"])
