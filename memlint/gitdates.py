@@ -294,11 +294,11 @@ class GitDates:
 def _commits(log: str):
     """(sha, day, patches) of each commit of a ``git log -p`` written with
     ``--format=%x00%H %ad --date=raw``."""
-    from memlint.history import _commit_dates
+    from memlint.history import commit_dates
 
-    for chunk in log.split("\0")[1:]:
-        header, _, rest = chunk.partition("\n")
-        [sha], [when] = _commit_dates([header])
+    parts = [chunk.partition("\n") for chunk in log.split("\0")[1:]]
+    shas, stamps = commit_dates([header for header, _, _ in parts])
+    for sha, when, (_, _, rest) in zip(shas, stamps, parts):
         yield sha, when.date(), _patches(rest)
 
 

@@ -223,7 +223,7 @@ class _Replay:
                 next(it)
 
 
-def _commit_dates(headers: list[str]) -> tuple[list[str], list[datetime]]:
+def commit_dates(headers: list[str]) -> tuple[list[str], list[datetime]]:
     """Split raw "sha timestamp +zone" headers into shas and tz-aware datetimes."""
     zones: dict[str, timezone] = {}
     shas, stamps = [], []
@@ -531,7 +531,7 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
 
 def _dates_of(replay: "_Replay") -> tuple[dict[str, FileDates], dict[str, str]]:
     """(the dates of every file the replay saw born, {its path: the name it was born under})."""
-    shas, stamps = _commit_dates(replay.commits)
+    shas, stamps = commit_dates(replay.commits)
     files, born_as = {}, {}
     for path, (c, m, name) in replay.files.items():
         if c is not None:
@@ -602,7 +602,7 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     deleted = gitrun.background(_deleted_outside, root, spec, list(new)) if spec else set
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
-    shas, stamps = _commit_dates(replay.commits)
+    shas, stamps = commit_dates(replay.commits)
     boundary = {id(record): name for name, record in replay.names.items()}  # open records: their name then
     files, born_as = _dates_of(replay)  # the files born in the new commits
     for path, record in replay.files.items():

@@ -224,10 +224,16 @@ def _jsonl_session(path: Path) -> tuple[date | None, str, bool]:
     return when, "\n".join(parts), has_message
 
 
+def _holds_store_root(filenames: list[str]) -> bool:
+    """A folder a store's root is in: MEMORY.md, or INDEX.md beside NOW.md
+    (``presets.is_store_root``, from the names os.walk has listed)."""
+    return "MEMORY.md" in filenames or ("INDEX.md" in filenames and "NOW.md" in filenames)
+
+
 def _walk_session_files(sessions_dir: Path, skip: frozenset[str] = frozenset()) -> list[Path]:
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(sessions_dir):
-        if os.path.realpath(dirpath) in skip or (dirpath != str(sessions_dir) and "MEMORY.md" in filenames):
+        if os.path.realpath(dirpath) in skip or (dirpath != str(sessions_dir) and _holds_store_root(filenames)):
             # A memory store (a Claude Code project folder holds its memory/):
             # memories are not transcripts, and each would match itself.
             dirnames[:] = []
@@ -246,8 +252,8 @@ def _walk_session_files(sessions_dir: Path, skip: frozenset[str] = frozenset()) 
 
 def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = ()) -> Iterator[Session]:
     """Sessions from a folder (searched recursively; hidden folders, the
-    folders ``skip`` names and every other folder holding a ``MEMORY.md``
-    below the top skipped: a store's memories are not sessions).
+    folders ``skip`` names and every folder below the top that holds a
+    store's root skipped: a store's memories are not sessions).
 
     * ``*.jsonl`` - Claude Code transcripts, one session per file. Date: the
       first record that has a ``timestamp`` (converted to the local day);

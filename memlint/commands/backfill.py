@@ -82,17 +82,17 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 continue
             if not names:
                 break
-            name = store.shown(doc.path)  # as check names it (several repositories, a submodule)
+            shown_path = store.shown(doc.path)  # as check names it (several repositories, a submodule)
             if doc.abspath.is_symlink():
-                _skip(name, "symbolic link: not rewritten")
+                _skip(shown_path, "symbolic link: not rewritten")
                 continue
             if doc.problem:
-                _skip(name, doc.problem)
+                _skip(shown_path, doc.problem)
                 continue
             try:
                 data = doc.abspath.read_bytes()
             except OSError as exc:
-                _skip(name, f"cannot read: {exc.strerror or exc}")
+                _skip(shown_path, f"cannot read: {exc.strerror or exc}")
                 continue
             dates = git.of(doc)
             known = {"created": dates.created, "last_verified": dates.changed}
@@ -103,18 +103,18 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 outcome = add_dates(data, {k: v for k, v in chosen.items() if k not in ahead},
                                     create_block=create_block, parsed=doc.parsed)
                 shown = ", ".join(f"{name} {known[name].isoformat()}" for name in ahead)
-                _skip(name, f"git dates it after today ({store.today.isoformat()}): {shown}; "
+                _skip(shown_path, f"git dates it after today ({store.today.isoformat()}): {shown}; "
                                 "a clock was ahead; not written")
             if outcome.skipped:
-                _skip(name, outcome.skipped)
+                _skip(shown_path, outcome.skipped)
             if outcome.unknown:
-                _skip(name, f"not committed yet, so git has no date for {', '.join(outcome.unknown)}; "
+                _skip(shown_path, f"not committed yet, so git has no date for {', '.join(outcome.unknown)}; "
                                 "commit it first (under pre-commit, a file being added is dated today)")
             if not outcome.changed:
                 continue
             changed += 1
             if dry_run:
-                click.echo(_diff(name, data, outcome.data), nl=False)
+                click.echo(_diff(shown_path, data, outcome.data), nl=False)
                 continue
             from memlint.atomic import write_bytes_atomic
 
@@ -123,10 +123,10 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
             except OSError as exc:  # this file stays as it was; the others are still dated
                 changed -= 1
                 failed += 1
-                _skip(name, f"cannot write: {exc.strerror or exc}; left as it was")
+                _skip(shown_path, f"cannot write: {exc.strerror or exc}; left as it was")
                 continue
             shown = ", ".join(f"{name}: {known[name].isoformat()}" for name in outcome.added)
-            click.echo(f"{printable(name)}: added {shown}")
+            click.echo(f"{printable(shown_path)}: added {shown}")
     if failed:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)

@@ -220,7 +220,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                            "actionability": round(t.actionability, 3), "staleness": round(t.staleness, 3),
                            "sessions": u.sessions, "last_session": u.last_session,
                            "days_since_changed": u.days_since_changed, "lines": u.lines})
-        scored.sort(key=lambda r: (r["recommendation"] == "KEEP", r["score"], r["path"]))
+        scored.sort(key=_triage_rank)
         write_text_atomic(state_file, json.dumps({"last_run": now.isoformat(), "sessions": n_sessions,
                                                   "seen": sorted(known)}) + "\n")
         entry = {"time": now.isoformat(), "trigger": "auto" if auto else "manual", "store": str(store.dir),
@@ -229,7 +229,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         with open(log_file, "a", encoding="utf-8") as fh:  # one JSON line per run (json_text: always UTF-8)
             fh.write(json_text(entry, indent=None) + "\n")
         results.extend(scored)
-    results.sort(key=lambda r: (r["recommendation"] == "KEEP", r["score"], r["path"]))  # one ranking over every store
+    results.sort(key=_triage_rank)  # one ranking over every store
     if fmt == "json":
         click.echo(json_text(results))
         return
@@ -241,6 +241,11 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}  R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
                    f"A={r['actionability']:.2f} S={r['staleness']:.2f}  ({r['sessions']} sessions, "
                    f"last {r['last_session'] or 'never'}, changed {r['days_since_changed']}d ago, {r['lines']} lines)")
+
+
+def _triage_rank(row: dict):
+    """Files needing attention first, lowest score first."""
+    return row["recommendation"] == "KEEP", row["score"], row["path"]
 
 
 def _read_state(path: Path) -> dict:
