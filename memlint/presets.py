@@ -11,6 +11,12 @@ from pathlib import Path
 from memlint import lifecycle
 
 DAILY_LOGS = ["**/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].md", "**/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-*.md"]
+# A daily log by another name (daily-2026-03-27.md): a log, not a memory; not
+# append-only by default, as the dated names above are.
+NAMED_DAILY_LOGS = ["**/daily-[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*.md"]
+# Blank forms memories are made from: no memory rule judges them, and backfill
+# dates them not (a copy would inherit the form's dates).
+TEMPLATES = ["**/TEMPLATE.md", "**/[Tt]emplate.md", "**/_TEMPLATE.md", "**/_[Tt]emplate.md"]
 # Never memories: project docs that sit beside a store.
 DEFAULT_EXCLUDE = [
     "**/README.md",
@@ -28,9 +34,9 @@ BASE_SETTINGS: dict = {
     "frontmatter": "optional",  # "required" on memory files, or "optional"
     "schema": None,  # JSON Schema file for memory frontmatter (shipped name or a path)
     "topics": [],  # globs of topic / map-of-content index files
-    "daily-logs": DAILY_LOGS,  # exempt from orphan checks, append-only
+    "daily-logs": DAILY_LOGS + NAMED_DAILY_LOGS,  # exempt from orphan and memory checks
     "append-only": DAILY_LOGS,
-    "exempt": ["NOW.md"],  # never orphans (short-term files read directly)
+    "exempt": ["NOW.md", *TEMPLATES],  # never orphans, nor memories (short-term files read directly, templates)
     "wikilinks": "strict",  # "strict": dangling [[x]] is broken; "dangling-ok"; "off": [[x]] is not a link
     "backtick-refs": False,  # `memory/x.md` in the root counts as a link
     "index-depth": 3,  # root -> topic -> sub-topic -> memory
@@ -99,7 +105,7 @@ PRESETS: dict[str, dict] = {
             "frontmatter": "required",
             "schema": "three-layer.json",
             "topics": ["**/INDEX.md"],
-            "exempt": ["NOW.md"],
+            "exempt": ["NOW.md", *TEMPLATES],
             "wants-dates": ["last_verified"],
             "stale-days": 30,
         },

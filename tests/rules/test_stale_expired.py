@@ -198,3 +198,21 @@ def test_a_memory_listing_five_links_keeps_its_schema_and_lifecycle_checks(make_
         # retired and listed by no index: retired memories are meant to be unrouted, not orphans
         unlisted = make_store({**files, "checklist.md": checklist(links), "MEMORY.md": "# Memory\n"})
         assert "checklist.md" not in {p for p, _, c in findings(unlisted, "--today", TODAY) if c == "MEM201"}
+
+
+def test_templates_and_daily_named_logs_are_not_stale_memories(tmp_path, cli):
+    """A blank form and a `daily-YYYY-MM-DD.md` log are no memories: never
+    stale, never wanting dates, and backfill leaves them alone."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("MEMORY.md", "# M\n- [Lee](entities/lee.md) — lee\n")
+    form = "---\nname: <name>\ntype: <type>\n---\n## Facts\n"
+    for path in ("entities/TEMPLATE.md", "traces/_template.md"):
+        repo.write(path, form)
+    repo.write("daily-2026-01-10.md", "# 2026-01-10\n- shipped\n")
+    repo.write("entities/lee.md", "---\nname: lee\ntype: person\n---\nLee.\n")
+    repo.commit("start", "2026-01-10T10:00:00+00:00")
+    found = cli("check", "--format", "json", "--today", TODAY, repo.root).json()
+    assert {f["path"] for f in found} == {"entities/lee.md"}
+    dry = cli("backfill", "--dry-run", repo.root).output
+    assert "+++ b/entities/lee.md" in dry and "TEMPLATE" not in dry and "_template" not in dry and "daily-" not in dry
