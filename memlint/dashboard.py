@@ -392,7 +392,11 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
         f"{plural(t['logs'], 'daily log')}",
     ]
     if t["codes"]:
-        shown = ", ".join(f"{code}×{n}" for code, n in list(t["codes"].items())[:8])
+        codes = list(t["codes"].items())
+        shown = ", ".join(f"{code}×{n}" for code, n in codes[:8])
+        if len(codes) > 8:  # the rarest last: say how many more, and how many findings they hold
+            rest = codes[8:]
+            shown += f" and {plural(len(rest), 'more rule')} ({plural(sum(n for _, n in rest), 'finding')})"
         lines.append(f"- **Findings** on {t['files-with-findings']} files: {shown}")
     lines.append(f"- **Heat**: {plural(t['sessions'], 'session')} in the last {r.window_days} days; "
                  f"**triage**: " + ", ".join(f"{triage[k]} {k}" for k in (*ATTENTION, "KEEP"))

@@ -329,3 +329,28 @@ def test_unreadable_files_are_said_to_be_unscored(cli, tmp_path):
     rows = table(text, "File")
     heat = [int(n) for n in totals["HOT / WARM / COLD"].split(" / ")]
     assert sum(heat) + 1 == sum(1 for r in rows if r["File"] != "MEMORY.md")
+
+
+def test_the_findings_line_says_how_many_rules_it_leaves_out(cli, make_store):
+    """Nine rules fire: the line names the eight most frequent and counts the rest."""
+    long_line = "- [L](long.md) — " + "x" * 200 + "\n"
+    store = make_store({
+        "MEMORY.md": "# Memory\n" + long_line + "- [G](gone.md) — gone\n- [B](bad.md) — bad\n- [N](nofm.md) — n\n"
+                     "- [T](types.md) — t\n- [D](dated.md) — d\n- [E](old.md) — e\n- [B again](bad.md) — twice\n",
+        "long.md": "---\nname: long\ndescription: d\ntype: user\n---\n" + "line\n" * 400,
+        "bad.md": "---\nname: [unclosed\n---\nBody\n",
+        "nofm.md": "no frontmatter\n",
+        "types.md": "---\nname: t\ndescription: d\ntype: bogus\n---\nBody\n",
+        "dated.md": "---\nname: d\ndescription: d\ntype: user\ncreated: 2024-02-30\n---\nBody\n",
+        "old.md": "---\nname: e\ndescription: d\ntype: user\nexpires: 2024-01-01\n---\nBody\n",
+        "lost.md": "---\nname: lost\ndescription: d\ntype: user\n---\nBody\n",
+    })
+    text = report(cli, store).output
+    [line] = [ln for ln in text.splitlines() if ln.startswith("- **Findings**")]
+    codes = re.findall(r"MEM\d{3}", line)
+    assert len(codes) == 8
+    found = [row["code"] for row in cli("check", "--format", "json", "--today", TODAY, store).json()]
+    fired, left_out = set(found), [code for code in found if code not in codes]
+    assert len(fired) > 8 and set(codes) < fired
+    rules, findings = len(fired) - 8, len(left_out)
+    assert line.endswith(f" and {rules} more rule{'s' if rules > 1 else ''} ({findings} finding{'s' if findings > 1 else ''})")
