@@ -128,6 +128,16 @@ class GitDates:
             return DocDates(created, today, found.created_commit, STAGED)
         return DocDates(created, changed, found.created_commit, found.changed_commit)
 
+    @cached_property
+    def first_commit(self) -> str | None:
+        """The commit that first added a file of the store folder still there
+        (the oldest first add): where the store came into git, with whatever
+        dates its memories had before."""
+        history = self.history
+        if history is None or not history.files:
+            return None
+        return min(history.files.values(), key=lambda d: (d.created, d.created_commit)).created_commit
+
     @property
     def staged_changed(self) -> frozenset[str]:
         """Repo paths whose content the index changes against HEAD (edits, renames with edits)."""

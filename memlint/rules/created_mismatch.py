@@ -8,7 +8,9 @@ and not into an earlier file deleted at the same path) is what happened.
 Options: ``tolerance-days`` (default 1): how many days apart the two may be
 (time zones and commits made a day later stay quiet). ``allow-earlier``
 (default false): accept a ``created`` before the first add, for memories
-written before the store was put in git.
+written before the store was put in git. A ``created`` before the first add
+is accepted anyway for files the store's first commit added (the store was
+imported with them: git cannot tell how old they are).
 
 Quiet when the file is not committed yet (in a staged run, pre-commit
 included, a file added in this commit is created today), when there is no git
@@ -46,6 +48,8 @@ def check(doc, store, options):
     days = (written - dates.created).days
     if abs(days) <= max(0, options["tolerance-days"]) or (days < 0 and options["allow-earlier"]):
         return
+    if days < 0 and dates.created_commit == git.first_commit:
+        return  # came into git with the store's first commit: it may well be older, git cannot say
     commit = "the commit being made" if dates.created_commit == "staged" else f"commit {dates.created_commit[:7]}"
     side = "before" if days < 0 else "after"
     older = "; or, if the memory is older than its repository, set the rule's `allow-earlier: true`" if days < 0 else ""

@@ -80,6 +80,7 @@ def test_created_agrees_with_the_first_add_or_fires(repo, dates, cli):
 
 
 def test_created_tolerance_and_allow_earlier(repo, dates):
+    repo.commit("the store", "2024-01-01T09:00:00+00:00")
     repo.write("memory/one-day.md", mem("2024-01-11", "2024-01-11"))
     repo.write("memory/two-days.md", mem("2024-01-12", "2024-01-12"))
     repo.write("memory/earlier.md", mem("2023-06-01", "2024-01-10"))
@@ -87,6 +88,18 @@ def test_created_tolerance_and_allow_earlier(repo, dates):
     assert dates(repo) == [("memory/earlier.md", 4, "MEM401"), ("memory/two-days.md", 4, "MEM401")]
     repo.write(".memlint.yaml", "preset: moc\nrules:\n  created-mismatch: {tolerance-days: 0, allow-earlier: true}\n")
     assert dates(repo) == [("memory/one-day.md", 4, "MEM401"), ("memory/two-days.md", 4, "MEM401")]
+
+
+def test_an_earlier_created_on_a_file_the_stores_first_commit_added_is_not_disputed(repo, dates):
+    """Memories older than their repository come into git with its first
+    commit: git cannot say how old they are. Added later, it can."""
+    repo.write("memory/imported.md", mem("2023-06-01", "2024-01-10"))
+    repo.write("memory/later-typo.md", mem("2024-02-20", "2024-02-20"), add=False)
+    repo.commit("import the store", D1)
+    assert dates(repo) == []
+    repo.run("add", "memory/later-typo.md")
+    repo.commit("a later memory", "2024-03-05T09:00:00+00:00")
+    assert dates(repo) == [("memory/later-typo.md", 4, "MEM401")]
 
 
 def test_created_is_the_day_in_the_commits_own_time_zone(repo, dates):
@@ -137,6 +150,7 @@ def test_a_file_added_on_a_merged_branch_keeps_the_branch_date(repo, dates):
 
 
 def test_spaces_and_unicode_in_names(repo, dates):
+    repo.commit("the store", "2024-01-01T09:00:00+00:00")
     repo.write("memory/café notes/my memory.md", mem("2023-01-01", "2024-01-10"))
     repo.commit("add", D1)
     assert dates(repo) == [("memory/café notes/my memory.md", 4, "MEM401")]
