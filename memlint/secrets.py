@@ -368,9 +368,9 @@ def _scan_private_keys(text: str, emit: Callable[[int, int, str, str], None]) ->
 # Cheap line pre-filter: a line is examined only if it contains one of these
 # (case-insensitively).  "key" only counts after api/access/private.
 _KEYWORD_LITERALS = ("pass", "pwd", "secret", "token", "auth", "credential", "key")
-_KEY_QUALIFIER = re.compile(r"(?:api|access|private)[_.\-]?\Z")
+_KEY_QUALIFIER = re.compile(r"(?:api|access|private)[_.\- ]?\Z")  # a space: "API Key: ..."
 _KEYWORD = re.compile(
-    r"pass|pwd|secret|token|auth|credential|(?:api|access|private)[_.\-]?key",
+    r"pass|pwd|secret|token|auth|credential|(?:api|access|private)[_.\- ]?key",
     re.IGNORECASE | re.ASCII,
 )
 
@@ -430,7 +430,7 @@ _ASSIGN = re.compile(
     (?![A-Za-z0-9_.\-])
     [\"'`*]{0,3}
     [ \t]*
-    (?::=|=>|=|:)
+    (?::=|=>|=|:|\|)          # "|": a table row, | **Token** | value |
     \*{0,2}                    # "**Token:** value"
     [ \t]*
     (?:
@@ -602,6 +602,9 @@ def _generic_value(m: re.Match[str]) -> tuple[int, str] | None:
     return start, stripped
 
 
+_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z]{2,20}) $")
+
+
 def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None:
     search = _ASSIGN.search
     for span_start, span_end in _keyword_spans(text):
@@ -625,7 +628,11 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
                 pos = m.end()
             name = m.group("name")
             if not _is_secret_name(name):
-                continue
+                # a label written as two words: "API Key: ...", "Access key = ..."
+                word = _WORD_BEFORE.search(text, max(span_start, m.start("name") - 21), m.start("name"))
+                if word is None or (word.group(1).lower(), name.lower()) not in _NAME_PAIRS:
+                    continue
+                name = f"{word.group(1)}_{name}"
             got = _generic_value(m)
             if got is None:
                 continue

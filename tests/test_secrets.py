@@ -209,6 +209,9 @@ HEXVAL = rand(40, HEX)
         ("curl --password=" + VAL + " https://x", 17),
         ("session_token: " + rand(8, HEX) + "-" + rand(4, HEX) + "-" + rand(4, HEX) + "-"
          + rand(4, HEX) + "-" + rand(12, HEX), 16),
+        ("- API Key: " + HEXVAL, 12),  # a label in two words
+        ("Access key = `" + VAL + "`", 15),
+        ("| **AppSecret** | `" + HEXVAL + "` |", 20),  # a table row: name cell, value cell
     ],
 )
 def test_generic_assignment_fires(line, column):
@@ -318,6 +321,11 @@ def test_password_in_url():
         "url: https://user:${TOKEN}@github.com/org/repo.git",
         # keyword without assignment
         "The token " + rand(32) + " was rotated.",
+        # two words that are not a secret's name together; a table of what tokens are
+        "Connected account ID: `ca_yGwr2ocbcRZi`, auth config: `ac_g9okNGzmuXkZ`",
+        "My key: " + rand(32),
+        "| Token | Description |",
+        "| token | the `" + rand(4) + "` of the bot, in the vault |",
     ],
 )
 def test_generic_negatives(line):
