@@ -602,6 +602,8 @@ def _generic_value(m: re.Match[str]) -> tuple[int, str] | None:
     return start, stripped
 
 
+# Google's OAuth client ids (the secrets start GOCSPX-): public, shipped in apps.
+_GOOGLE_CLIENT_ID = re.compile(r"[0-9]{6,20}-[a-z0-9]{32}(?:\.apps\.googleusercontent\.com)?")
 _WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z]{2,20}) $")
 
 
@@ -642,6 +644,8 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
                 continue
             if _is_reference_or_wordy(value) or "EXAMPLE" in value or _is_placeholder(value):
                 continue
+            if _GOOGLE_CLIENT_ID.fullmatch(value):
+                continue  # an OAuth client id is public, however the line names it
             if _is_aws_secret_name(name) and _AWS_SECRET_VALUE.fullmatch(value):
                 emit(start, start + len(value), "AWS secret access key", value)
             elif _looks_high_entropy(value):

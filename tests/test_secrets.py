@@ -324,6 +324,9 @@ def test_password_in_url():
         # two words that are not a secret's name together; a table of what tokens are
         "Connected account ID: `ca_yGwr2ocbcRZi`, auth config: `ac_g9okNGzmuXkZ`",
         "My key: " + rand(32),
+        # a Google OAuth client id is public, under whatever name
+        "client_secret: 123456789012-" + rand(32, "abcdefghijklmnopqrstuvwxyz0123456789"),
+        "client_id: 123456789012-" + rand(32, "abcdefghijklmnopqrstuvwxyz0123456789") + ".apps.googleusercontent.com",
         "| Token | Description |",
         "| token | the `" + rand(4) + "` of the bot, in the vault |",
     ],
