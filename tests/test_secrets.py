@@ -325,8 +325,8 @@ def test_password_in_url():
         "Connected account ID: `ca_yGwr2ocbcRZi`, auth config: `ac_g9okNGzmuXkZ`",
         "My key: " + rand(32),
         # a Google OAuth client id is public, under whatever name
-        "client_secret: 123456789012-" + rand(32, "abcdefghijklmnopqrstuvwxyz0123456789"),
-        "client_id: 123456789012-" + rand(32, "abcdefghijklmnopqrstuvwxyz0123456789") + ".apps.googleusercontent.com",
+        "- client_secret: 314159265358-5ivu0vhpinhjkrdcgcahh5is7ajafa7s",
+        "client_id: 314159265358-5ivu0vhpinhjkrdcgcahh5is7ajafa7s.apps.googleusercontent.com",
         "| Token | Description |",
         "| token | the `" + rand(4) + "` of the bot, in the vault |",
     ],
