@@ -107,7 +107,8 @@ def check(store, options):
                    "(keep the file for provenance)")
         if routes:
             message += " and remove its index entry (" + ", ".join(f"{docs[r.index].path}:{r.line}" for r in routes) + ")"
-        add(old, doc.key_line("status"), message)
+        # on its status line; with none, on its own `superseded_by` if it has one
+        add(old, doc.key_line("status" if status else ref_field(doc, SUPERSEDED_BY_FIELDS) or "status"), message)
 
     # 4. cycles: edges point from the newer memory to the older one
     edges: dict[str, set[str]] = {}

@@ -73,7 +73,7 @@ def test_mem503_old_side_alone_saying_superseded_by_must_be_retired(make_store, 
         "new.md": mem("new"),
         "old.md": mem("old", "superseded_by: new\n"),  # no status: live
     })
-    assert codes(findings(store, "--today", TODAY), "MEM503") == [("old.md", 1)]  # no status line: the fence
+    assert codes(findings(store, "--today", TODAY), "MEM503") == [("old.md", 5)]  # no status line: its superseded_by
 
 
 def test_mem503_quiet_when_done_right(make_store, findings):
