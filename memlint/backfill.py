@@ -187,9 +187,9 @@ def _drop_inverted(plan: _Plan, fm: dict, meta: dict) -> str | None:
         except ValueError:
             return None, False
 
-    (created, _), (verified, verified_new) = when("created"), when("last_verified")
-    if created is None or verified is None or verified >= created:
-        return None
+    (created, created_new), (verified, verified_new) = when("created"), when("last_verified")
+    if created is None or verified is None or verified >= created or not (created_new or verified_new):
+        return None  # in order, or both written by hand already (MEM004 reports that pair)
     if verified_new:  # git's last change dated before its first add (author dates out of order), or before `created`
         plan.fill.pop("last_verified", None)
         plan.insert.pop("last_verified", None)

@@ -54,6 +54,12 @@ def test_only_missing_fields_are_written_and_a_second_run_changes_nothing():
     assert not again.changed and again.data is out.data
 
 
+def test_a_pair_already_inverted_by_hand_is_left_to_mem004_without_a_word():
+    old = b"---\nname: a\ncreated: 2026-11-01\nlast_verified: 2026-10-15\n---\nBody\n"
+    out = add_dates(old, BOTH, create_block=False)
+    assert not out.changed and out.skipped is None  # nothing was to be written: nothing left out
+
+
 @pytest.mark.parametrize("frontmatter, dates, added, why", [
     # verified before git first added it: a memory older than its repository
     ("last_verified: 2023-12-01\n", BOTH, (), "created left out"),
