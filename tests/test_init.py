@@ -43,7 +43,7 @@ def test_init_detects_the_preset_and_the_config_lints_the_same(tmp_path, cli, la
     shutil.copytree(TESTDATA / layout, repo / "memory")
     result = cli("init", repo)
     assert result.exit_code == 0, result.stderr
-    assert result.output.startswith("wrote .memlint.yaml for 1 store")
+    assert result.output.startswith(f"wrote {repo / '.memlint.yaml'} for 1 store")  # the folder as it was named
     text = (repo / ".memlint.yaml").read_text()
     assert f"\npreset: {layout}\n" in text and f'\nroot: "memory/{root}"\n' in text
     assert re.search(rf"^# Detected: memory/{root}, a {layout} store \(\d+ memories", text, re.M)
@@ -100,6 +100,20 @@ def test_init_respects_pyproject_configuration(tmp_path, cli):
     refused = cli("init", tmp_path)
     assert refused.exit_code == 2 and "pyproject.toml already holds memlint configuration" in refused.stderr
     assert not (tmp_path / ".memlint.yaml").exists()
+    forced = cli("init", "--force", tmp_path)  # a new file, read first: the section is said to be shadowed
+    assert forced.exit_code == 0 and "[tool.memlint] no longer applies: remove it" in forced.stderr
+
+
+def test_init_pre_commit_keeps_an_existing_config_and_adds_the_hook(tmp_path, cli):
+    """`memlint init`, edited, then the pre-commit quick start: the config stays, the hook comes."""
+    write_files(tmp_path, {"MEMORY.md": "# Index\n", ".git/HEAD": "ref: refs/heads/main\n"})
+    assert cli("init", tmp_path).exit_code == 0
+    edited = (tmp_path / ".memlint.yaml").read_text() + "# mine\n"
+    (tmp_path / ".memlint.yaml").write_text(edited)
+    result = cli("init", "--pre-commit", tmp_path)
+    assert result.exit_code == 0 and "kept" in result.output and "created .pre-commit-config.yaml" in result.output
+    assert (tmp_path / ".memlint.yaml").read_text() == edited
+    validate_pre_commit_config(tmp_path / ".pre-commit-config.yaml")
 
 
 def test_init_prints_a_valid_pre_commit_entry(tmp_path, cli):

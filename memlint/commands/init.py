@@ -7,6 +7,8 @@ edit. Existing files are never overwritten without --force.
 """
 from __future__ import annotations
 
+import os
+
 import io
 import json
 import re
@@ -229,7 +231,8 @@ def init(path, preset, force, pre_commit):
     pyproject = folder / "pyproject.toml"
     if pyproject.is_file() and _pyproject_section(pyproject) is not None:
         existing.append(pyproject)
-    if existing and not force:
+    keep = bool(existing) and not force
+    if keep and not pre_commit:
         raise UsageError(f"{existing[0]} already holds memlint configuration; not overwritten (--force replaces it)")
     if existing and existing[0].name in CONFIG_NAMES:
         target = existing[0]  # --force: replace the file memlint reads, not a shadowing twin
@@ -241,8 +244,18 @@ def init(path, preset, force, pre_commit):
         )
     # The hook's file is checked first: a refusal there leaves nothing half done.
     add_hook = plan_pre_commit_hook((_find_git_root(folder) or folder) / PRE_COMMIT_CONFIG) if pre_commit else None
-    write_text_atomic(target, render_config(folder, stores, preset))
-    click.echo(f"wrote {target.name} for {len(stores)} store{'s' if len(stores) != 1 else ''}; `memlint check` lints with it")
+    def shown(file: Path) -> str:  # as the user named the folder: `init memory/` wrote memory/.memlint.yaml
+        return os.path.normpath(os.path.join(str(path), file.name))
+
+    if keep:  # --pre-commit with a configuration there already: it stays as it is
+        click.echo(f"kept {shown(existing[0])}: it already holds memlint configuration (--force replaces it)")
+    else:
+        write_text_atomic(target, render_config(folder, stores, preset))
+        click.echo(f"wrote {shown(target)} for {len(stores)} store{'s' if len(stores) != 1 else ''}; "
+                   "`memlint check` lints with it")
+        if pyproject in existing:  # read second: the new file hides it
+            click.echo(f"memlint: {shown(target)} is read before {shown(pyproject)}, whose [tool.memlint] "
+                       "no longer applies: remove it", err=True)
     if add_hook is not None:
         click.echo(add_hook())
     else:
