@@ -248,11 +248,11 @@ def replacements(repo_root: Path) -> str:
     says (``git replace`` refs, grafts, the variables that switch them), or
     "" when there is none: a history or findings kept at HEAD hold only with
     it. Read from files, no git call: most repositories have none of it."""
-    from memlint.statedir import git_dir
+    from memlint.statedir import common_dir
 
     parts = [f"{name}={os.environ[name]}".encode() for name in
              ("GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE") if name in os.environ]
-    common = _common_dir(git_dir(repo_root))
+    common = common_dir(repo_root)
     if common is None:
         return hashlib.blake2b(b"\0".join(parts), digest_size=8).hexdigest() if parts else ""
     base = os.environ.get("GIT_REPLACE_REF_BASE") or "refs/replace/"
@@ -278,21 +278,6 @@ def replacements(repo_root: Path) -> str:
         if data:
             parts.append(extra.encode() + b"\0" + data)
     return hashlib.blake2b(b"\0".join(parts), digest_size=8).hexdigest() if parts else ""
-
-
-def _common_dir(git_folder: Path | None) -> Path | None:
-    """The folder a worktree shares with its main repository (refs, info),
-    from GIT_COMMON_DIR or GIT_DIR, or the ``commondir`` file of ``git_folder``."""
-    named = os.environ.get("GIT_COMMON_DIR") or os.environ.get("GIT_DIR")
-    if named:
-        return Path(named).absolute()
-    if git_folder is None:
-        return None
-    try:
-        shared = (git_folder / "commondir").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return git_folder
-    return (git_folder / shared).resolve() if shared else git_folder
 
 
 # Attributes that make git change a file's bytes between the index and the

@@ -307,6 +307,8 @@ def sessions_from_git(repo_root: Path, under: str | None) -> Iterator[Session]:
         return
     if status != 0:
         return
+    # A shallow clone's oldest fetched commits "add" every file: no session.
+    cut = _shallow_commits(repo_root)
     out = raw.decode("utf-8", errors="replace")
     for chunk in out.split("\x1e"):
         if not chunk.strip("\0\n"):
@@ -317,12 +319,23 @@ def sessions_from_git(repo_root: Path, under: str | None) -> Iterator[Session]:
         except ValueError:
             continue
         when = _date_in_name(stamp[:10])
-        if when is None:
+        if when is None or sha.strip() in cut:
             continue
         names = [n.strip("\n") for n in names_blob.split("\0")]
         names = [n for n in names if n]
         text = body.strip() + ("\n" + "\n".join(names) if names else "")
         yield Session(id=f"git:{sha.strip()}", when=when, text=text)
+
+
+def _shallow_commits(repo_root: Path) -> frozenset[str]:
+    """The commits a shallow clone was cut at (git's ``shallow`` file)."""
+    from memlint.statedir import common_dir
+
+    folder = common_dir(repo_root)
+    try:
+        return frozenset((folder / "shallow").read_text(encoding="ascii").split()) if folder else frozenset()
+    except (OSError, UnicodeDecodeError):
+        return frozenset()
 
 
 # --------------------------------------------------------------------------

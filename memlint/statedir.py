@@ -26,6 +26,23 @@ def git_dir(repo_root: Path) -> Path | None:
     return None
 
 
+def common_dir(repo_root: Path) -> Path | None:
+    """The folder a worktree shares with its main repository (refs, info,
+    shallow), from GIT_COMMON_DIR or GIT_DIR, or the ``commondir`` file of
+    the repository's .git folder."""
+    named = os.environ.get("GIT_COMMON_DIR") or os.environ.get("GIT_DIR")
+    if named:
+        return Path(named).absolute()
+    folder = git_dir(repo_root)
+    if folder is None:
+        return None
+    try:
+        shared = (folder / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return folder
+    return (folder / shared).resolve() if shared else folder
+
+
 def state_dir(repo_root: Path, store_dir: Path) -> Path:
     """A writable folder for this store's state, created if needed."""
     base = git_dir(repo_root)

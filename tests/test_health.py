@@ -244,3 +244,27 @@ def test_triage_ranks_the_files_of_every_store_together(tmp_path, cli):
     rows = cli("triage", "--format", "json", "--today", TODAY.isoformat(), tmp_path).json()
     assert [row["score"] for row in rows if row["recommendation"] != "KEEP"] == sorted(
         row["score"] for row in rows if row["recommendation"] != "KEEP")
+
+
+def test_a_shallow_clone_says_so_and_its_cut_commit_is_no_session(tmp_path, cli):
+    """The commit a shallow clone is cut at "adds" every file: it is no
+    session that touched them all, and the file times a checkout sets are said
+    to be what they are."""
+    import subprocess
+
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "full")
+    repo.write("memory/MEMORY.md", "# M\n- [A](a.md) — alpha\n- [B](b.md) — beta\n")
+    repo.write("memory/a.md", MEM.format(name="alpha", desc="d", body="A"))
+    repo.write("memory/b.md", MEM.format(name="beta", desc="d", body="B"))
+    repo.commit("add alpha and beta", days_ago(20).isoformat() + "T10:00:00+00:00")
+    repo.write("memory/a.md", MEM.format(name="alpha", desc="d", body="A, again"))
+    repo.commit("alpha again", days_ago(5).isoformat() + "T10:00:00+00:00")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo.root}", str(shallow)], check=True)
+    full_rows = cli("health", "--format", "json", "--today", TODAY.isoformat(), repo.root / "memory").json()
+    assert {row["path"]: row["sessions"] for row in full_rows} == {"memory/a.md": 2, "memory/b.md": 1}
+    result = cli("health", "--format", "json", "--today", TODAY.isoformat(), shallow / "memory")
+    assert "shallow clone" in result.stderr and "fetch-depth: 0" in result.stderr
+    assert all(row["sessions"] == 0 for row in result.json())  # the cut commit counted for every file

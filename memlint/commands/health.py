@@ -119,6 +119,10 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
 
 def build_usage(store, sessions_dir: Path | None, today: date, window_days: int):
     """(per-file usage, session index, number of sessions) for one store."""
+    if store.git_dates.shallow:  # as check's MEM403 says it, once per store
+        click.echo(f"memlint: {store.dir}: shallow clone: days since a change come from file times, which a "
+                   "checkout resets; fetch the full history (`git fetch --unshallow`; in GitHub Actions "
+                   "`fetch-depth: 0`)", err=True)
     index, n_sessions = open_index(store, sessions_dir)
     return usage(store, index, today, window_days), index, n_sessions
 
