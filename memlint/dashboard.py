@@ -154,7 +154,8 @@ def build_store_report(
     if history is None:
         notes.append("no git history: dates come from frontmatter only")
     elif history.shallow:
-        notes.append("shallow clone: git dates unknown, dates come from frontmatter only (fetch the full history: `fetch-depth: 0`)")
+        notes.append("shallow clone: git dates unknown, dates come from frontmatter only and heat from file times "
+                     "(fetch the full history: `fetch-depth: 0`)")
     folder = store._repo_path(store.dir)
     folder = "" if folder in (".", "") or store.dir == store.repo_root else folder
     return StoreReport(root, folder, store.repo_root.name, store.preset, store.today, rows, totals,
@@ -409,8 +410,8 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
                      f"{plural(lc.conflict_members, 'memory')} in conflict")
     lines.append(f"- **Dates**: created from {_sources(t['dates']['created'])}; "
                  f"last verified from {_sources(t['dates']['verified'])}")
-    for note in r.notes:
-        lines.append(f"- {cell(note)}")
+    for note in r.notes:  # memlint's own words, markdown included: not escaped as a cell is
+        lines.append(f"- {note}")
     lines += [""] + _table(r.rows)
     lines += ["", "## Root → topics", "", "```mermaid", r.mermaid, "```", ""]
     return lines

@@ -354,3 +354,19 @@ def test_the_findings_line_says_how_many_rules_it_leaves_out(cli, make_store):
     assert len(fired) > 8 and set(codes) < fired
     rules, findings = len(fired) - 8, len(left_out)
     assert line.endswith(f" and {rules} more rule{'s' if rules > 1 else ''} ({findings} finding{'s' if findings > 1 else ''})")
+
+
+def test_the_shallow_clone_note_keeps_its_code_markup(cli, tmp_path):
+    import subprocess
+
+    repo = GitRepo(tmp_path / "full")
+    repo.write("MEMORY.md", "# Memory\n- [A](a.md) — a\n")
+    repo.write("a.md", "---\nname: a\ndescription: d\ntype: user\n---\nA.\n")
+    repo.commit("start", "2026-05-01T10:00:00+00:00")
+    repo.write("a.md", "---\nname: a\ndescription: d\ntype: user\n---\nA, again.\n")
+    repo.commit("again", "2026-05-02T10:00:00+00:00")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo.root}", str(shallow)], check=True)
+    text = report(cli, shallow).output
+    [note] = [line for line in text.splitlines() if line.startswith("- shallow clone")]
+    assert "`fetch-depth: 0`" in note and "\\`" not in note
