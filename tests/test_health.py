@@ -268,3 +268,15 @@ def test_a_shallow_clone_says_so_and_its_cut_commit_is_no_session(tmp_path, cli)
     result = cli("health", "--format", "json", "--today", TODAY.isoformat(), shallow / "memory")
     assert "shallow clone" in result.stderr and "fetch-depth: 0" in result.stderr
     assert all(row["sessions"] == 0 for row in result.json())  # the cut commit counted for every file
+
+
+def test_triage_scores_memories_not_the_indexes_that_route_to_them(make_store, cli):
+    files = {"MEMORY.md": "# M\n- [Projects](MOC-projects.md) — projects\n",
+             "MOC-projects.md": "# Projects\n" + "".join(f"- [P{i}](p{i}.md) — project {i}\n" for i in range(6))}
+    files.update({f"p{i}.md": MEM.format(name=f"p{i}", desc="d", body="b") for i in range(6)})
+    store = make_store(files)
+    for name in files:
+        set_mtime(store / name, 90)  # unchanged for long, and no session: an index would look ARCHIVE
+    rows = cli("triage", "--format", "json", "--today", TODAY.isoformat(), "--preset", "moc", store).json()
+    assert sorted(row["path"] for row in rows) == [f"p{i}.md" for i in range(6)]
+    assert all(row["recommendation"] == "ARCHIVE" for row in rows)

@@ -218,6 +218,8 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         scored = []
         by_path = {d.path: d for d in store.docs.values()}
         for u in uses:
+            if not by_path[u.path].is_memory:
+                continue  # a topic index routes to memories: archiving it would lose them all
             t = triage_use(by_path[u.path], u, today_date)
             scored.append({"path": store.shown(u.path), "recommendation": t.recommendation, "score": round(t.score, 3),
                            "recency": t.recency, "recurrence": round(t.recurrence, 3),

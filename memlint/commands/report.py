@@ -64,5 +64,6 @@ def build_report(store, sessions_dir, today):
         # Triage counts recurrence over its own, longer window (see memlint.engagement).
         uses = usage(store, index, today, eng.TRIAGE_WINDOW_DAYS)
     by_path = {d.path: d for d in store.docs.values()}
-    triage = {u.path: triage_use(by_path[u.path], u, today).recommendation for u in uses}
+    # Memories only: archiving a topic index would lose every memory it routes to.
+    triage = {u.path: triage_use(by_path[u.path], u, today).recommendation for u in uses if by_path[u.path].is_memory}
     return build_store_report(store, findings, heat, triage, sessions=n_sessions, window_days=eng.HEALTH_WINDOW_DAYS)
