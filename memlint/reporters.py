@@ -35,8 +35,11 @@ def json_text(value, *, indent: int | None = 2) -> str:
 
 
 def text(findings: Sequence[Finding], rules=()) -> str:
+    # path:line:column: as compilers write it; a finding on a whole file or
+    # line has no column (0), and none is written (editors read `:1:0:` as wrong)
     lines = [
-        f"{printable(f.path)}:{f.line}:{f.column}: {f.code} {printable(f.message)} [{f.name}{'' if f.severity == 'error' else ', warning'}]"
+        f"{printable(f.path)}:{f.line}:{f'{f.column}:' if f.column else ''} {f.code} {printable(f.message)} "
+        f"[{f.name}{'' if f.severity == 'error' else ', warning'}]"
         for f in findings
     ]
     return "\n".join(lines) + ("\n" if lines else "")

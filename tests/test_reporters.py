@@ -15,6 +15,8 @@ def test_text_format_is_path_line_col_code_message():
     out = reporters.text([E, F])
     assert out.splitlines()[0].startswith("MEMORY.md:201:1: MEM101 over the cap")
     assert out.splitlines()[1].startswith("memory/a b.md:3:5: MEM102 entry is long")
+    whole = Finding("b.md", 1, 0, "MEM301", "duplicate-content", "warning", "same body as a.md:1")
+    assert reporters.text([whole]).startswith("b.md:1: MEM301 same body")  # no column: none written
 
 
 def test_json_has_exactly_the_finding_keys():
