@@ -261,6 +261,10 @@ def _outer_root() -> Path | None:
         return None
 
 
+def _in_git(store: Store) -> bool:
+    return (store.repo_root / ".git").exists() or bool(os.environ.get("GIT_DIR"))
+
+
 def name_stores(stores: list[Store]) -> None:
     """Set each store's ``shown_prefix``: when the stores live in different
     repositories (or outside any), its repository's folder relative to the
@@ -276,6 +280,11 @@ def name_stores(stores: list[Store]) -> None:
             prefix = None if prefix == "." else prefix  # the current folder's repository: as in a run of it alone
         elif outer is not None and store.repo_root != outer and store.repo_root.is_relative_to(outer):
             prefix = store.repo_root.relative_to(outer).as_posix()
+        elif outer is None and not _in_git(store):
+            # Outside any repository: named from the current folder when below it
+            here = Path.cwd().resolve()
+            if store.repo_root != here and store.repo_root.is_relative_to(here):
+                prefix = store.repo_root.relative_to(here).as_posix()
         store.shown_prefix = prefix
 
 

@@ -271,6 +271,16 @@ def test_stores_of_two_repositories_are_named_apart_by_every_command(tmp_path, c
     assert outcome["found"] == "b/user_profile.md" and outcome["passed"]
 
 
+def test_outside_git_a_store_below_the_current_folder_is_named_from_it(tmp_path, cli):
+    """With no repository, files are named as the user can open them: from the current folder."""
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "MEMORY.md").write_text("# Index\n- [a](a.md)\n")
+    below = cli("check", "--format", "json", "notes", cwd=tmp_path)
+    assert [f["path"] for f in below.json()] == ["notes/MEMORY.md"]
+    inside = cli("check", "--format", "json", ".", cwd=tmp_path / "notes")
+    assert [f["path"] for f in inside.json()] == ["MEMORY.md"]
+
+
 def test_each_store_uses_its_own_config(tmp_path, cli):
     for name in ("r1", "r2"):
         (tmp_path / name / ".git").mkdir(parents=True)
