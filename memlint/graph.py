@@ -362,7 +362,7 @@ class Graph:
         prefix = store._repo_path(store.dir)
         self._store_prefix = "" if prefix in (".", "") else prefix
         self._doc_dirs: dict[str, str] = {}
-        self._casefolded = {same_name_key(rel) for rel in store.docs}
+        self._casefolded: set[str] | None = None  # made on the first link to no file
         self.edges: list[Edge] = []
         self.out: dict[str, list[Edge]] = defaultdict(list)
         self.inbound: dict[str, list[Edge]] = defaultdict(list)
@@ -447,6 +447,8 @@ class Graph:
         if store_rel is not None:
             if store_rel in self.store.docs:
                 return OK, store_rel
+            if self._casefolded is None:
+                self._casefolded = {same_name_key(rel) for rel in self.store.docs}
             if same_name_key(store_rel) in self._casefolded:
                 # Foo.md for foo.md, or café.md typed in NFC for a file named in
                 # NFD: found on macOS and Windows, missing on Linux and on

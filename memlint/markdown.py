@@ -357,31 +357,36 @@ def _code_spans(text: str) -> tuple[list[tuple[int, int, int, int]], bool]:
             j += 1
         runs.append((i, j))
         i = text.find("`", j)
-    return _pair_runs(text, runs, "\\`" in text)
+    escaped = "\\`" in text
+    if not escaped and len(runs) == text.count("`"):
+        # single backticks (the usual case): they pair in order
+        spans = [(runs[k][0], runs[k][1], runs[k + 1][0], runs[k + 1][1]) for k in range(0, len(runs) - 1, 2)]
+    else:
+        spans = _pair_by_width(text, runs, escaped, None)
+    if not spans:
+        return spans, False
+    multiline = _holds_line_break(text, spans)
+    if multiline and any(_PARAGRAPH_BREAK.search(text, s[1], s[2]) for s in spans):
+        # Paired as if the text were one paragraph, that made a span over a
+        # blank line: pair again within paragraphs. (Up to that span, the two
+        # pairings agree: each opener finds the same nearest partner.)
+        spans = _pair_by_width(text, runs, escaped, [m.start() for m in _PARAGRAPH_BREAK.finditer(text)])
+        multiline = _holds_line_break(text, spans)
+    return spans, multiline
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _CONTENT_START, _CONTENT_END = itemgetter(1), itemgetter(2)
 
 
-def _pair_runs(text: str, runs: list[tuple[int, int]], escaped: bool, breaks: list[int] | None = None):
-    """(code_spans's pairing of backtick ``runs``, none crossing an offset of
-    ``breaks``; whether a span holds a line break)."""
-    if not escaped and not breaks and len(runs) == text.count("`"):
-        # single backticks (the usual case): they pair in order
-        spans = [(runs[k][0], runs[k][1], runs[k + 1][0], runs[k + 1][1]) for k in range(0, len(runs) - 1, 2)]
-    else:
-        spans = _pair_by_width(text, runs, escaped, breaks)
-    multiline = any(map(text.count, repeat("\n", len(spans)), map(_CONTENT_START, spans), map(_CONTENT_END, spans)))
-    if multiline and breaks is None and any(_PARAGRAPH_BREAK.search(text, s[1], s[2]) for s in spans):
-        # Paired as if the text were one paragraph, that made a span over a
-        # blank line: pair again within paragraphs. (Up to that span, the two
-        # pairings agree: each opener finds the same nearest partner.)
-        return _pair_runs(text, runs, escaped, [m.start() for m in _PARAGRAPH_BREAK.finditer(text)])
-    return spans, multiline
+def _holds_line_break(text: str, spans) -> bool:
+    """Whether the content of one of ``spans`` holds a line break (C-level maps)."""
+    return any(map(text.count, repeat("\n", len(spans)), map(_CONTENT_START, spans), map(_CONTENT_END, spans)))
 
 
 def _pair_by_width(text: str, runs: list[tuple[int, int]], escaped: bool, breaks: list[int] | None):
+    """code_spans's pairing of backtick ``runs`` of any widths, escapes
+    honoured, no span crossing an offset of ``breaks``."""
     opens = [start for start, _ in runs]  # where a run starts as an opener
     if escaped:
         for k, (start, _) in enumerate(runs):
