@@ -137,7 +137,7 @@ def propose_golden(store: "Store") -> list[dict]:
             continue
         q = _question_for(doc)
         if q:
-            proposed.append({"q": q, "expect": store.shown(doc.path)})
+            proposed.append({"q": q, "expect": doc.path})  # as the store names it: the same from any folder
     return proposed
 
 
