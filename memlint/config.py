@@ -175,12 +175,12 @@ def _line_of(text: str, key: tuple[str, ...]) -> int | None:
     block-style YAML mapping; None when it is not written so."""
     pattern = r"^(['\"]?){}\1[ \t]*:(?:[ \t]|$)"
     lines = text.split("\n")
-    top = re.compile(pattern.format(re.escape(key[0])))
+    top = re.compile(pattern.format(re.escape(str(key[0]))))
     for number, line in enumerate(lines, 1):
         if top.match(line):
             if len(key) == 1:
                 return number
-            below = re.compile(r"^[ \t]+" + pattern.format(re.escape(key[1]))[1:])
+            below = re.compile(r"^[ \t]+" + pattern.format(re.escape(str(key[1])))[1:])
             for offset, inner in enumerate(lines[number:], number + 1):
                 if inner.strip() and not inner[0].isspace() and not inner.startswith("#"):
                     break  # the next top-level key: not written below this one
@@ -215,7 +215,7 @@ def validate(data, where: str = "config") -> None:
     """Raise ConfigError on anything memlint would not understand."""
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: config must be a mapping, not {type(data).__name__}")
-    unknown = sorted(set(data) - TOP_LEVEL_KEYS)
+    unknown = sorted(str(key) for key in set(data) - TOP_LEVEL_KEYS)  # YAML keys may be numbers or booleans
     if unknown:
         raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})", key=(unknown[0],))
     preset = data.get("preset")

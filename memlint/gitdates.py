@@ -129,14 +129,18 @@ class GitDates:
         return DocDates(created, changed, found.created_commit, found.changed_commit)
 
     @cached_property
-    def first_commit(self) -> str | None:
-        """The commit that first added a file of the store folder still there
-        (the oldest first add): where the store came into git, with whatever
-        dates its memories had before."""
+    def first_commits(self) -> frozenset[str]:
+        """The commits that first added the store's oldest files (all those
+        of the earliest first add, should several share its moment): where
+        the store came into git, with whatever dates its memories had."""
         history = self.history
-        if history is None or not history.files:
-            return None
-        return min(history.files.values(), key=lambda d: (d.created, d.created_commit)).created_commit
+        if history is None:
+            return frozenset()
+        found = [dates for dates in map(history.dates, map(self.repo_path, self.store.docs.values())) if dates]
+        if not found:
+            return frozenset()
+        first = min(dates.created for dates in found)
+        return frozenset(dates.created_commit for dates in found if dates.created == first)
 
     @property
     def staged_changed(self) -> frozenset[str]:

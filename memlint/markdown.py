@@ -111,11 +111,13 @@ def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
     for j in range(start + 1, limit):
         if lines[j][:3] in ("---", "...") and _CLOSE_LINE.match(lines[j]):
             return start, j
-    # Never closed. On the first line, or after a blank line, a comment or a
-    # heading, that is a broken frontmatter; after a line of text it is that
-    # text's heading underline (or a rule) before a line such as "Note: ...".
-    before = lines[start - 1].strip() if start else ""
-    return (start, -1) if not before or before.startswith(("<!--", "#")) else None
+    # Never closed. On the first line, that is a broken frontmatter; further
+    # down, only after a comment or with two `key:` lines below it: else it
+    # is a rule, or a heading's underline, before a line such as "Note: ...".
+    if start == 0 or lines[start - 1].lstrip().startswith("<!--"):
+        return start, -1
+    keyed = start + 2 < len(lines) and _KEY_LINE.match(lines[start + 2])
+    return (start, -1) if keyed else None
 
 
 def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:

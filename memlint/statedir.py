@@ -28,12 +28,13 @@ def git_dir(repo_root: Path) -> Path | None:
 
 def common_dir(repo_root: Path) -> Path | None:
     """The folder a worktree shares with its main repository (refs, info,
-    shallow), from GIT_COMMON_DIR or GIT_DIR, or the ``commondir`` file of
-    the repository's .git folder."""
-    named = os.environ.get("GIT_COMMON_DIR") or os.environ.get("GIT_DIR")
-    if named:
-        return Path(named).absolute()
-    folder = git_dir(repo_root)
+    shallow): GIT_COMMON_DIR, else what the ``commondir`` file of the git
+    folder (GIT_DIR, or the repository's .git) names, else that folder."""
+    if os.environ.get("GIT_COMMON_DIR"):
+        return Path(os.environ["GIT_COMMON_DIR"]).absolute()
+    # GIT_DIR, as git hands it to a hook in a linked worktree, may be a
+    # worktree's own folder: its `commondir` file still leads to the shared one
+    folder = Path(os.environ["GIT_DIR"]).absolute() if os.environ.get("GIT_DIR") else git_dir(repo_root)
     if folder is None:
         return None
     try:

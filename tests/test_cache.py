@@ -1072,3 +1072,17 @@ def test_a_file_that_could_not_be_read_is_read_again_next_time(check, repo, monk
                for path, _, _, message in check(repo))
     monkeypatch.undo()
     assert check(repo) == expected
+
+
+def test_the_common_folder_of_a_linked_worktree_is_found_from_a_hooks_git_dir(repo, monkeypatch, tmp_path):
+    """git hands a hook in a linked worktree GIT_DIR=<main>/.git/worktrees/<name>:
+    the replace refs and the shallow file live in the main .git, which its
+    `commondir` file names."""
+    from memlint.statedir import common_dir
+
+    linked = tmp_path / "linked"
+    repo.run("worktree", "add", "-q", str(linked))
+    monkeypatch.setenv("GIT_DIR", str(repo.root / ".git" / "worktrees" / "linked"))
+    assert common_dir(linked) == (repo.root / ".git").resolve()
+    monkeypatch.delenv("GIT_DIR")
+    assert common_dir(linked) == (repo.root / ".git").resolve()

@@ -57,6 +57,8 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
     "text, needle",
     [
         ("rulez: {}\n", "unknown key 'rulez'"),
+        ("2024: 1\n", "unknown key '2024'"),  # YAML's numbers and booleans are keys too
+        ("yes: 1\n", "unknown key 'True'"),
         ("preset: claud\n", "unknown preset"),
         ("rules:\n  MEM999: off\n", "no such rule"),
         ("rules:\n  root-budget:\n    max-line: 3\n", "unknown option 'max-line'"),

@@ -48,7 +48,7 @@ def check(doc, store, options):
     days = (written - dates.created).days
     if abs(days) <= max(0, options["tolerance-days"]) or (days < 0 and options["allow-earlier"]):
         return
-    if days < 0 and dates.created_commit == git.first_commit:
+    if days < 0 and dates.created_commit in git.first_commits:
         return  # came into git with the store's first commit: it may well be older, git cannot say
     commit = "the commit being made" if dates.created_commit == "staged" else f"commit {dates.created_commit[:7]}"
     side = "before" if days < 0 else "after"

@@ -184,6 +184,8 @@ def test_horizontal_rules_around_markdown_are_not_a_frontmatter(make_store, find
     found = lint(make_store, findings, {"memory/2026-03-22-status.md": log, "a.md": GOOD,
                                         ".memlint.yaml": "preset: openclaw\n"})
     assert codes(found, "MEM002") == [] and codes(found, "MEM005") == []
+    source = "# Deploys\n\n---\nSource: the team wiki\nMore prose.\n"  # a rule before a line with a colon
+    assert codes(lint(make_store, findings, {"c.md": source}), "MEM002") == []
     listed = ("---\n- a list\n---\nBody\n")  # YAML could mean that: still a broken frontmatter
     assert codes(lint(make_store, findings, {"b.md": listed}), "MEM002") == [("b.md", 2)]
 

@@ -102,6 +102,18 @@ def test_an_earlier_created_on_a_file_the_stores_first_commit_added_is_not_dispu
     assert dates(repo) == [("memory/later-typo.md", 4, "MEM401")]
 
 
+def test_the_stores_first_commit_is_its_files_not_a_readme_before_them(tmp_path, findings):
+    """A repository that began with a README: the store came in later, with its old dates."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("README.md", "# notes\n")
+    repo.commit("readme", "2024-01-01T09:00:00+00:00")
+    repo.write("MEMORY.md", INDEX)
+    repo.write("a.md", mem("2023-06-01", "2024-01-10"))
+    repo.commit("import the store", D1)
+    assert sorted(findings(repo.root, "--today", TODAY, "--select", "MEM401")) == []
+
+
 def test_created_is_the_day_in_the_commits_own_time_zone(repo, dates):
     repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
     repo.write(".memlint.yaml", "preset: moc\nrules:\n  MEM401: {tolerance-days: 0}\n")
