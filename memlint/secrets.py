@@ -368,9 +368,9 @@ def _scan_private_keys(text: str, emit: Callable[[int, int, str, str], None]) ->
 # Cheap line pre-filter: a line is examined only if it contains one of these
 # (case-insensitively).  "key" only counts after api/access/private.
 _KEYWORD_LITERALS = ("pass", "pwd", "secret", "token", "auth", "credential", "key")
-_KEY_QUALIFIER = re.compile(r"(?:api|access|private)[_.\- ]?\Z")  # a space: "API Key: ..."
+_KEY_QUALIFIER = re.compile(r"(?:api|access|private)(?:[_.\-]|[ \t]+)?\Z")  # spaces: "API Key: ..."
 _KEYWORD = re.compile(
-    r"pass|pwd|secret|token|auth|credential|(?:api|access|private)[_.\- ]?key",
+    r"pass|pwd|secret|token|auth|credential|(?:api|access|private)(?:[_.\-]|[ \t]+)?key",
     re.IGNORECASE | re.ASCII,
 )
 
@@ -430,7 +430,7 @@ _ASSIGN = re.compile(
     (?![A-Za-z0-9_.\-])
     [\"'`*]{0,3}
     [ \t]*
-    (?::=|=>|=|:|\|)          # "|": a table row, | **Token** | value |
+    (?P<op>:=|=>|=|:|\|)      # "|": a table row, | **Token** | value |
     \*{0,2}                    # "**Token:** value"
     [ \t]*
     (?:
@@ -492,6 +492,14 @@ def _is_secret_name(name: str) -> bool:
                 continue
             return True
     return any(pair in _NAME_PAIRS for pair in zip(segs, segs[1:]))
+
+
+def _is_table_secret_name(name: str) -> bool:
+    """A name cell that names a secret outright (Password, AppSecret, API
+    Key), not one of the short words (auth, pass) a table uses for other things."""
+    segs = _name_segments(name)
+    return _is_secret_name(name) and (any(sub in seg for seg in segs for sub in _NAME_SUBSTRINGS)
+                                      or any(pair in _NAME_PAIRS for pair in zip(segs, segs[1:])))
 
 
 def _is_aws_secret_name(name: str) -> bool:
@@ -603,8 +611,8 @@ def _generic_value(m: re.Match[str]) -> tuple[int, str] | None:
 
 
 # Google's OAuth client ids (the secrets start GOCSPX-): public, shipped in apps.
-_GOOGLE_CLIENT_ID = re.compile(r"[0-9]{6,20}-[a-z0-9]{32}(?:\.apps\.googleusercontent\.com)?")
-_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z]{2,20}) $")
+_GOOGLE_CLIENT_ID = re.compile(r"[0-9]{12}-[a-z0-9]{32}(?:\.apps\.googleusercontent\.com)?")  # project number - id
+_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z]{2,20})[ \t]+$")
 
 
 def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None:
@@ -629,9 +637,11 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
             else:
                 pos = m.end()
             name = m.group("name")
+            if m.group("op") == "|" and not _is_table_secret_name(name):
+                continue  # a table's name cell says less than an assignment: | Auth | <commit sha> |
             if not _is_secret_name(name):
                 # a label written as two words: "API Key: ...", "Access key = ..."
-                word = _WORD_BEFORE.search(text, max(span_start, m.start("name") - 21), m.start("name"))
+                word = _WORD_BEFORE.search(text, max(span_start, m.start("name") - 24), m.start("name"))
                 if word is None or (word.group(1).lower(), name.lower()) not in _NAME_PAIRS:
                     continue
                 name = f"{word.group(1)}_{name}"

@@ -212,6 +212,9 @@ HEXVAL = rand(40, HEX)
         ("- API Key: " + HEXVAL, 12),  # a label in two words
         ("Access key = `" + VAL + "`", 15),
         ("| **AppSecret** | `" + HEXVAL + "` |", 20),  # a table row: name cell, value cell
+        ("- API  Key: " + HEXVAL, 13),
+        ("Stripe-API Key: " + HEXVAL, 17),
+        ("password: 20240315-5ivu0vhpinhjkrdcgcahh5is7ajafa7s", 11),  # a client id's shape, not its 12 digits
     ],
 )
 def test_generic_assignment_fires(line, column):
@@ -328,6 +331,7 @@ def test_password_in_url():
         "- client_secret: 314159265358-5ivu0vhpinhjkrdcgcahh5is7ajafa7s",
         "client_id: 314159265358-5ivu0vhpinhjkrdcgcahh5is7ajafa7s.apps.googleusercontent.com",
         "| Token | Description |",
+        "| Auth | " + rand(40, HEX) + " |",  # a table's short name cell: a commit, say
         "| token | the `" + rand(4) + "` of the bot, in the vault |",
     ],
 )
