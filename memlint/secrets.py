@@ -637,14 +637,14 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
             else:
                 pos = m.end()
             name = m.group("name")
-            if m.group("op") == "|" and not _is_table_secret_name(name):
-                continue  # a table's name cell says less than an assignment: | Auth | <commit sha> |
             if not _is_secret_name(name):
                 # a label written as two words: "API Key: ...", "Access key = ..."
                 word = _WORD_BEFORE.search(text, max(span_start, m.start("name") - 24), m.start("name"))
                 if word is None or (word.group(1).lower(), name.lower()) not in _NAME_PAIRS:
                     continue
                 name = f"{word.group(1)}_{name}"
+            if m.group("op") == "|" and not _is_table_secret_name(name):
+                continue  # a table's name cell says less than an assignment: | Auth | <commit sha> |
             got = _generic_value(m)
             if got is None:
                 continue

@@ -213,6 +213,7 @@ HEXVAL = rand(40, HEX)
         ("Access key = `" + VAL + "`", 15),
         ("| **AppSecret** | `" + HEXVAL + "` |", 20),  # a table row: name cell, value cell
         ("- API  Key: " + HEXVAL, 13),
+        ("| **API Key** | " + HEXVAL + " |", 17),
         ("Stripe-API Key: " + HEXVAL, 17),
         ("password: 20240315-5ivu0vhpinhjkrdcgcahh5is7ajafa7s", 11),  # a client id's shape, not its 12 digits
     ],
