@@ -114,6 +114,13 @@ def test_init_pre_commit_keeps_an_existing_config_and_adds_the_hook(tmp_path, cl
     assert result.exit_code == 0 and "kept" in result.output and "created .pre-commit-config.yaml" in result.output
     assert (tmp_path / ".memlint.yaml").read_text() == edited
     validate_pre_commit_config(tmp_path / ".pre-commit-config.yaml")
+    # a config whose root no discovery would find is kept too; --preset would write one: refused
+    elsewhere = tmp_path / "elsewhere"
+    write_files(elsewhere, {"notes/main.md": "# Index\n", ".git/HEAD": "ref: refs/heads/main\n",
+                            ".memlint.yaml": "root: notes/main.md\n"})
+    assert cli("init", "--pre-commit", elsewhere).exit_code == 0
+    assert (elsewhere / ".pre-commit-config.yaml").is_file()
+    assert cli("init", "--pre-commit", "--preset", "moc", elsewhere).exit_code == 2
 
 
 def test_init_prints_a_valid_pre_commit_entry(tmp_path, cli):

@@ -232,18 +232,19 @@ def init(path, preset, force, pre_commit):
     if pyproject.is_file() and _pyproject_section(pyproject) is not None:
         existing.append(pyproject)
     keep = bool(existing) and not force
-    if keep and not pre_commit:
+    if keep and (not pre_commit or preset):
         raise UsageError(f"{existing[0]} already holds memlint configuration; not overwritten (--force replaces it)")
     if existing and existing[0].name in CONFIG_NAMES:
         target = existing[0]  # --force: replace the file memlint reads, not a shadowing twin
-    stores = find_stores(folder)
-    if not stores:
+    stores = [] if keep else find_stores(folder)  # a config kept is not read again: its root may name any file
+    if not stores and not keep:
         raise UsageError(
             f"{path}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md, "
             f"also in {' and '.join(HIDDEN_STORE_FOLDERS)}); run `memlint init` where the store is"
         )
     # The hook's file is checked first: a refusal there leaves nothing half done.
     add_hook = plan_pre_commit_hook((_find_git_root(folder) or folder) / PRE_COMMIT_CONFIG) if pre_commit else None
+
     def shown(file: Path) -> str:  # as the user named the folder: `init memory/` wrote memory/.memlint.yaml
         return os.path.normpath(os.path.join(str(path), file.name))
 
