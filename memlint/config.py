@@ -295,8 +295,8 @@ def validate(data, where: str = "config") -> None:
                 raise ConfigError(f"{where}: rules.{key}: unknown option {opt!r} (known: {known})", key=("rules", str(key)))
             elif not _check_type(opt_value, rule.OPTIONS[opt][0]):
                 raise ConfigError(
-                    f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}"
-                , key=("rules", str(key)))
+                    f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}",
+                    key=("rules", str(key)))
             elif isinstance(opt_value, (int, float)) and not isinstance(opt_value, bool):
                 low, high = getattr(rule, "BOUNDS", {}).get(opt, (0, None))
                 # NaN passes every comparison: a value that is no number fails first

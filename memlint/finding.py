@@ -21,7 +21,8 @@ class Finding:
         return {name: getattr(self, name) for name in _FIELDS}
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+        column = f"{self.column}:" if self.column else ""  # none on a whole file or line, as the text output writes it
+        return f"{self.path}:{self.line}:{column} {self.code} {self.message}"
 
 
 _FIELDS = tuple(f.name for f in fields(Finding))

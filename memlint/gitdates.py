@@ -53,7 +53,7 @@ def git_rule_codes() -> str:
     return ", ".join(r.CODE for r in all_rules() if "git" in getattr(r, "TAGS", ()))
 
 
-def _shown(folder) -> str:
+def shown_folder(folder) -> str:
     """A folder as the user would type it: relative to here when below here."""
     rel = os.path.relpath(folder)
     return folder.as_posix() if rel.startswith("..") else rel
@@ -87,7 +87,7 @@ class GitDates:
         history = self.history
         if history is None:
             self.store.notice(
-                f"{_shown(self.store.dir)}: {self.store.history_problem or 'no git history'}: "
+                f"{shown_folder(self.store.dir)}: {self.store.history_problem or 'no git history'}: "
                 f"the git rules ({git_rule_codes()}) were skipped; the other rules ran"
             )
         return history

@@ -16,7 +16,11 @@ DAILY_LOGS = ["**/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].md", "**/[0-9][0-9]
 NAMED_DAILY_LOGS = ["**/daily-[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*.md"]
 # Blank forms memories are made from: no memory rule judges them, and backfill
 # dates them not (a copy would inherit the form's dates).
-TEMPLATES = ["**/TEMPLATE.md", "**/[Tt]emplate.md", "**/_TEMPLATE.md", "**/_[Tt]emplate.md"]
+TEMPLATES = [
+    "**/TEMPLATE.md", "**/[Tt]emplate.md", "**/_TEMPLATE.md", "**/_[Tt]emplate.md",  # the form itself
+    "**/*[-_.][Tt]emplate.md", "**/*[-_.]TEMPLATE.md",  # person-template.md, adr_TEMPLATE.md
+    "**/[Tt]emplate[-_.]*.md", "**/TEMPLATE[-_.]*.md",  # template-person.md
+]
 # Never memories: project docs that sit beside a store.
 DEFAULT_EXCLUDE = [
     "**/README.md",

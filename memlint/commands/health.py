@@ -120,7 +120,9 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
 def build_usage(store, sessions_dir: Path | None, today: date, window_days: int):
     """(per-file usage, session index, number of sessions) for one store."""
     if store.git_dates.shallow:  # as check's MEM403 says it, once per store
-        click.echo(f"memlint: {store.dir}: shallow clone: days since a change come from file times, which a "
+        from memlint.gitdates import shown_folder  # as check's git notices name a store
+
+        click.echo(f"memlint: {shown_folder(store.dir)}: shallow clone: days since a change come from file times, which a "
                    "checkout resets; fetch the full history (`git fetch --unshallow`; in GitHub Actions "
                    "`fetch-depth: 0`)", err=True)
     index, n_sessions = open_index(store, sessions_dir)

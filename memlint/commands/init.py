@@ -7,10 +7,9 @@ edit. Existing files are never overwritten without --force.
 """
 from __future__ import annotations
 
-import os
-
 import io
 import json
+import os
 import re
 from pathlib import Path
 
@@ -32,7 +31,7 @@ SETTING_NOTES = {
     "wikilinks": "strict | dangling-ok | off",
     "backtick-refs": "`memory/x.md` in an index counts as a link",
     "index-depth": "root -> topic -> sub-topic -> memory",
-    "exempt": "never orphans (read directly)",
+    "exempt": "never orphans, nor judged as memories (read directly; templates)",
     "date-source": "git date: author | committer",
 }
 

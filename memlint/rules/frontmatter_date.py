@@ -5,7 +5,9 @@ future date makes a memory look fresh forever.
 
 Options: ``allow-future`` (default ``[expires]``): fields that may lie in the
 future. The fields checked are the store setting ``date-fields`` (default
-``created, date, last_verified, expires, updated``).
+``created, date, last_verified, expires, updated``). Files the store setting
+``exempt`` names (``NOW.md``, templates) are not checked: a template's
+``created: YYYY-MM-DD`` is a placeholder.
 
 Fires:
 
@@ -30,7 +32,7 @@ OPTIONS = {"allow-future": ((list,), ["expires"])}
 
 def check(doc, store, options):
     fm = doc.frontmatter
-    if not fm:
+    if not fm or doc.role == "exempt":  # a template's `created: YYYY-MM-DD` is a placeholder
         return
     parsed = {}
     for name in store.settings["date-fields"]:

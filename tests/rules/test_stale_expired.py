@@ -206,8 +206,8 @@ def test_templates_and_daily_named_logs_are_not_stale_memories(tmp_path, cli):
     repo = GitRepo(tmp_path / "repo")
     repo.write(".memlint.yaml", "preset: moc\n")
     repo.write("MEMORY.md", "# M\n- [Lee](entities/lee.md) — lee\n")
-    form = "---\nname: <name>\ntype: <type>\n---\n## Facts\n"
-    for path in ("entities/TEMPLATE.md", "traces/_template.md"):
+    form = "---\nname: <name>\ntype: <type>\ncreated: YYYY-MM-DD\n---\n## Facts\n"
+    for path in ("entities/TEMPLATE.md", "traces/_template.md", "people/person-template.md"):
         repo.write(path, form)
     repo.write("daily-2026-01-10.md", "# 2026-01-10\n- shipped\n")
     repo.write("entities/lee.md", "---\nname: lee\ntype: person\n---\nLee.\n")
