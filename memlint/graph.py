@@ -739,8 +739,10 @@ class IndexFinder:
         self.by_prefix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         self.entries: dict[str, list[tuple[str, int]]] = defaultdict(list)
         docs = graph.store.docs
+        max_depth = graph.store.settings["index-depth"]
         for rel, edges in graph.out.items():
-            if docs[rel].role not in INDEX_ROLES:
+            # only an index whose entries the agent reaches: one past index-depth, or unreached, is no fix
+            if docs[rel].role not in INDEX_ROLES or graph.depth.get(rel, max_depth) >= max_depth:
                 continue
             seen = set()
             for edge in edges:
@@ -792,7 +794,7 @@ class IndexFinder:
             index = next(iter(self.entries))  # one live index: nowhere else to file it
         if index is None:
             return None
-        rows = self.entries[index]
+        rows = [row for row in self.entries.get(index, ()) if row[0] != rel]
         i = bisect.bisect_left(rows, (rel, 0))
         neighbours = [rows[j] for j in (i - 1, i) if 0 <= j < len(rows)]
         if not neighbours:

@@ -63,6 +63,21 @@ def test_orphan_hint_picks_the_topic_holding_its_folder(make_store, cli):
     assert message(found, "MEM201").endswith("add an entry for it to MOC-tools.md, beside tools/t3.md (line 4)")
 
 
+def test_orphan_hint_never_names_an_index_the_agent_does_not_read_to_its_end(make_store, cli):
+    """A memory listed only past index-depth: the index that lists it is no
+    fix, and the file is not its own neighbour."""
+    store = make_store({
+        "MEMORY.md": "- [T1](MOC-1.md) — t1\n",
+        "MOC-1.md": "- [T2](MOC-2.md) — t2\n",
+        "MOC-2.md": "- [T3](MOC-3.md) — t3\n",
+        "MOC-3.md": "- [C](deep/c.md) — c\n",
+        "deep/c.md": mem("c"),
+    })
+    found = run(cli, store, "--preset", "moc")
+    text = message(found, "MEM201")
+    assert "index-depth is 3" in text and "MOC-3.md, beside" not in text and "beside deep/c.md" not in text
+
+
 def test_orphan_hint_follows_a_declared_topic(make_store, cli):
     store = make_store(
         {
