@@ -208,3 +208,17 @@ def test_mem006_unreadable_files(make_store, cli, content, needle):
 def test_bom_and_crlf_frontmatter_parse(make_store, findings):
     text = "\ufeff---\r\nname: a\r\ndescription: d\r\ntype: user\r\n---\r\nBody\r\n"
     assert lint(make_store, findings, {"a.md": text}) == []
+
+
+@pytest.mark.parametrize("preset", ["moc", "three-layer"])
+def test_every_retired_status_the_lifecycle_knows_is_valid_in_the_shipped_schemas(preset):
+    """A schema that rejects a status the lifecycle retires by turns the advice
+    ("set `status: retired`") into an error."""
+    import json
+    from importlib import resources
+
+    from memlint.lifecycle import RETIRED_STATUSES
+
+    schema = json.loads(resources.files("memlint.schemas").joinpath(f"{preset}.json").read_text())
+    allowed = set(schema["properties"]["status"]["enum"])
+    assert set(RETIRED_STATUSES) <= allowed
