@@ -398,7 +398,7 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
         if len(codes) > 8:  # the rarest last: say how many more, and how many findings they hold
             rest = codes[8:]
             shown += f" and {plural(len(rest), 'more rule')} ({plural(sum(n for _, n in rest), 'finding')})"
-        lines.append(f"- **Findings** on {t['files-with-findings']} files: {shown}")
+        lines.append(f"- **Findings** on {plural(t['files-with-findings'], 'file')}: {shown}")
     lines.append(f"- **Heat**: {plural(t['sessions'], 'session')} in the last {r.window_days} days; "
                  f"**triage**: " + ", ".join(f"{triage[k]} {k}" for k in (*ATTENTION, "KEEP"))
                  + (f"; {plural(t['unscored'], 'file')} not scored (unreadable)" if t["unscored"] else ""))

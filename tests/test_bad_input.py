@@ -394,9 +394,9 @@ def test_a_fifo_named_like_a_log_or_a_transcript_is_not_waited_for(tmp_path):
     # the readable log is a session, and so is the transcript; the FIFOs are not
     # (counted in the window of a day soon after them)
     soon = ("--today", "2026-04-10")
-    assert memlint("health", *soon, "--preset", "openclaw", store).stdout.startswith("1 files, 1 sessions")
+    assert memlint("health", *soon, "--preset", "openclaw", store).stdout.startswith("1 file, 1 session")
     assert memlint("health", *soon, "--preset", "openclaw", "--sessions", sessions, store).stdout.startswith(
-        "1 files, 2 sessions")
+        "1 file, 2 sessions")
 
 
 def test_symlinks_named_on_the_command_line(linked_store):

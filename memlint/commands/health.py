@@ -18,6 +18,7 @@ import click
 
 from memlint.cli import build_stores, common_store_options, parse_today, require_stores
 from memlint.reporters import json_text, printable
+from memlint.rules._common import plural
 
 AUTO_MIN_HOURS = 24
 AUTO_MIN_SESSIONS = 5
@@ -171,11 +172,11 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
         click.echo(json_text([vars(u) for u in rows]))  # flat: no deep copy needed
         return
     counts = {c: sum(1 for u in rows if u.hot_class == c) for c in ("HOT", "WARM", "COLD")}
-    click.echo(f"{len(rows)} files, {n_sessions} sessions, window {window_days} days: "
+    click.echo(f"{plural(len(rows), 'file')}, {plural(n_sessions, 'session')}, window {window_days} days: "
                f"{counts['HOT']} HOT, {counts['WARM']} WARM, {counts['COLD']} COLD")
     for u in rows:
         matched = ", ".join(u.matched) or "-"
-        click.echo(f"{u.hot_class:<4}  {u.hotness:.2f}  {printable(u.path)}  hits {u.hits:.2f} in {u.sessions} sessions; "
+        click.echo(f"{u.hot_class:<4}  {u.hotness:.2f}  {printable(u.path)}  hits {u.hits:.2f} in {plural(u.sessions, 'session')}; "
                    f"changed {u.days_since_changed}d ago ({u.changed_from}); matched: {matched}")
 
 

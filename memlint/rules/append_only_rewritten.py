@@ -75,5 +75,5 @@ def check(store, options):
         yield Problem(
             doc.path, line, 1,
             f"append-only file rewritten: {what} {_ranges(lines)} of its {against} version changed or deleted; "
-            "restore them and add the correction at the end",
+            f"restore {'it' if len(lines) == 1 else 'them'} and add the correction at the end",
         )

@@ -24,6 +24,7 @@ today. If it no longer holds, correct it or retire it (``status: outdated``).
 """
 from memlint.finding import Problem
 from memlint.lifecycle import date_field
+from memlint.rules._common import plural
 
 CODE = "MEM404"
 NAME = "changed-since-verified"
@@ -63,7 +64,7 @@ def check(store, options):
         by = "the commit being made" if commit == "staged" else f"commit {commit[:7]}"
         yield Problem(
             doc.path, doc.key_line("last_verified"), 1,
-            f"changed on {when.isoformat()} ({by}), {(when - verified).days} days after "
+            f"changed on {when.isoformat()} ({by}), {plural((when - verified).days, 'day')} after "
             f"`last_verified: {verified.isoformat()}`: what it says now was not verified; check it, then set "
             f"`last_verified: {store.today.isoformat()}`",
         )

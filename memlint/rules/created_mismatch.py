@@ -24,6 +24,7 @@ memory older than its repository, set ``allow-earlier: true``.
 """
 from memlint.finding import Problem
 from memlint.lifecycle import date_field
+from memlint.rules._common import plural
 
 CODE = "MEM401"
 NAME = "created-mismatch"
@@ -55,6 +56,6 @@ def check(doc, store, options):
     older = "; or, if the memory is older than its repository, set the rule's `allow-earlier: true`" if days < 0 else ""
     yield Problem(
         doc.path, doc.key_line("created"), 1,
-        f"`created: {written.isoformat()}` is {abs(days)} days {side} git first added this file "
+        f"`created: {written.isoformat()}` is {plural(abs(days), 'day')} {side} git first added this file "
         f"on {dates.created.isoformat()} ({commit}): set `created: {dates.created.isoformat()}`{older}",
     )

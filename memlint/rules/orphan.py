@@ -123,7 +123,7 @@ def _why(graph, rel: str) -> str:
         shown = ", ".join(indexes[:2]) + (f" and {len(indexes) - 2} more" if len(indexes) > 2 else "")
         return f"listed only in {shown}, which the root does not reach either"
     if deep:
-        return f"listed only in {deep[0]}, which is {graph.depth[deep[0]]} links from the root; index-depth is {max_depth}"
+        return f"listed only in {deep[0]}, which is {plural(graph.depth[deep[0]], 'link')} from the root; index-depth is {max_depth}"
     from_memories = sorted({e.source for e in inbound if e.source != rel and docs[e.source].role not in INDEX_ROLES})
     if from_memories:
         shown = ", ".join(from_memories[:2]) + (f" and {len(from_memories) - 2} more" if len(from_memories) > 2 else "")

@@ -82,6 +82,8 @@ def check(store, options):
         first_hidden,
         1,
         f"{root.rel} is {total_lines:,} lines / {size:,} bytes / {len(text):,} characters, over the load cap "
-        f"({' and '.join(reasons)}): lines {first_hidden:,}-{total_lines:,} are never loaded, "
+        f"({' and '.join(reasons)}): "
+        + (f"line {first_hidden:,} is" if first_hidden == total_lines else f"lines {first_hidden:,}-{total_lines:,} are")
+        + " never loaded, "
         f"hiding {plural(len(hidden_entries), 'index entry')}",
     )

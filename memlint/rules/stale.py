@@ -23,6 +23,7 @@ its index entry.
 """
 from memlint.finding import Problem
 from memlint.lifecycle import is_core, retire_as
+from memlint.rules._common import plural
 
 CODE = "MEM501"
 NAME = "stale"
@@ -40,10 +41,10 @@ def check(store, options):
         days = (store.today - verified).days
         window_name = "core window" if is_core(doc, store.settings) else "window"
         if source == "last_verified":
-            what = f"last verified {verified.isoformat()}, {days} days ago, over the store's {window}-day {window_name}"
+            what = f"last verified {verified.isoformat()}, {plural(days, 'day')} ago, over the store's {window}-day {window_name}"
             fix = f"set `last_verified: {today}`"
         else:
-            what = (f"no `last_verified`, and unchanged in git since {verified.isoformat()}, {days} days ago, "
+            what = (f"no `last_verified`, and unchanged in git since {verified.isoformat()}, {plural(days, 'day')} ago, "
                     f"over the store's {window}-day {window_name}")
             fix = f"add `last_verified: {today}`"
         yield Problem(

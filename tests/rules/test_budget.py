@@ -38,7 +38,7 @@ def test_first_hidden_line_counts_utf8_bytes_not_characters():
     assert first_hidden_line(text, None, None, 21) == 0
 
 
-def test_a_root_exactly_at_the_cap_with_no_final_newline_loads_whole(make_store, findings):
+def test_a_root_exactly_at_the_cap_with_no_final_newline_loads_whole(make_store, findings, cli):
     root = "# Memory\n" + entries(3)
     filler = 25000 - len(root.encode())
     root += "y" * filler  # the last line, no newline after it: 25,000 bytes in all
@@ -49,6 +49,8 @@ def test_a_root_exactly_at_the_cap_with_no_final_newline_loads_whole(make_store,
     assert codes(findings(store), "MEM101") == []
     store = make_store({"MEMORY.md": root + "y", **memories(3)})
     assert codes(findings(store), "MEM101") == [("MEMORY.md", 5)]
+    [text] = [f["message"] for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM101"]
+    assert "line 5 is never loaded" in text  # one line: not "lines 5-5"
 
 
 def test_mem101_fires_on_first_invisible_line_and_counts_entries(make_store, cli):

@@ -79,7 +79,7 @@ def test_created_agrees_with_the_first_add_or_fires(repo, dates, cli):
         f"(commit {repo.head()[:7]}): set `created: 2024-01-10`")
 
 
-def test_created_tolerance_and_allow_earlier(repo, dates):
+def test_created_tolerance_and_allow_earlier(repo, dates, cli):
     repo.commit("the store", "2024-01-01T09:00:00+00:00")
     repo.write("memory/one-day.md", mem("2024-01-11", "2024-01-11"))
     repo.write("memory/two-days.md", mem("2024-01-12", "2024-01-12"))
@@ -88,6 +88,8 @@ def test_created_tolerance_and_allow_earlier(repo, dates):
     assert dates(repo) == [("memory/earlier.md", 4, "MEM401"), ("memory/two-days.md", 4, "MEM401")]
     repo.write(".memlint.yaml", "preset: moc\nrules:\n  created-mismatch: {tolerance-days: 0, allow-earlier: true}\n")
     assert dates(repo) == [("memory/one-day.md", 4, "MEM401"), ("memory/two-days.md", 4, "MEM401")]
+    result = cli("check", "--format", "json", "--today", TODAY, "--select", "MEM401", repo.root / "memory" / "one-day.md")
+    assert "is 1 day after git first added" in result.json()[0]["message"]
 
 
 def test_an_earlier_created_on_a_file_the_stores_first_commit_added_is_not_disputed(repo, dates):
@@ -467,7 +469,7 @@ def test_a_staged_edit_of_a_daily_log_fires(logs, findings, cli):
     result = cli("check", "--format", "json", "--select", "MEM405", "--staged", logs.root)
     assert result.json()[0]["message"] == (
         "append-only file rewritten: line 2 of its HEAD version changed or deleted; "
-        "restore them and add the correction at the end")
+        "restore it and add the correction at the end")
     assert result.exit_code == 1  # an error by default
 
 
