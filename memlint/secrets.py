@@ -472,8 +472,14 @@ def _name_segments(name: str) -> list[str]:
     return [s.lower() for s in _NAME_SPLIT.findall(name)]
 
 
+# Password managers' names: "the token is in 1Password: Deploy/GitHub" is a pointer.
+_VAULT_NAMES = frozenset({"1password", "lastpass", "keepass", "keepassxc", "keepassx", "passbolt", "bitwarden"})
+
+
 @functools.lru_cache(maxsize=4096)
 def _is_secret_name(name: str) -> bool:
+    if name.lower() in _VAULT_NAMES:
+        return False
     segs = _name_segments(name)
     if not segs:
         return False

@@ -333,6 +333,8 @@ def test_password_in_url():
         "client_id: 314159265358-5ivu0vhpinhjkrdcgcahh5is7ajafa7s.apps.googleusercontent.com",
         "| Token | Description |",
         "| Auth | " + rand(40, HEX) + " |",  # a table's short name cell: a commit, say
+        "The deploy token is in 1Password: Deploy/GitHub",  # MEM601's own advice: a pointer
+        "Keys live in Bitwarden: Infra/Prod-Keys",
         "| token | the `" + rand(4) + "` of the bot, in the vault |",
     ],
 )
