@@ -352,6 +352,8 @@ def rule_cmd(code):
     click.echo(f"Configure in .memlint.yaml:  rules: {{{rule.NAME}: {{severity: warning}}}}  or  {rule.CODE}: off")
     if rule.CODE in LINE_ONE_RULES:
         click.echo(f"Suppress in a file:          <!-- memlint-disable-file {rule.CODE} --> (at the end of the file)")
+    elif rule.CODE in ON_THE_LINE_RULES:
+        click.echo(f"Suppress in a file:          <!-- memlint-disable-line {rule.CODE} --> (on the line itself)")
     elif rule.CODE in FRONTMATTER_LINE_RULES:
         click.echo(f"Suppress in a file:          # <!-- memlint-disable-next-line {rule.CODE} -->")
         click.echo("                             (above the frontmatter key's line: a YAML comment keeps the frontmatter valid;")
@@ -365,6 +367,8 @@ def rule_cmd(code):
 LINE_ONE_RULES = {"MEM001", "MEM006", "MEM201", "MEM301", "MEM302", "MEM402", "MEM403"}
 # Rules whose findings sit on a frontmatter key's line: an HTML comment there
 # would break the YAML, so `memlint rule` suggests one inside a YAML comment.
+# Rules whose finding is on a changed line: a comment added above it is a change too, and takes the finding.
+ON_THE_LINE_RULES = {"MEM405"}
 FRONTMATTER_LINE_RULES = {"MEM003", "MEM004", "MEM303", "MEM401", "MEM404", "MEM501", "MEM502", "MEM503", "MEM504"}
 
 

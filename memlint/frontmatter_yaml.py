@@ -116,6 +116,9 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
+        if exc.problem and exc.context and exc.context_mark is not None:
+            # what YAML was reading, and where it began: "while scanning a quoted scalar" from line 2
+            problem += f" ({exc.context} that began on line {first_line + exc.context_mark.line})"
         if mark is None:
             return None, FrontmatterError(f"invalid YAML: {problem}", first_line, 1)
         # YAML also breaks lines at a lone \r, U+0085, U+2028 and U+2029,

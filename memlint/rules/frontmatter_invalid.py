@@ -9,6 +9,7 @@ Fires:
 
     ---
     name: "unclosed
+    description: what it says
     type: feedback
     ---
 

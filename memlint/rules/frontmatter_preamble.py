@@ -11,6 +11,8 @@ Fires:
     # My memory
     ---
     name: x
+    description: what x says
+    type: feedback
     ---
 
 Fix: move the ``---`` block to the very top of the file.

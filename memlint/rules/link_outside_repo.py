@@ -5,8 +5,9 @@ Why: ``../../etc/passwd``, ``/Users/me/notes.md``, ``~/.ssh/config``,
 clones the store, and for an agent running elsewhere, the link is broken;
 and a memory that sends an agent to read files outside its project is how
 injected instructions reach secrets. memlint judges these links from their
-text alone and never opens or even stats the target (a symbolic link inside
-the repository that points out is reported the same way). Links to other
+text alone and never opens or even stats the target (a link to a symbolic
+link inside the repository that points out is reported the same way; a
+``.md`` one of the store is MEM006 on the file itself). Links to other
 files of the same repository are normal links: checked for existence
 (MEM202), not followed for reachability.
 

@@ -17,7 +17,8 @@ Severity: error; warning under the ``openclaw`` preset, whose agents also
 find memory files by search.
 
 Options: ``exempt`` (store-relative globs, matched ignoring case; default:
-archive folders, templates and ``daily-YYYY-MM-DD*.md`` logs).
+archive folders, templates and ``daily-YYYY-MM-DD*.md`` logs). Setting it
+replaces the default list: repeat the globs of it you want to keep.
 
 Fires: ``project_x.md`` exists, but no line of ``MEMORY.md`` (or of a topic
 ``MEMORY.md`` links to) links to it.

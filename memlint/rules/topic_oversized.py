@@ -4,9 +4,10 @@ Why: a map-of-content works only while each topic stays small enough for
 the agent to read whole; past the cap it becomes a second fat root.
 
 Options: ``max-entries`` (moc 25, others 50), ``max-lines`` (moc 100,
-others 200); ``null`` turns one off. Topic indexes are the files the store
-setting ``topics`` names (``MOC-*.md``, ``topics/*.md``...) and files whose
-body is mostly a list of links.
+openclaw 300, others 200); ``null`` turns one off. Topic indexes are the
+files the store setting ``topics`` names (``MOC-*.md``, ``topics/*.md``...)
+and files whose body is mostly a list of links (at least 5 links to files,
+on 60 % or more of its lines other than headings).
 
 Fires: a ``MOC-projects.md`` with 40 entries under moc.
 

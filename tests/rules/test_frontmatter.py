@@ -222,3 +222,9 @@ def test_every_retired_status_the_lifecycle_knows_is_valid_in_the_shipped_schema
     schema = json.loads(resources.files("memlint.schemas").joinpath(f"{preset}.json").read_text())
     allowed = set(schema["properties"]["status"]["enum"])
     assert set(RETIRED_STATUSES) <= allowed
+
+
+def test_mem002_says_what_yaml_was_reading_when_it_gave_up(make_store, cli):
+    store = make_store({"MEMORY.md": ROOT, "a.md": "---\nname: \"unclosed\ndescription: d\ntype: user\n---\nBody\n"})
+    [text] = [f["message"] for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM002"]
+    assert text.endswith("(while scanning a quoted scalar that began on line 2)")
