@@ -40,7 +40,10 @@ def check(doc, store, options):
         return
     names = " or ".join(f"`{name}`" for name in missing)
     it = "them" if len(missing) > 1 else "it"
-    fix = (f"run `memlint backfill` to take {it} from git" if all(name in BACKFILLED for name in missing)
-           else f"add {it}")
-    line = doc.parsed.frontmatter_lines[0] if doc.parsed.frontmatter_lines else 1
-    yield Problem(doc.path, line, 1, f"no {names}: the {store.preset} preset wants {it} on every memory; {fix}")
+    backfill = all(name in BACKFILLED for name in missing) and store.git_dates.usable
+    fix = f"run `memlint backfill` to take {it} from git" if backfill else f"add {it}"
+    # who wants them: the preset, or the store's own config
+    who = (f"the {store.preset} preset wants" if "wants-dates" not in store.config.data
+           else "this store's `wants-dates` wants")
+    # an empty key on its own line, else the opening fence
+    yield Problem(doc.path, doc.key_line(missing[0]), 1, f"no {names}: {who} {it} on every memory; {fix}")

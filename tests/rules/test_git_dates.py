@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 
 import pytest
 
@@ -245,21 +246,30 @@ def test_dates_missing_per_preset(make_store, findings, cli):
         "f.md": "no frontmatter: optional in moc\n",
         "2024-01-10.md": "- a daily log, not a memory\n",
     })
+    # on the opening fence, or on the empty key's own line (d.md's `last_verified: ""`)
     assert sorted(findings(store, "--preset", "moc", "--select", "MEM402")) == [
-        ("a.md", 1, "MEM402"), ("b.md", 1, "MEM402"), ("d.md", 1, "MEM402")]
+        ("a.md", 1, "MEM402"), ("b.md", 1, "MEM402"), ("d.md", 5, "MEM402")]
     assert sorted(findings(store, "--preset", "three-layer", "--select", "MEM402")) == [
-        ("a.md", 1, "MEM402"), ("b.md", 1, "MEM402"), ("d.md", 1, "MEM402")]
+        ("a.md", 1, "MEM402"), ("b.md", 1, "MEM402"), ("d.md", 5, "MEM402")]
     assert findings(store, "--preset", "claude-code", "--select", "MEM402") == []  # Claude Code memories carry no dates
+    result = cli("check", "--format", "json", "--preset", "moc", "--select", "MEM402", store / "a.md")
+    assert [f["message"] for f in result.json()] == [  # no git here: backfill could not help
+        "no `created` or `last_verified`: the moc preset wants them on every memory; add them"]
+    subprocess.run(["git", "init", "-q", str(store)], check=True)
+    subprocess.run(["git", "-C", str(store), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(store), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"], check=True)
     result = cli("check", "--format", "json", "--preset", "moc", "--select", "MEM402", store / "a.md")
     assert [f["message"] for f in result.json()] == [
         "no `created` or `last_verified`: the moc preset wants them on every memory; "
         "run `memlint backfill` to take them from git"]
 
 
-def test_dates_missing_fields_come_from_the_wants_dates_setting(make_store, findings):
+def test_dates_missing_fields_come_from_the_wants_dates_setting(make_store, findings, cli):
     store = make_store({"MEMORY.md": INDEX, "a.md": mem("2024-01-10", "2024-01-10"),
                         ".memlint.yaml": "preset: claude-code\nwants-dates: [created, expires]\n"})
     assert findings(store, "--select", "MEM402") == [("a.md", 1, "MEM402")]
+    [text] = [f["message"] for f in cli("check", "--format", "json", "--select", "MEM402", store).json()]
+    assert text.startswith("no `expires`: this store's `wants-dates` wants it")  # not the preset's doing
 
 
 # ---------------------------------------------------------------- MEM404 changed-since-verified
