@@ -349,7 +349,8 @@ def rule_cmd(code):
             else:
                 click.echo(f"  {name}: " + ", ".join(f"{p} {_yaml_value(v)}" for p, v in per.items()))
     click.echo("")
-    click.echo(f"Configure in .memlint.yaml:  rules: {{{rule.NAME}: {{severity: warning}}}}  or  {rule.CODE}: off")
+    other = "error" if rule.SEVERITY == "warning" else "warning"  # an example that changes something
+    click.echo(f"Configure in .memlint.yaml:  rules: {{{rule.NAME}: {{severity: {other}}}}}  or  {rule.CODE}: off")
     if rule.CODE in LINE_ONE_RULES:
         click.echo(f"Suppress in a file:          <!-- memlint-disable-file {rule.CODE} --> (at the end of the file)")
     elif rule.CODE in ON_THE_LINE_RULES:
