@@ -11,19 +11,25 @@ from pathlib import Path
 
 
 def git_dir(repo_root: Path) -> Path | None:
-    """The repository's .git folder, following a worktree's `.git` file."""
+    """The repository's .git folder, following a worktree's `.git` file; None
+    for one that is no git folder (no HEAD): memlint keeps pickles there, and
+    a `.git` file naming any folder that came with the files must not make
+    memlint load what was planted in it."""
     dot_git = repo_root / ".git"
+    found = None
     if dot_git.is_dir():
-        return dot_git
-    if dot_git.is_file():
+        found = dot_git
+    elif dot_git.is_file():
         try:
             first = dot_git.read_text(encoding="utf-8").splitlines()[0]
         except (OSError, UnicodeDecodeError, IndexError):
             return None
         if first.startswith("gitdir:"):
             target = Path(first[len("gitdir:"):].strip())
-            return target if target.is_absolute() else (repo_root / target).resolve()
-    return None
+            found = target if target.is_absolute() else (repo_root / target).resolve()
+    if found is None or not (found / "HEAD").is_file() or found.resolve() == repo_root.resolve():
+        return None
+    return found
 
 
 def common_dir(repo_root: Path) -> Path | None:

@@ -1086,3 +1086,39 @@ def test_the_common_folder_of_a_linked_worktree_is_found_from_a_hooks_git_dir(re
     assert common_dir(linked) == (repo.root / ".git").resolve()
     monkeypatch.delenv("GIT_DIR")
     assert common_dir(linked) == (repo.root / ".git").resolve()
+
+
+class _Planted:
+    """A pickle that, loaded, leaves a file: the proof a planted cache ran."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_a_dot_git_file_naming_a_folder_of_the_store_is_not_where_the_cache_is_read(tmp_path, cli):
+    """A folder shipped with its files (`.git` saying `gitdir: .`) is no git
+    folder: memlint must not load pickles planted in it."""
+    import hashlib
+    import pickle
+    import zlib
+
+    from memlint import cache
+
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("# Memory\n- [A](a.md) — a\n")
+    (store / "a.md").write_text("---\nname: a\ndescription: d\ntype: user\n---\nBody\n")
+    (store / ".git").write_text("gitdir: .\n")
+    marker = tmp_path / "planted-cache-ran"
+    payload = pickle.dumps(_Planted(marker), protocol=5)
+    folder = store / "memlint" / hashlib.blake2b(str(store.resolve()).encode(), digest_size=6).hexdigest()
+    folder.mkdir(parents=True)
+    header = b" ".join((cache.MAGIC, str(cache.FORMAT).encode(), cache.code_version().encode(),
+                        str(len(payload)).encode(), str(zlib.crc32(payload)).encode()))
+    for name in ("links", "near-pairs", *(f"blobs-{i}" for i in range(16))):
+        (folder / f"{name}.pickle").write_bytes(header + b"\n" + payload)
+    result = cli("check", "--format", "json", store)
+    assert result.exit_code in (0, 1) and not marker.exists()
