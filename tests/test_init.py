@@ -222,3 +222,18 @@ def test_init_preset_option_and_no_store(tmp_path, cli):
     missing = cli("init", tmp_path / "empty")
     assert missing.exit_code == 2 and "no memory store found" in missing.stderr
     assert not (tmp_path / "empty" / ".memlint.yaml").exists()
+
+
+def test_init_does_not_write_through_a_link_out_of_the_repository(tmp_path, cli):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("repos: []  # not the repository's\n")
+    repo = tmp_path / "repo"
+    write_files(repo, {"MEMORY.md": "# Index\n", ".git/HEAD": "ref: refs/heads/main\n"})
+    (repo / ".pre-commit-config.yaml").symlink_to(outside)
+    refused = cli("init", "--pre-commit", repo)
+    assert refused.exit_code == 2 and "outside the repository; not written through" in refused.stderr
+    assert outside.read_text() == "repos: []  # not the repository's\n" and not (repo / ".memlint.yaml").exists()
+    (repo / ".pre-commit-config.yaml").unlink()
+    (repo / ".memlint.yaml").symlink_to(outside)
+    assert cli("init", "--force", repo).exit_code == 2
+    assert outside.read_text() == "repos: []  # not the repository's\n"

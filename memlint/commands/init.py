@@ -148,12 +148,27 @@ def add_pre_commit_hook(path: Path) -> str:
     return write()
 
 
+def _no_link_out(path: Path) -> None:
+    """Refuse to write through a symbolic link to a file outside the folder's
+    repository (or the folder, outside one): init writes only its own files."""
+    from memlint.store import _find_git_root
+
+    if not path.is_symlink():
+        return
+    top = (_find_git_root(path.parent.resolve()) or path.parent).resolve()
+    target = path.resolve()
+    if target != top and top not in target.parents:
+        raise UsageError(f"{path}: a symbolic link to {target}, outside the repository; not written through")
+
+
 def plan_pre_commit_hook(path: Path):
     """A function that adds the memlint hook to a pre-commit config and says
     what it did; a config memlint cannot edit safely is a UsageError raised
     here, before anything is written. A byte-order mark and CRLF line ends
     are kept."""
     from memlint.atomic import write_text_atomic
+
+    _no_link_out(path)
 
     def done(text: str | None, message: str):
         def write() -> str:
@@ -247,6 +262,8 @@ def init(path, preset, force, pre_commit):
     def shown(file: Path) -> str:  # as the user named the folder: `init memory/` wrote memory/.memlint.yaml
         return os.path.normpath(os.path.join(str(path), file.name))
 
+    if not keep:
+        _no_link_out(target)  # before the hook's file is written: nothing half done
     if keep:  # --pre-commit with a configuration there already: it stays as it is
         click.echo(f"kept {shown(existing[0])}: it already holds memlint configuration (--force replaces it)")
     else:
