@@ -37,6 +37,7 @@ import hashlib
 import os
 import pickle
 import re
+import stat
 import threading
 import zlib
 from pathlib import Path
@@ -318,6 +319,11 @@ def _conversion(repo_root: Path, config: bytes, listed: list[str], prefix: str =
     sources += [Path(xdg, "git", "attributes"), Path("/etc/gitattributes")]
     for source in dict.fromkeys(sources):
         try:
+            # a regular file only (a FIFO would block the read forever); in the
+            # work tree not a symbolic link, which git does not follow there either
+            in_work_tree = repo_root in source.parents and not (base is not None and base in source.parents)
+            if not stat.S_ISREG(os.stat(source).st_mode) or (in_work_tree and source.is_symlink()):
+                continue
             data = source.read_bytes()
         except OSError:
             continue

@@ -286,7 +286,9 @@ _RULES: tuple[_Rule, ...] = (
         "JWT",
         "eyJ",
         re.compile(
-            r"eyJ[A-Za-z0-9_\-]{10,4096}\.ey[A-Za-z0-9_\-]{10,16384}\.[A-Za-z0-9_\-]{16,1024}"
+            # only at a token's start (as the scan keeps them anyway): inside a
+            # run of "eyJeyJ..." each later start would rescan 4,096 characters
+            r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{10,4096}\.ey[A-Za-z0-9_\-]{10,16384}\.[A-Za-z0-9_\-]{16,1024}"
         ),
         0,
     ),

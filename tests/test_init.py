@@ -237,3 +237,12 @@ def test_init_does_not_write_through_a_link_out_of_the_repository(tmp_path, cli)
     (repo / ".memlint.yaml").symlink_to(outside)
     assert cli("init", "--force", repo).exit_code == 2
     assert outside.read_text() == "repos: []  # not the repository's\n"
+
+
+def test_init_does_not_write_into_a_fifo(tmp_path, cli):
+    import os
+
+    write_files(tmp_path, {"MEMORY.md": "# Index\n", ".git/HEAD": "ref: refs/heads/main\n"})
+    os.mkfifo(tmp_path / ".memlint.yaml")  # opened for writing, it would wait for a reader forever
+    result = cli("init", "--force", tmp_path)
+    assert result.exit_code == 2 and "not a regular file" in result.stderr

@@ -150,9 +150,12 @@ def add_pre_commit_hook(path: Path) -> str:
 
 def _no_link_out(path: Path) -> None:
     """Refuse to write through a symbolic link to a file outside the folder's
-    repository (or the folder, outside one): init writes only its own files."""
+    repository (or the folder, outside one), or into what is no regular file
+    (a FIFO would block forever): init writes only its own files."""
     from memlint.store import _find_git_root
 
+    if path.exists() and not path.is_file():
+        raise UsageError(f"{path}: not a regular file; not written")
     if not path.is_symlink():
         return
     top = (_find_git_root(path.parent.resolve()) or path.parent).resolve()

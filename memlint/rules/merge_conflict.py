@@ -62,12 +62,14 @@ def conflicts(text: str) -> list[tuple[int, int]]:
     """(line of ``<<<<<<<``, line of ``>>>>>>>``) of each complete conflict in ``text``."""
     found = []
     opened = separated = None  # (line, marker length) of the current conflict's markers
+    line, counted = 1, 0  # newlines counted from the last marker on, not from the start: linear
     for match in _MARKER.finditer(text):
         run = match.group(1)
         kind, size = run[0], len(run)
         if kind == "=" and match.group(0).rstrip("\r") != run:
             continue  # "======= x" is no separator: git writes it alone
-        line = text.count("\n", 0, match.start()) + 1
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
         if kind == "<":
             opened, separated = (line, size), None
         elif opened is None or size != opened[1]:
