@@ -50,7 +50,11 @@ def json_report(findings: Sequence[Finding], rules=()) -> str:
 
 
 def _escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # % first; then every control character (a terminal escape, a non-UTF-8
+    # byte kept as a surrogate) percent-encoded, as GitHub's own are: seen, never run
+    value = value.replace("%", "%25")
+    return _CONTROL.sub(lambda m: "".join(f"%{b:02X}" for b in m.group(0).encode("utf-8", "surrogateescape")), value) \
+        if _CONTROL.search(value) else value
 
 
 def _escape_property(value: str) -> str:

@@ -19,6 +19,12 @@ def test_text_format_is_path_line_col_code_message():
     assert reporters.text([whole]).startswith("b.md:1: MEM301 same body")  # no column: none written
 
 
+def test_github_annotations_percent_encode_every_control_character():
+    hostile = Finding("esc\x1b[31mred\udcff.md", 1, 1, "MEM001", "n", "error", "bell\x07 and DEL\x7f")
+    out = reporters.github([hostile])
+    assert out == "::error file=esc%1B[31mred%FF.md,line=1,col=1,title=MEM001 n::bell%07 and DEL%7F\n"
+
+
 def test_json_has_exactly_the_finding_keys():
     [row] = json.loads(reporters.json_report([F]))
     assert set(row) == {"path", "line", "column", "code", "name", "severity", "message"}
