@@ -77,9 +77,9 @@ def _undecodable_text(doc, store) -> str | None:
     Symlinks, binaries and oversized files are never read here."""
     data = store.staged_bytes(doc)
     if data is None:
-        if doc.abspath.is_symlink() or not doc.abspath.is_file():
-            return None
-        try:
+        try:  # is_symlink and is_file raise on a folder that cannot be entered (EACCES)
+            if doc.abspath.is_symlink() or not doc.abspath.is_file():
+                return None
             data = read_bounded(doc.abspath)
         except OSError:
             return None

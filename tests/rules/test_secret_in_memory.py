@@ -191,3 +191,21 @@ def test_a_value_that_is_a_secret_only_where_the_file_assigns_it_is_redacted_too
                  if f["code"] == "MEM004"}
         assert value not in found["keys.md"] and value[:4] + "…(21 chars)" in found["keys.md"]
         assert "someday-soon" in found["plain.md"]
+
+
+def test_a_file_in_a_folder_that_cannot_be_entered_is_no_internal_error(make_store, cli, monkeypatch):
+    """As a user without execute permission on its folder: asking whether the
+    file is a link raises EACCES (root, running the suite, cannot be refused)."""
+    from pathlib import Path
+
+    store = make_store({"MEMORY.md": "# M\n- [Y](locked/y.md) — y\n", "locked/y.md": "caf\xe9\n".encode("latin-1")})
+    real = Path.is_symlink
+
+    def refused(self):
+        if self.parent.name == "locked":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "is_symlink", refused)
+    found = cli("check", "--format", "json", store).json()
+    assert "MEM000" not in {f["code"] for f in found}
