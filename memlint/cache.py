@@ -552,7 +552,7 @@ def findings_key(store, selection) -> str | None:
     schema_digest = None
     if schema is not None:
         try:
-            schema_digest = hashlib.sha1(schema.read_bytes()).hexdigest()
+            schema_digest = hashlib.sha1(schema.read_bytes()).hexdigest() if schema.is_file() else "not a file"
         except OSError:
             schema_digest = "unreadable"
     add(code_version(), os.getcwd(), str(store.dir), str(store.repo_root), store.root_name, store.preset,

@@ -175,3 +175,12 @@ def test_glob_matcher_agrees_with_the_plain_globs_on_random_paths():
         assert config.glob_matcher(patterns)(path) == plain(path, patterns), (path, patterns)
     assert config._literal_run("**/*report[-_][0-9]*.md") == "report"
     assert config._literal_run("a[") == ""  # an unclosed [ is read as itself: no needle bet on it
+
+
+def test_a_schema_that_is_a_fifo_is_a_config_error_not_a_hang(make_store, cli):
+    import os
+
+    store = store_with(make_store, ".memlint.yaml", "schema: s.json\n")
+    os.mkfifo(store / "s.json")
+    result = cli("check", store)
+    assert result.exit_code == 2 and "not a regular file" in result.stderr

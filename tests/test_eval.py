@@ -465,3 +465,12 @@ def test_init_in_a_repository_names_repository_relative_files(cli, tmp_path):
     (repo / "memory" / "pricing.md").write_text("---\nname: pricing\ndescription: What does the Pro plan cost?\ntype: project\n---\n49\n")
     questions = parse_golden(cli("eval", "--init", repo).output, "p")
     assert [(q.q, q.expect) for q in questions] == [("What does the Pro plan cost?", "memory/pricing.md")]
+
+
+def test_a_golden_set_that_is_a_fifo_is_refused_not_waited_for(cli, make_store, tmp_path):
+    import os
+
+    store = make_store(ROUTED_STORE)
+    os.mkfifo(tmp_path / "golden.yaml")
+    result = cli("eval", tmp_path / "golden.yaml", store)
+    assert result.exit_code == 2 and "not a regular file" in result.stderr
