@@ -69,7 +69,7 @@ def _spelling(path: str) -> str:
 def load_golden(path: Path) -> list[Question]:
     """Read and strictly validate a golden set: a non-empty list of {q, expect}."""
     try:
-        if not Path(path).is_file():  # a FIFO would block the read forever
+        if Path(path).exists() and not Path(path).is_file():  # a FIFO would block the read forever
             raise GoldenError(f"{path}: not a regular file")
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:

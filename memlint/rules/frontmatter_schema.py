@@ -62,7 +62,7 @@ def _schema(path: str) -> tuple[object, str]:
     from memlint.config import ConfigError
 
     try:
-        if not Path(path).is_file():  # a FIFO or a device would block or never end
+        if Path(path).exists() and not Path(path).is_file():  # a FIFO or a device would block or never end
             raise ValueError("not a regular file")
         data = Path(path).read_bytes()
         return json.loads(data.decode("utf-8")), hashlib.sha1(data).hexdigest()
