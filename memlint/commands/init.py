@@ -152,7 +152,7 @@ def _no_link_out(path: Path) -> None:
     """Refuse to write through a symbolic link to a file outside the folder's
     repository (or the folder, outside one), or into what is no regular file
     (a FIFO would block forever): init writes only its own files."""
-    from memlint.store import _find_git_root
+    from memlint.store import _find_git_root, _inside
 
     if path.exists() and not path.is_file():
         raise UsageError(f"{path}: not a regular file; not written")
@@ -160,7 +160,7 @@ def _no_link_out(path: Path) -> None:
         return
     top = (_find_git_root(path.parent.resolve()) or path.parent).resolve()
     target = path.resolve()
-    if target != top and top not in target.parents:
+    if not _inside(target, top):
         raise UsageError(f"{path}: a symbolic link to {target}, outside the repository; not written through")
 
 
@@ -265,11 +265,10 @@ def init(path, preset, force, pre_commit):
     def shown(file: Path) -> str:  # as the user named the folder: `init memory/` wrote memory/.memlint.yaml
         return os.path.normpath(os.path.join(str(path), file.name))
 
-    if not keep:
-        _no_link_out(target)  # before the hook's file is written: nothing half done
     if keep:  # --pre-commit with a configuration there already: it stays as it is
         click.echo(f"kept {shown(existing[0])}: it already holds memlint configuration (--force replaces it)")
     else:
+        _no_link_out(target)
         write_text_atomic(target, render_config(folder, stores, preset))
         click.echo(f"wrote {shown(target)} for {len(stores)} store{'s' if len(stores) != 1 else ''}; "
                    "`memlint check` lints with it")
