@@ -139,6 +139,8 @@ def keys_of(doc: "Doc") -> list[str]:
 def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
     """(field, raw reference) pairs: ``supersedes: x`` or ``supersedes: [x, y]``."""
     out = []
+    if doc._fields().keys().isdisjoint(fields):
+        return out  # the common case, asked of every memory: no field looked up one by one
     for name in fields:
         value = doc.field(name)
         values = value if isinstance(value, list) else [value]
