@@ -88,11 +88,17 @@ class Config:
 
 
 def _rule_entry(rules_conf: dict, rule):
-    for key in (rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ())):
+    """The settings ``rules:`` gives ``rule``, under its code (any case), name
+    or an alias (validation allows one entry per rule)."""
+    for key in (rule.CODE, rule.NAME):
         if key in rules_conf:
             return rules_conf[key]
-        if key.lower() in rules_conf:
-            return rules_conf[key.lower()]
+    for key, value in rules_conf.items():
+        try:
+            if rule_registry.get(str(key)) is rule:
+                return value
+        except ValueError:
+            continue
     return None
 
 
@@ -268,11 +274,16 @@ def validate(data, where: str = "config") -> None:
         return
     if not isinstance(rules_conf, dict):
         raise ConfigError(f"{where}: 'rules' must be a mapping of rule code or name to settings", key=("rules",))
+    named: dict[str, str] = {}  # rule code -> the key that configures it
     for key, value in rules_conf.items():
         try:
             rule = rule_registry.get(str(key))
         except ValueError as exc:
             raise ConfigError(f"{where}: rules: {exc}", key=("rules", str(key))) from None
+        if rule.CODE in named:  # one would silently win over the other
+            raise ConfigError(f"{where}: rules: {named[rule.CODE]!r} and {str(key)!r} both configure {rule.CODE} "
+                              f"{rule.NAME}: keep one", key=("rules", str(key)))
+        named[rule.CODE] = str(key)
         if isinstance(value, bool):  # YAML 1.1: off/on, no/yes
             continue
         if isinstance(value, str):

@@ -33,6 +33,20 @@ def test_wikilinks_off_written_bare_is_off_not_a_type_error(make_store, findings
     assert [code for _, _, code in findings(make_store(files))] == ["MEM202"]
 
 
+@pytest.mark.parametrize("key", ["MEM102", "mem102", "Mem102", "index-line-length", "Index-Line-Length"])
+def test_a_rule_is_configured_by_its_code_or_name_in_any_case(make_store, findings, key):
+    # Validation accepts these spellings: the setting must then apply, not be dropped
+    assert findings(store_with(make_store, ".memlint.yaml", f"rules:\n  {key}: off\n")) == []
+
+
+def test_two_entries_for_one_rule_are_an_error_not_one_silently_dropped(make_store, cli):
+    store = store_with(make_store, ".memlint.yaml", "rules:\n  index-line-length: off\n  MEM102: warning\n")
+    result = cli("check", store)
+    assert result.exit_code == 2
+    assert ".memlint.yaml:3: " in result.stderr
+    assert "'index-line-length' and 'MEM102' both configure MEM102" in result.stderr
+
+
 def test_pyproject_tool_memlint(make_store, findings):
     store = store_with(make_store, "pyproject.toml", "[tool.memlint]\nrules = {MEM102 = 'off'}\n")
     assert findings(store) == []

@@ -39,7 +39,7 @@ def _by_key() -> dict[str, ModuleType]:
 def get(key: str) -> ModuleType:
     """Look a rule up by code (any case) or name; ValueError if unknown."""
     table = _by_key()
-    rule = table.get(key) or table.get(key.upper())
+    rule = table.get(key) or table.get(key.upper()) or table.get(key.lower())
     if rule is None:
         raise ValueError(f"no such rule: {key!r} (see `memlint rules`)")
     return rule
