@@ -7,7 +7,7 @@ new day's log), where they are visible as corrections.
 
 When it looks: in a staged run (pre-commit, ``check --staged``) at the
 staged changes against HEAD; with ``check --since REV`` at everything
-between REV and HEAD (one ``git diff`` for all logs). A plain ``check``
+between REV and HEAD (one ``git diff`` for all logs); with both, at both. A plain ``check``
 has no change to judge and stays quiet. Adding lines anywhere is fine; so is
 giving the last line its missing newline. Files are the store setting
 ``append-only`` (default: the daily-log names ``YYYY-MM-DD.md`` and
@@ -58,22 +58,26 @@ def check(store, options):
     from memlint.history import HistoryError, append_only_violations
 
     by_path = {git.repo_path(doc): doc for doc in logs}
-    try:
-        found = append_only_violations(history.repo_root, list(by_path), store.since)
-    except HistoryError as exc:
-        if store.since is not None:
-            raise ConfigError(f"--since {store.since}: {exc}") from None
-        raise
-    against = f"`{store.since}`" if store.since is not None else "HEAD"
-    for path, lines in sorted(found.items()):
-        doc = by_path.get(path)
-        if doc is None:
-            continue
-        count = doc.parsed.line_count if doc.parsed else 1
-        line = max(1, min(lines[0], count))
-        what = "line" if len(lines) == 1 else "lines"
-        yield Problem(
-            doc.path, line, 1,
-            f"append-only file rewritten: {what} {_ranges(lines)} of its {against} version changed or deleted; "
-            f"restore {'it' if len(lines) == 1 else 'them'} and add the correction at the end",
-        )
+    # A staged run judges the commit being made; --since, the commits from
+    # REV to HEAD. With both, both.
+    againsts = ([None] if store.staged else []) + ([store.since] if store.since is not None else [])
+    for since in againsts:
+        try:
+            found = append_only_violations(history.repo_root, list(by_path), since)
+        except HistoryError as exc:
+            if since is not None:
+                raise ConfigError(f"--since {since}: {exc}") from None
+            raise
+        against = f"`{since}`" if since is not None else "HEAD"
+        for path, lines in sorted(found.items()):
+            doc = by_path.get(path)
+            if doc is None:
+                continue
+            count = doc.parsed.line_count if doc.parsed else 1
+            line = max(1, min(lines[0], count))
+            what = "line" if len(lines) == 1 else "lines"
+            yield Problem(
+                doc.path, line, 1,
+                f"append-only file rewritten: {what} {_ranges(lines)} of its {against} version changed or deleted; "
+                f"restore {'it' if len(lines) == 1 else 'them'} and add the correction at the end",
+            )
