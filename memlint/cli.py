@@ -110,7 +110,9 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     """Load config and every store the paths name.
 
     Returns (stores, only_paths): ``only_paths`` is the set of repo-relative
-    files to report on when files (not folders) were given, else None.
+    files to report on when files (not folders) were given, else None; each
+    store's own are its ``only_paths`` (None: the whole store, its folder
+    was named).
     ``staged`` reads each store from the git index (what the next commit
     holds) instead of the working tree. ``cache`` uses memlint.cache.
     """
@@ -138,7 +140,8 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                                 cache=cache)
         return stores[key]
 
-    only: set[str] | None = None
+    named_whole: set = set()  # stores a folder was named for: reported whole
+    files_named: dict = {}  # store key -> the repo-relative files named in it
     for p in paths:
         if p.is_dir():
             found = discover(p, config_for(p))
@@ -149,15 +152,20 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                 )
             for key in found:
                 store_at(key)
+                named_whole.add(key)
         else:
             key = _store_of_file(p, config_for(p.absolute().parent))
             if key is None:
                 continue  # a markdown file outside any store: nothing to judge
             store = store_at(key)
-            only = only if only is not None else set()
-            only.add(store._repo_path(p.resolve() if not p.is_symlink() else p.absolute()))
-    if only is not None and any(p.is_dir() for p in paths):
-        only = None  # a folder was named too: report everything
+            files_named.setdefault(key, set()).add(store._repo_path(p.resolve() if not p.is_symlink() else p.absolute()))
+    # A store named only through files reports on those; one whose folder
+    # was named too (or another store's folder) is unaffected by it.
+    for key, store in stores.items():
+        store.only_paths = None if key in named_whole else frozenset(files_named.get(key, ()))
+    only = None
+    if files_named and not all(key in named_whole for key in files_named):
+        only = frozenset().union(*(s.only_paths for s in stores.values() if s.only_paths is not None))
     from memlint.linter import name_stores
 
     found = list(stores.values())
@@ -255,12 +263,12 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     from memlint.rules import all_rules
 
     today_date = parse_today(today)
-    stores, only = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths),
-                                cache=not no_cache)
+    stores, _ = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths),
+                             cache=not no_cache)
     for store in stores:
         store.since = since
     scopes = ("file", "store") if scope == "all" else (scope,)
-    selection = Selection(select=_split_keys(select), ignore=_split_keys(ignore), only_paths=only, scopes=scopes)
+    selection = Selection(select=_split_keys(select), ignore=_split_keys(ignore), scopes=scopes)
     for key in (*selection.select, *selection.ignore):
         _validate_rule_key(key)
     result = lint_stores(stores, selection)

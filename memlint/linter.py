@@ -297,8 +297,11 @@ def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> 
     stores = list(stores)
     name_stores(stores)
     total = Result()
+    selection = selection or Selection()
     for store in stores:
-        one = lint_store(store, selection)
+        own = getattr(store, "only_paths", None)  # files named in it (cli.build_stores), unless its folder was
+        one = lint_store(store, selection if selection.only_paths is not None or own is None
+                         else replace(selection, only_paths=own))
         if store.shown_prefix is not None:
             one.findings = [replace(f, path=store.shown(f.path)) for f in one.findings]
         total.findings.extend(one.findings)

@@ -155,6 +155,9 @@ class Store:
         self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
         self.git_head: str | None = None  # HEAD's commit, when the cache asked git
         self.shown_prefix: str | None = None  # set by linter.name_stores: see shown()
+        # The files to report on when only files of the store were named
+        # (set by cli.build_stores); None: all of them.
+        self.only_paths: frozenset[str] | None = None
         self._docs: dict[str, Doc] | None = None
         # Set by the linter when a rule will read git dates: reading the files
         # then starts `git log` alongside (``prefetch_history``).

@@ -213,6 +213,20 @@ def test_dry_run_prints_a_diff_and_writes_nothing(repo, cli):
     assert repo.read("memory/a.md") == before
 
 
+def test_a_file_named_beside_another_stores_folder_limits_its_own_store(tmp_path, cli):
+    """`backfill other-store a/memory/a.md` must not write a/memory/b.md."""
+    repo = GitRepo(tmp_path / "two")
+    for name in ("a", "b"):
+        repo.write(f"{name}/memory/MEMORY.md", INDEX + "- [B](b.md) — the second\n")
+        repo.write(f"{name}/memory/a.md", "---\nname: a\n---\nBody\n")
+        repo.write(f"{name}/memory/b.md", "---\nname: b\n---\nBody\n")
+    repo.commit("add", D1)
+    result = cli("backfill", "--dry-run", "b", "a/memory/a.md", cwd=repo.root)
+    assert result.exit_code == 0
+    changed = [line[6:] for line in result.output.splitlines() if line.startswith("+++ b/")]
+    assert sorted(changed) == ["a/memory/a.md", "b/memory/a.md", "b/memory/b.md"]
+
+
 def test_a_git_date_after_today_is_not_written(repo, cli):
     """An author's clock was ahead: written, the date would be an error
     (MEM004: in the future); the other date still is."""

@@ -163,6 +163,19 @@ def test_files_as_paths_report_only_those_files(make_store, cli):
     assert [(f["path"], f["code"]) for f in result.json()] == [("a.md", "MEM001")]
 
 
+def test_a_file_of_one_store_and_the_folder_of_another_report_each_as_named(tmp_path, make_store, cli):
+    for name in ("a", "b"):
+        make_store({"MEMORY.md": ROOT, "a.md": "Alpha has no frontmatter.\n",
+                    "b.md": "Beta has none either, and says so.\n"}, sub=f"both/{name}")
+    both = tmp_path / "both"
+    def found(*paths):
+        return sorted((f["path"], f["code"]) for f in cli("check", "--format", "json", *paths, cwd=both).json())
+
+    assert ("a/b.md", "MEM001") in found("a")
+    assert found("b", "a/a.md") == sorted(found("b") + found("a/a.md"))
+    assert ("a/a.md", "MEM001") in found("a/a.md") and not any(path != "a/a.md" for path, _ in found("a/a.md"))
+
+
 def test_file_outside_any_store_is_skipped(tmp_path, cli):
     (tmp_path / "x.md").write_text("hi\n")
     assert cli("check", tmp_path / "x.md").exit_code == 0

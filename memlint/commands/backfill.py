@@ -62,7 +62,7 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     from memlint.gitdates import GitDates
 
     requested = _parse_fields(fields)
-    stores, only = build_stores(paths, preset, config_file, parse_today(today), cache=True)
+    stores, _ = build_stores(paths, preset, config_file, parse_today(today), cache=True)
     staged = resolve_staged(staged, paths)
     changed = failed = 0
     dated = []
@@ -78,7 +78,7 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
         names = _fields_for(store, requested)
         create_block = store.settings.get("frontmatter") == "required"
         for doc in sorted(store.memories, key=lambda d: d.path):
-            if only is not None and doc.path not in only:
+            if store.only_paths is not None and doc.path not in store.only_paths:
                 continue
             if not names:
                 break
