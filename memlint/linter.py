@@ -221,7 +221,9 @@ def _lint_store(store: Store, selection: Selection) -> Result:
             if selection.only_paths is not None and problem.path not in selection.only_paths:
                 continue
             doc = by_path.get(problem.path)
-            if conf.ignore and glob_match(problem.path, conf.ignore) or (doc and glob_match(doc.rel, conf.ignore)):
+            if conf.ignore and (glob_match(problem.path, conf.ignore) or (doc and (
+                    glob_match(doc.rel, conf.ignore)
+                    or (store.config_prefix is not None and glob_match(store.config_prefix + doc.rel, conf.ignore))))):
                 continue
             if doc is not None and doc.parsed is not None:
                 sup = suppressions.get(problem.path)

@@ -170,6 +170,21 @@ class Store:
 
     # -- loading
     @cached_property
+    def config_prefix(self) -> str | None:
+        """The store folder as seen from the config file's folder ("memory/"),
+        when the config file sits above the store; else None. Globs in the
+        file match store-relative paths, and with this prefix, paths relative
+        to the file's folder."""
+        base = self.config.base_dir if self.config.path is not None else None
+        if base is None:
+            return None
+        try:
+            inside = self.dir.relative_to(base.resolve()).as_posix()
+        except (ValueError, OSError):
+            return None
+        return None if inside in ("", ".") else inside + "/"
+
+    @cached_property
     def git_replaced(self) -> str:
         """A digest of the repository's `git replace` refs and grafts ("" for
         none, or with the cache off): part of what a kept history is kept by."""
@@ -207,6 +222,16 @@ class Store:
         each with its blob id (from the git index when git says the file is
         unchanged, else hashed from the bytes read)."""
         included, excluded = glob_matcher(self.settings["include"]), glob_matcher(self.settings["exclude"])
+        from_config = self.config_prefix
+        if from_config is not None:
+            # A config file above the store: its globs may be written from its own folder too
+            store_included, store_excluded = included, excluded
+
+            def included(rel: str) -> bool:
+                return store_included(rel) or store_included(from_config + rel)
+
+            def excluded(rel: str) -> bool:
+                return store_excluded(rel) or store_excluded(from_config + rel)
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
         if self.staged:

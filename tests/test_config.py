@@ -1,6 +1,8 @@
 """Config discovery and strict validation."""
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from memlint import config
@@ -145,6 +147,22 @@ def test_root_in_config_that_does_not_exist(make_store, cli):
 def test_exclude_globs(make_store, findings):
     store = make_store({"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": "exclude: ['drafts/**']\n"})
     assert findings(store) == []
+
+
+@pytest.mark.parametrize("glob", ["beta.md", "memory/beta.md", "**/beta.md"])
+def test_globs_of_a_config_above_the_store_match_from_either_folder(make_store, findings, glob):
+    """The config at the top, the store in memory/: a glob written from the
+    config's folder must not silently match nothing."""
+    files = {"memory/MEMORY.md": "# Index\n- [Beta](beta.md) — b\n", "memory/beta.md": "no frontmatter\n"}
+    top = make_store(files)
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    assert findings(top / "memory", "--select", "MEM001") == [("memory/beta.md", 1, "MEM001")]
+    (top / ".memlint.yaml").write_text(f"exclude: ['{glob}']\n")
+    assert findings(top / "memory", "--select", "MEM001") == []
+    (top / ".memlint.yaml").write_text(f"rules:\n  MEM001:\n    ignore: ['{glob}']\n")
+    assert findings(top / "memory", "--select", "MEM001") == []
+    (top / ".memlint.yaml").write_text(f"include: ['{glob}', 'MEMORY.md']\nrules:\n  MEM102: off\n")
+    assert findings(top / "memory", "--select", "MEM001,MEM201") == [("memory/beta.md", 1, "MEM001")]
 
 
 def test_rule_ignore_globs(make_store, findings):
