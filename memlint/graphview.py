@@ -255,7 +255,7 @@ def graph_json(store) -> dict:
     orphans = set(orphan_rels(store))
     nodes = [
         {
-            "path": doc.path,
+            "path": store.shown(doc.path),  # as check names it (several repositories, a submodule)
             "rel": rel,
             "role": doc.role,
             "depth": graph.depth.get(rel),
@@ -277,7 +277,7 @@ def graph_json(store) -> dict:
         for e in graph.edges
     ]
     return {
-        "store": store._repo_path(store.dir),
+        "store": store.shown(store._repo_path(store.dir)),
         "preset": store.preset,
         "root": store.root.rel if store.root else None,
         "index_depth": store.settings["index-depth"],

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import re
 
 MEM = "---\nname: {n}\ndescription: d\ntype: project\n---\nBody.\n"
@@ -114,6 +115,17 @@ def test_several_stores_are_subgraphs(make_store, cli, tmp_path):
     assert out.count("subgraph s") == 2 and "s0n0" in out and "s1n0" in out
     data = json.loads(cli("graph", "--format", "json", tmp_path / "repo").output)
     assert len(data["stores"]) == 2
+
+
+def test_json_names_stores_of_two_repositories_as_check_does(make_store, cli, tmp_path):
+    for name in ("g1", "g2"):
+        make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n", "a.md": "a\n"}, sub=f"top/{name}")
+        subprocess.run(["git", "init", "-q", str(tmp_path / "top" / name)], check=True)
+    data = cli("graph", "--format", "json", "g1", "g2", cwd=tmp_path / "top").json()
+    assert [s["store"] for s in data["stores"]] == ["g1", "g2"]
+    assert [n["path"] for n in data["stores"][1]["nodes"]] == ["g2/MEMORY.md", "g2/a.md"]
+    checked = cli("check", "--format", "json", "--select", "MEM001", "g1", "g2", cwd=tmp_path / "top")
+    assert {f["path"] for f in checked.json()} == {"g1/a.md", "g2/a.md"}  # the names check gives
 
 
 def test_graph_usage_errors(tmp_path, cli):
