@@ -94,6 +94,7 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
 
     plan = _Plan()
     unknown = []
+    by_hand = []  # empty keys under metadata: the other fields are still written
     for name, when in dates.items():
         if not _missing(fm.get(name)) or not _missing(meta.get(name)):
             continue  # already dated (an unparseable date is MEM004's, not ours to overwrite)
@@ -102,12 +103,13 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
         elif name in fm:
             plan.fill[name] = when.isoformat()
         elif name in meta:
-            return Outcome(data, skipped=f"`metadata.{name}` is empty: fill it by hand")
+            by_hand.append(f"`metadata.{name}` is empty: fill it by hand")
         else:
             plan.insert[name] = when.isoformat()
     inverted = _drop_inverted(plan, fm, meta)
+    said = "; ".join(filter(None, [*by_hand, inverted])) or None
     if not plan.fill and not plan.insert:
-        return Outcome(data, unknown=tuple(unknown), skipped=inverted)
+        return Outcome(data, unknown=tuple(unknown), skipped=said)
 
     original_fm = "\n".join(line.rstrip("\r") for line in lines[start + 1:end])
     # ruamel.yaml is a second reader: it refuses some YAML that check's
@@ -146,7 +148,7 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
                        skipped="could not add the dates without changing other fields: add them by hand")
     _check(new_text, text)
     order = [name for name in dates if name in added]
-    return Outcome(_encode(new_text, bom), tuple(order), tuple(unknown), skipped=inverted)
+    return Outcome(_encode(new_text, bom), tuple(order), tuple(unknown), skipped=said)
 
 
 def _encode(text: str, bom: bool) -> bytes:
@@ -159,12 +161,13 @@ def _edit_lines(fm_lines: list[str], plan: _Plan, cr: str) -> list[str] | None:
     out = list(fm_lines)
     for name, value in plan.fill.items():
         key = re.escape(name)
-        pattern = re.compile(rf"^({key}|\"{key}\"|'{key}')[ \t]*:[ \t]*{_EMPTY_VALUES}[ \t]*(#.*?)?(\r?)$")
+        pattern = re.compile(rf"^({key}|\"{key}\"|'{key}')[ \t]*:[ \t]*{_EMPTY_VALUES}([ \t]*)(#.*?)?(\r?)$")
         for i, line in enumerate(out):
             m = pattern.match(line)
             if m:
-                comment = f" {m.group(2)}" if m.group(2) else ""
-                out[i] = f"{m.group(1)}: {value}{comment}{m.group(3)}"  # the key as it was written (quoted or not)
+                # `key: ""  # why`: the comment keeps its gap (comments aligned in a column stay so)
+                comment = f"{m.group(2) or ' '}{m.group(3)}" if m.group(3) else ""
+                out[i] = f"{m.group(1)}: {value}{comment}{m.group(4)}"  # the key as it was written (quoted or not)
                 break
         else:
             return None

@@ -111,6 +111,23 @@ def test_an_empty_value_is_filled_on_its_own_line(empty):
     assert out.data == f"---\nname: a\ncreated: 2024-01-10{comment}\nlast_verified: 2024-02-20\n---\nBody\n".encode()
 
 
+def test_a_comment_after_an_empty_quoted_value_keeps_its_gap():
+    old = b'---\nname: a        # who\ncreated: ""     # fill me\n---\nBody\n'
+    out = add_dates(old, {"created": JAN}, create_block=False)
+    assert out.data == b'---\nname: a        # who\ncreated: 2024-01-10     # fill me\n---\nBody\n'
+
+
+def test_an_empty_metadata_date_is_left_to_a_person_and_the_other_date_still_written():
+    old = b"---\nname: a\nmetadata:\n  created:\n---\nBody\n"
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.added == ("last_verified",)
+    assert out.data == b"---\nname: a\nmetadata:\n  created:\nlast_verified: 2024-02-20\n---\nBody\n"
+    assert out.skipped == "`metadata.created` is empty: fill it by hand"
+    alone = add_dates(b"---\nname: a\nlast_verified: 2024-03-01\nmetadata:\n  created:\n---\nBody\n", BOTH,
+                      create_block=False)
+    assert not alone.changed and alone.skipped == "`metadata.created` is empty: fill it by hand"
+
+
 def test_crlf_bom_and_no_final_newline_are_kept():
     old = b"\xef\xbb\xbf---\r\nname: a\r\n---\r\nBody\r\nno newline at the end"
     out = add_dates(old, BOTH, create_block=False)
@@ -163,7 +180,6 @@ def test_a_tab_inside_a_value_takes_a_plain_insert_though_ruamel_refuses_it():
     ("# Title\n\n---\nname: a\n---\nBody\n", "after other text"),
     ("---\n- a list\n---\nBody\n", "invalid frontmatter"),
     ("---\nname: a\nname: b\n---\nBody\n", "duplicate key 'name'"),
-    ("---\nname: a\nmetadata:\n  created:\n---\nBody\n", "`metadata.created` is empty"),
     ("---\rname: a\rtype: user\r---\rBody\r", "lone CR"),  # old Mac line ends: a new block could be a second one
 ])
 def test_files_it_cannot_edit_safely_are_never_touched(text, why):
