@@ -150,50 +150,96 @@ def load(path: Path | None = None, *, start: Path | None = None) -> Config:
         raise ConfigError(f"{path}: config file not found")
     if path.name == "pyproject.toml":
         data = _pyproject_section(path) or {}
-    else:
-        from memlint.frontmatter_yaml import load_yaml
-
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot read: {exc}") from None
-        # The frontmatter loader: duplicate keys are errors (a second `rules:`
-        # would silently drop the first), alias bombs and deep nesting bounded.
-        data, error = load_yaml(text, 1, what="config")
-        if error is not None:
-            raise ConfigError(f"{path}:{error.line}:{error.column}: {error.message}")
-        if data is None:
-            data = {}
         try:
             validate(data, str(path))
         except ConfigError as exc:
-            line = _line_of(text, exc.key) if exc.key else None
+            try:
+                line = _toml_line_of(path.read_text(encoding="utf-8"), exc.key) if exc.key else None
+            except (OSError, UnicodeDecodeError):
+                line = None
             if line is None:
                 raise
             raise ConfigError(str(exc).replace(f"{path}: ", f"{path}:{line}: ", 1), exc.key) from None
         return Config(path, path.parent.resolve(), data)
-    validate(data, str(path))
+    from memlint.frontmatter_yaml import load_yaml
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    # The frontmatter loader: duplicate keys are errors (a second `rules:`
+    # would silently drop the first), alias bombs and deep nesting bounded.
+    data, error = load_yaml(text, 1, what="config")
+    if error is not None:
+        raise ConfigError(f"{path}:{error.line}:{error.column}: {error.message}")
+    if data is None:
+        data = {}
+    try:
+        validate(data, str(path))
+    except ConfigError as exc:
+        line = _line_of(text, exc.key) if exc.key else None
+        if line is None:
+            raise
+        raise ConfigError(str(exc).replace(f"{path}: ", f"{path}:{line}: ", 1), exc.key) from None
     return Config(path, path.parent.resolve(), data)
 
 
 def _line_of(text: str, key: tuple[str, ...]) -> int | None:
-    """1-based line of a top-level key, or of a key one level below it, in a
-    block-style YAML mapping; None when it is not written so."""
-    pattern = r"^(['\"]?){}\1[ \t]*:(?:[ \t]|$)"
-    lines = text.split("\n")
-    top = re.compile(pattern.format(re.escape(str(key[0]))))
-    for number, line in enumerate(lines, 1):
-        if top.match(line):
-            if len(key) == 1:
-                return number
-            below = re.compile(r"^[ \t]+" + pattern.format(re.escape(str(key[1])))[1:])
-            for offset, inner in enumerate(lines[number:], number + 1):
-                if inner.strip() and not inner[0].isspace() and not inner.startswith("#"):
-                    break  # the next top-level key: not written below this one
-                if below.match(inner):
-                    return offset
-            return number
-    return None
+    """1-based line of a key at any depth (("rules", "MEM101", "max-lines")) in
+    a block-style YAML mapping, or of the deepest of its parents written so;
+    None when not even the top key is."""
+    lines = text.removeprefix("\ufeff").split("\n")
+    start, end, parent_indent, found = 0, len(lines), -1, None
+    for part in key:
+        pattern = re.compile(r"^[ \t]*(['\"]?)" + re.escape(str(part)) + r"\1[ \t]*:(?:[ \t]|$)")
+        level = hit = None
+        for i in range(start, end):
+            line = lines[i]
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            indent = len(line) - len(line.lstrip(" \t"))
+            level = indent if level is None else level
+            if indent == level and pattern.match(line):  # a deeper line is a sibling's child
+                hit = i
+                break
+        if hit is None:
+            return found
+        found, parent_indent, start = hit + 1, level, hit + 1
+        end = start  # this key's block: the lines indented deeper than it
+        while end < len(lines) and (not lines[end].strip() or lines[end].lstrip().startswith("#")
+                                    or len(lines[end]) - len(lines[end].lstrip(" \t")) > parent_indent):
+            end += 1
+    return found
+
+
+_TOML_TABLE = re.compile(r"^[ \t]*\[([^\[\]]+)\][ \t]*(?:#.*)?$")
+
+
+def _toml_line_of(text: str, key: tuple[str, ...]) -> int | None:
+    """1-based line of a key of ``[tool.memlint]`` in a pyproject.toml: the
+    deepest of ``[tool.memlint.rules.MEM101]``, its ``max-lines =`` line, or a
+    parent's ``rules =`` line (an inline table) found; None for none."""
+    lines = text.removeprefix("\ufeff").split("\n")
+    tables: dict[tuple[str, ...], int] = {}  # dotted table name -> index of its header line
+    for i, line in enumerate(lines):
+        m = _TOML_TABLE.match(line)
+        if m:
+            tables[tuple(part.strip().strip("'\"") for part in m.group(1).split("."))] = i
+    best = None
+    for depth in range(len(key), -1, -1):
+        header = ("tool", "memlint", *map(str, key[:depth]))
+        if header not in tables:
+            continue
+        if depth == len(key):
+            return tables[header] + 1
+        pattern = re.compile(r"^[ \t]*(['\"]?)" + re.escape(str(key[depth])) + r"\1[ \t]*=")
+        for line_no in range(tables[header] + 1, len(lines)):
+            if _TOML_TABLE.match(lines[line_no]):
+                break
+            if pattern.match(lines[line_no]):
+                return line_no + 1
+        best = best or tables[header] + 1
+    return best
 
 
 def _is_str_list(value) -> bool:
@@ -297,24 +343,24 @@ def validate(data, where: str = "config") -> None:
                 if opt_value is False:
                     value[opt] = "off"
                 elif opt_value not in SEVERITY_VALUES:
-                    raise ConfigError(f"{where}: rules.{key}.severity must be error, warning or off, not {opt_value!r}", key=("rules", str(key)))
+                    raise ConfigError(f"{where}: rules.{key}.severity must be error, warning or off, not {opt_value!r}", key=("rules", str(key), str(opt)))
             elif opt == "ignore":
                 if not _is_str_list(opt_value):
-                    raise ConfigError(f"{where}: rules.{key}.ignore must be a list of glob strings", key=("rules", str(key)))
+                    raise ConfigError(f"{where}: rules.{key}.ignore must be a list of glob strings", key=("rules", str(key), str(opt)))
             elif opt not in rule.OPTIONS:
                 known = ", ".join(["severity", "ignore", *rule.OPTIONS]) or "severity, ignore"
-                raise ConfigError(f"{where}: rules.{key}: unknown option {opt!r} (known: {known})", key=("rules", str(key)))
+                raise ConfigError(f"{where}: rules.{key}: unknown option {opt!r} (known: {known})", key=("rules", str(key), str(opt)))
             elif not _check_type(opt_value, rule.OPTIONS[opt][0]):
                 raise ConfigError(
                     f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}",
-                    key=("rules", str(key)))
+                    key=("rules", str(key), str(opt)))
             elif isinstance(opt_value, (int, float)) and not isinstance(opt_value, bool):
                 low, high = getattr(rule, "BOUNDS", {}).get(opt, (0, None))
                 # NaN passes every comparison: a value that is no number fails first
                 if opt_value != opt_value or opt_value in (float("inf"), float("-inf")) or opt_value < low or (
                         high is not None and opt_value > high):
                     span = f"from {low} to {high}" if high is not None else f"{low} or more"
-                    raise ConfigError(f"{where}: rules.{key}.{opt} must be {span}, not {opt_value!r}", key=("rules", str(key)))
+                    raise ConfigError(f"{where}: rules.{key}.{opt} must be {span}, not {opt_value!r}", key=("rules", str(key), str(opt)))
 
 
 def glob_match(path: str, patterns) -> bool:

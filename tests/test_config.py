@@ -109,13 +109,30 @@ def test_bad_config_exits_2_with_message(make_store, cli, text, needle):
     ("preset: claude-code\nfoo: 1\n", 2),
     ("# settings\nindex-depth: 'x'\n", 2),
     ("rules:\n  MEM102: off\n  MEM999: off\n", 3),
-    ("rules:\n  MEM102: off\n  orphan:\n    severity: loud\n", 3),
+    ("rules:\n  MEM102: off\n  orphan:\n    severity: loud\n", 4),  # the bad value's line
+    ("preset: claude-code\nrules:\n  MEM101:\n    max-lines: x\n", 4),
+    ("rules:\n  MEM101:\n    severity: error\n  MEM102:\n    max-lines: 3\n", 5),  # not MEM101's option
+    ("rules:\n  MEM102: {max-length: -5}\n", 2),  # flow style: the rule's line
+    ("\ufeffbogus: 1\n", 1),  # a BOM
     ("preset: claude-code\n'wikilinks': maybe\n", 2),
 ])
 def test_a_config_error_names_its_line(make_store, cli, text, line):
     store = store_with(make_store, ".memlint.yaml", text)
     result = cli("check", store)
     assert result.exit_code == 2 and f".memlint.yaml:{line}: " in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("text, line", [
+    ("[tool.memlint]\npreset = 'claude-code'\nbogus = 1\n", 3),
+    ("[project]\nname = 'x'\n\n[tool.memlint]\nindex-depth = -1\n", 5),
+    ("[tool.memlint]\npreset = 'claude-code'\n\n[tool.memlint.rules.MEM101]\nseverity = 'error'\nmax-lines = 'x'\n", 6),
+    ("[tool.memlint]\nrules = {MEM102 = {max-length = -5}}\n", 2),
+    ("[tool.memlint.rules]\nMEM102 = 'loud'\n", 2),
+])
+def test_a_pyproject_error_names_its_line(make_store, cli, text, line):
+    store = store_with(make_store, "pyproject.toml", text)
+    result = cli("check", store)
+    assert result.exit_code == 2 and f"pyproject.toml:{line}: " in result.stderr, result.stderr
 
 
 def test_explicit_config_file_and_missing_one(make_store, cli, tmp_path):
