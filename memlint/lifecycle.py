@@ -248,9 +248,10 @@ class Lifecycle:
         return out
 
     def superseded_but_live(self) -> list[str]:
-        """Memories something supersedes (or that name a ``superseded_by``) whose status is live."""
-        declared = set(self.newer) | set(self.superseded_by)
-        return sorted(rel for rel in declared if rel in self.memories and self.live(rel))
+        """Memories another memory of the store supersedes (either side saying
+        so) whose status is live. A reference that names no memory makes none:
+        MEM503 reports the reference, not a memory replaced by nothing."""
+        return sorted(rel for rel in self.newer if rel in self.memories and self.live(rel))
 
     # -- routing
     @cached_property
@@ -338,7 +339,7 @@ class Lifecycle:
         live memories of which none is superseded."""
         groups: dict[str, list[str]] = {}
         for rel in self.live_memories:
-            if rel in self.newer or rel in self.superseded_by:
+            if rel in self.newer:
                 continue  # retracted by a newer memory: supersession-broken's business
             for key in dict.fromkeys(keys_of(self.memories[rel])):
                 groups.setdefault(key, []).append(rel)

@@ -93,11 +93,7 @@ def check(store, options):
     retire = retire_as(store.settings)
     for old in lc.superseded_but_live():
         doc = docs[old]
-        newer = lc.newer.get(old, {})
-        if newer:
-            by = "; ".join(f"{docs[n].path} ({how})" for n, how in sorted(newer.items()) if n != old)
-        else:
-            by = "; ".join(f"`{r.field}: {r.raw}`" for r in lc.superseded_by[old])
+        by = "; ".join(f"{docs[n].path} ({how})" for n, how in sorted(lc.newer[old].items()) if n != old)
         if not by:
             continue  # only itself: a cycle, reported below
         status = status_of(doc)

@@ -36,6 +36,19 @@ def test_mem503_missing_target(make_store, cli):
     assert "`supersedes: old-price` names no memory of this store" in message
 
 
+def test_a_superseded_by_that_names_nothing_is_one_finding_and_hides_no_conflict(make_store, cli):
+    """A dangling ``superseded_by`` is a bad reference, not a memory replaced:
+    no "retire it" advice, and its key still conflicts with a live memory's."""
+    key = "key: competitor-x/pro-plan/price\n"
+    store = make_store({"MEMORY.md": index("a.md", "b.md"),
+                        "a.md": mem("a", "status: active\n" + key + "superseded_by: price-april\n"),
+                        "b.md": mem("b", "status: active\n" + key)})
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("a.md", 7) and "names no memory of this store" in message
+    [(path, _, message)] = messages(cli, store, "MEM504")
+    assert path in ("a.md", "b.md") and "competitor-x/pro-plan/price" in message
+
+
 def test_mem503_targets_by_id_name_path_and_relative_path(make_store, findings):
     store = make_store({
         "MEMORY.md": index("sub/new.md"),
