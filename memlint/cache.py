@@ -590,20 +590,39 @@ def graph_probes(store) -> dict[str, tuple] | None:
     (nothing to check). Paths the file list covers (the store's files and the
     folders holding them) are left out."""
     graph = store.__dict__.get("graph")
+    lifecycle = store.__dict__.get("lifecycle")
+    looked = _unread_probes(store, lifecycle) if lifecycle is not None else {}
     if graph is None:
-        return None
+        return looked or None
     kinds = getattr(graph.files, "_kinds", None)
     if kinds is None:  # a staged run: the index is the file set, and it is in the key
-        return {}
+        return looked
     covered = {doc.path for doc in store.docs.values()}
     for folder in {path.rpartition("/")[0] for path in covered}:  # a few folders hold many files
         parts = folder.split("/") if folder else []
         covered.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
-    probes = {}
+    probes = dict(looked)
     for rel, kind in kinds.items():
         if rel in covered and kind in ("file", "dir"):
             continue
         probes[rel] = (kind, _readlink(store.repo_root / rel) if kind == "link" else None)
+    return probes
+
+
+_UNREAD = "\0unread markdown"  # a probe key no path can be
+
+
+def _unread_probes(store, lifecycle) -> dict[str, tuple]:
+    """What the lifecycle looked up beyond the store's files, as probes:
+    each path a reference was tried as (a file, or nothing), and when it
+    listed every markdown file the store does not read, that list."""
+    probes: dict[str, tuple] = {}
+    for rel, was_file in lifecycle.probed.items():
+        probes[store._repo_path(store.dir / rel)] = ("file" if was_file else None, None)
+    if lifecycle.walked:
+        from memlint.lifecycle import unread_markdown
+
+        probes[_UNREAD] = ("listing", repr(sorted(unread_markdown(store).items())))
     return probes
 
 
@@ -612,6 +631,12 @@ def probes_hold(store, probes: dict[str, tuple] | None) -> bool:
     import stat as stat_mod
 
     for rel, (kind, target) in (probes or {}).items():
+        if rel == _UNREAD:
+            from memlint.lifecycle import unread_markdown
+
+            if repr(sorted(unread_markdown(store).items())) != target:
+                return False
+            continue
         try:
             mode = os.lstat(store.repo_root / rel).st_mode if rel else None
         except (OSError, ValueError):

@@ -166,6 +166,37 @@ def ref_field(doc: "Doc", fields) -> str | None:
 # ---------------------------------------------------------------- the store
 
 
+def unread_markdown(store: "Store") -> dict[str, str]:
+    """Folded filename stem -> the store-relative path of each markdown file
+    below the store, hidden folders included, that the store does not read
+    (the one with the fewest folders, then the first in path order)."""
+    import os
+
+    from memlint.graph import fold
+    from memlint.store import SKIP_DIRS
+
+    read = {f.rel for f in store._files}  # listed, not parsed: a cached run checks this before reading any file
+    found: dict[str, str] = {}
+    stack = [(str(store.dir), "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in SKIP_DIRS and not os.path.lexists(os.path.join(entry.path, ".git")):
+                    stack.append((entry.path, f"{prefix}{entry.name}/"))
+            elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                rel = prefix + entry.name
+                if rel not in read:
+                    key = fold(entry.name[:-3])
+                    if key not in found or (rel.count("/"), rel) < (found[key].count("/"), found[key]):
+                        found[key] = rel
+    return found
+
+
 @dataclass(frozen=True)
 class Ref:
     source: str  # store-relative path of the memory carrying the field
@@ -190,6 +221,9 @@ class Lifecycle:
         self.settings = store.settings
         self.today = store.today
         self.memories = {rel: d for rel, d in store.docs.items() if d.is_memory and d.parsed is not None}
+        # Looked up on disk beyond the store's files (``unread_file``): store path -> a file there?
+        self.probed: dict[str, bool] = {}
+        self.walked = False  # whether every unread markdown file was listed (``unread_markdown``)
 
     # -- status
     def live(self, rel: str) -> bool:
@@ -216,6 +250,39 @@ class Lifecycle:
         if raw in self._ids:
             return self._ids[raw]
         return self.store.wiki_names.lookup(doc, raw)
+
+    def unread_file(self, doc: "Doc", raw: str) -> str | None:
+        """The store-relative path of a markdown file a reference that
+        ``resolve`` found nothing for names, when the store does not read it:
+        one moved to a hidden folder (``.archive/``, as retired memories
+        often are) or excluded. By path (relative to the file or the store,
+        ``.md`` optional), else by filename stem; None when there is none."""
+        import posixpath
+
+        name = raw.strip().rstrip("/")
+        if not name:
+            return None
+        file_name = name if name.endswith(".md") else name + ".md"
+        for joined in (posixpath.normpath(posixpath.join(posixpath.dirname(doc.rel), file_name)),
+                       posixpath.normpath(file_name)):
+            if joined == ".." or joined.startswith(("../", "/")) or joined in self.store.docs:
+                continue  # out of the store, or a file it reads (which resolve would have found)
+            path = self.store.dir / joined
+            found = path.is_file() and not path.is_symlink()
+            self.probed[joined] = found  # what the cache's findings key must check again (cache.graph_probes)
+            if found:
+                return joined
+        from memlint.graph import fold
+
+        return self._unread_stems.get(fold(file_name.rsplit("/", 1)[-1][:-3]))
+
+    @cached_property
+    def _unread_stems(self) -> dict[str, str]:
+        """Folded filename stem -> the markdown file below the store, hidden
+        folders included, that the store does not read (fewest folders first).
+        Walked only when a reference names nothing the store reads."""
+        self.walked = True
+        return unread_markdown(self.store)
 
     @cached_property
     def supersedes(self) -> dict[str, list[Ref]]:

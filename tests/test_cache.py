@@ -198,6 +198,22 @@ def test_a_file_the_graph_looked_up_outside_the_store_is_rechecked(check, repo):
     assert not any(code == "MEM202" and p == "memory/c.md" for p, _, code, _ in after)
 
 
+@pytest.mark.parametrize("ref", ["old-c", ".archive/old-c.md"])
+def test_a_memory_archived_out_of_sight_between_two_runs_is_seen(check, repo, ref):
+    """MEM503 looks beyond the store's files for what a reference names (a
+    hidden .archive/): a file put there, not committed, changes the findings."""
+    repo.write("memory/c.md", memory("c").replace("type: project\n", f"type: project\nsupersedes: {ref}\n"))
+    repo.commit("supersede", "2025-02-02T10:00:00+00:00")
+    before = check(repo)
+    assert any(code == "MEM503" and p == "memory/c.md" for p, _, code, _ in before)
+    (repo.root / "memory" / ".archive").mkdir()
+    (repo.root / "memory" / ".archive" / "old-c.md").write_text(memory("old-c"), encoding="utf-8")
+    after = same_as_without_cache(check, repo)
+    assert not any(code == "MEM503" for _, _, code, _ in after)
+    (repo.root / "memory" / ".archive" / "old-c.md").unlink()
+    assert check(repo) == before
+
+
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "flip"])
 def test_a_damaged_cache_file_is_not_trusted(check, repo, damage):
     expected = check(repo, "--no-cache")

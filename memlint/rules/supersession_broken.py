@@ -10,7 +10,11 @@ can tell which fact is current.
 A reference is a memory's ``id``, its path (relative to the file or to the
 store, ``.md`` optional), its ``name``/``title``, or its filename stem; a
 field holds one reference or a list. ``supersedes`` alone is enough; where
-the old memory also names ``superseded_by``, the two must agree.
+the old memory also names ``superseded_by``, the two must agree. A
+``supersedes`` that names a file memlint does not read (moved to a hidden
+folder such as ``.archive/``, or excluded) is fine: the old memory was
+archived. A ``superseded_by`` that does is reported: what replaces the
+memory is out of the agent's sight.
 
 Options: none. The retired statuses are the store setting
 ``retired-statuses``.
@@ -56,7 +60,15 @@ def check(store, options):
         for rel, refs in table.items():
             doc = docs[rel]
             for ref in refs:
-                if ref.target is None:
+                unread = lc.unread_file(doc, ref.raw) if ref.target is None else None
+                if unread is not None and ref.field in SUPERSEDES_FIELDS:
+                    continue  # the old memory was archived out of the agent's sight: as it should be
+                if unread is not None:
+                    add(rel, doc.key_line(ref.field),
+                        f"`{ref.field}: {ref.raw}` names {docs[rel].path[:len(docs[rel].path) - len(rel)]}{unread}, "
+                        "which the agent never reads (a hidden folder such as .archive/, or excluded): point it "
+                        "at the live memory that replaces this one")
+                elif ref.target is None:
                     add(rel, doc.key_line(ref.field),
                         f"`{ref.field}: {ref.raw}` names no memory of this store (no file, `id`, `name` or "
                         "filename stem matches): point it at the memory meant, or drop it if that memory was deleted")

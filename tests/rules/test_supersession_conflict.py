@@ -49,6 +49,26 @@ def test_a_superseded_by_that_names_nothing_is_one_finding_and_hides_no_conflict
     assert path in ("a.md", "b.md") and "competitor-x/pro-plan/price" in message
 
 
+@pytest.mark.parametrize("ref", ["pricing-2025", ".archive/pricing-2025.md", ".archive/pricing-2025", "Pricing-2025"])
+def test_mem503_an_old_memory_moved_to_a_hidden_archive_is_not_missing(make_store, cli, ref):
+    """MEM502's own fix is "move it to .archive/": the memory that replaces it must not then be told it names nothing."""
+    store = make_store({"MEMORY.md": index("pricing-2026.md"),
+                        "pricing-2026.md": mem("pricing-2026", f"supersedes: {ref}\n"),
+                        ".archive/pricing-2025.md": mem("pricing-2025", "status: archived\n")})
+    assert messages(cli, store, "MEM503") == []
+
+
+def test_mem503_superseded_by_a_memory_out_of_sight_is_said_so(make_store, cli):
+    store = make_store({"MEMORY.md": index("old.md"), "old.md": mem("old", "superseded_by: new\n"),
+                        ".archive/new.md": mem("new")})
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("old.md", 5)
+    assert message.startswith("`superseded_by: new` names .archive/new.md, which the agent never reads")
+    missing = make_store({"MEMORY.md": index("new.md"), "new.md": mem("new", "supersedes: pricing-2024\n"),
+                          ".archive/pricing-2025.md": mem("pricing-2025")}, sub="other")
+    assert "names no memory of this store" in messages(cli, missing, "MEM503")[0][2]
+
+
 def test_mem503_targets_by_id_name_path_and_relative_path(make_store, findings):
     store = make_store({
         "MEMORY.md": index("sub/new.md"),
