@@ -211,6 +211,7 @@ def _lint_store(store: Store, selection: Selection) -> Result:
         keys = {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
         skips_retired = bool(retired_exempt) and rule_registry.matches(rule, retired_exempt)
         problems = outcomes[rule.CODE]
+        ignored = store.config_globs(conf.ignore) if conf.ignore else []  # store-relative, or from the config's folder
         if isinstance(problems, str):  # a bug in a rule must not hide every other finding
             result.findings.append(
                 Finding(store.root.path if store.root else ".", 0, 0, INTERNAL_CODE, "internal-error", "error",
@@ -221,9 +222,7 @@ def _lint_store(store: Store, selection: Selection) -> Result:
             if selection.only_paths is not None and problem.path not in selection.only_paths:
                 continue
             doc = by_path.get(problem.path)
-            if conf.ignore and (glob_match(problem.path, conf.ignore) or (doc and (
-                    glob_match(doc.rel, conf.ignore)
-                    or (store.config_prefix is not None and glob_match(store.config_prefix + doc.rel, conf.ignore))))):
+            if ignored and (glob_match(problem.path, conf.ignore) or (doc and glob_match(doc.rel, ignored))):
                 continue
             if doc is not None and doc.parsed is not None:
                 sup = suppressions.get(problem.path)

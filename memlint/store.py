@@ -171,18 +171,29 @@ class Store:
     # -- loading
     @cached_property
     def config_prefix(self) -> str | None:
-        """The store folder as seen from the config file's folder ("memory/"),
-        when the config file sits above the store; else None. Globs in the
-        file match store-relative paths, and with this prefix, paths relative
-        to the file's folder."""
+        """The store folder as written from the config file's folder
+        ("memory/", "../memory/"), when the file is elsewhere than the store
+        folder; else None. See ``config_globs``."""
         base = self.config.base_dir if self.config.path is not None else None
         if base is None:
             return None
         try:
-            inside = self.dir.relative_to(base.resolve()).as_posix()
-        except (ValueError, OSError):
+            prefix = Path(os.path.relpath(self.dir, base.resolve())).as_posix()
+        except (ValueError, OSError):  # another drive
             return None
-        return None if inside in ("", ".") else inside + "/"
+        return None if prefix == "." else prefix + "/"
+
+    def config_globs(self, globs) -> list[str]:
+        """Globs from the config file, as the store matches them: each as
+        written (store-relative), plus those written from the config file's
+        folder ("memory/drafts/**", with the store in memory/) with that
+        prefix taken off. Only a glob that starts with the store's folder
+        is read so: "*/*" stays store-relative, and cannot match the whole store."""
+        prefix = self.config_prefix
+        globs = list(globs)
+        if prefix is None:
+            return globs
+        return globs + [glob[len(prefix):] for glob in globs if glob.startswith(prefix) and len(glob) > len(prefix)]
 
     @cached_property
     def git_replaced(self) -> str:
@@ -221,17 +232,8 @@ class Store:
         """The files of the store, without parsing them; with the cache on,
         each with its blob id (from the git index when git says the file is
         unchanged, else hashed from the bytes read)."""
-        included, excluded = glob_matcher(self.settings["include"]), glob_matcher(self.settings["exclude"])
-        from_config = self.config_prefix
-        if from_config is not None:
-            # A config file above the store: its globs may be written from its own folder too
-            store_included, store_excluded = included, excluded
-
-            def included(rel: str) -> bool:
-                return store_included(rel) or store_included(from_config + rel)
-
-            def excluded(rel: str) -> bool:
-                return store_excluded(rel) or store_excluded(from_config + rel)
+        included = glob_matcher(self.config_globs(self.settings["include"]))
+        excluded = glob_matcher(self.config_globs(self.settings["exclude"]))
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
         if self.staged:

@@ -182,6 +182,30 @@ def test_globs_of_a_config_above_the_store_match_from_either_folder(make_store, 
     assert findings(top / "memory", "--select", "MEM001,MEM201") == [("memory/beta.md", 1, "MEM001")]
 
 
+@pytest.mark.parametrize("glob, left", [("*/*", ["a.md", "meeting-notes.md"]), ("m*", ["a.md", "archive/old.md"]),
+                                        ("memory/m*", ["a.md", "archive/old.md"])])
+def test_a_store_relative_glob_in_a_config_above_the_store_matches_only_what_it_says(make_store, findings, glob, left):
+    """"*/*" must not match memory/a.md: only a glob that starts with the store's folder is read from the config's."""
+    files = {"memory/MEMORY.md": "# Index\n- [A](a.md) — a\n- [M](meeting-notes.md) — m\n- [O](archive/old.md) — o\n",
+             "memory/a.md": "Alpha.\n", "memory/meeting-notes.md": "Meeting.\n", "memory/archive/old.md": "Old.\n",
+             ".memlint.yaml": f"exclude: ['{glob}']\n"}
+    top = make_store(files)
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    assert [path for path, _, _ in findings(top / "memory", "--select", "MEM001")] == [f"memory/{p}" for p in left]
+
+
+def test_globs_of_a_config_in_a_subfolder_or_a_sibling_folder(make_store, findings, cli):
+    files = {"sub/memory/MEMORY.md": "# Index\n- [A](a.md) — a\n- [D](drafts/d.md) — d\n",
+             "sub/memory/a.md": "Alpha.\n", "sub/memory/drafts/d.md": "Draft.\n",
+             "sub/.memlint.yaml": "rules:\n  MEM001:\n    ignore: ['memory/drafts/*']\n",
+             "cfg/c.yaml": "exclude: ['../sub/memory/drafts/**']\n"}
+    top = make_store(files)
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    assert findings(top / "sub" / "memory", "--select", "MEM001") == [("sub/memory/a.md", 1, "MEM001")]
+    result = cli("check", "--format", "json", "--select", "MEM001", "--config", top / "cfg" / "c.yaml", top / "sub" / "memory")
+    assert [f["path"] for f in result.json()] == ["sub/memory/a.md"]
+
+
 def test_rule_ignore_globs(make_store, findings):
     store = make_store(
         {"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": "rules:\n  MEM001:\n    ignore: ['drafts/*']\n  orphan:\n    ignore: ['drafts/**']\n"}
