@@ -243,7 +243,7 @@ def main():
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @common_store_options
 @click.option("--format", "fmt", type=click.Choice(["auto", "text", "json", "github", "sarif"]), default="auto", show_default=True, help="Output format; auto is github under GitHub Actions, else text.")
-@click.option("--select", multiple=True, help="Only these rules (codes, names, tags or code prefixes; comma-separated).")
+@click.option("--select", multiple=True, help="Only these rules (codes, names, tags or code prefixes, any case; comma-separated).")
 @click.option("--ignore", multiple=True, help="Skip these rules (codes, names, tags or code prefixes).")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @click.option("--today", help="Date to judge ages and future dates from (YYYY-MM-DD; default today).")

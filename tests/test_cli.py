@@ -153,6 +153,8 @@ def test_select_and_ignore(make_store, cli):
     assert codes("--select", "budget") == ["MEM102"]
     assert codes("--select", "MEM1") == ["MEM102"]
     assert codes("--ignore", "MEM001,MEM102") == []
+    assert codes("--select", "Index-Line-Length") == codes("--select", "mem102") == ["MEM102"]  # any case, as in config
+    assert codes("--ignore", "FRONTMATTER-MISSING") == ["MEM102"]
     bad = cli("check", "--select", "MEM9", store)
     assert bad.exit_code == 2 and "MEM9" in bad.stderr
 

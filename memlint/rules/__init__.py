@@ -47,7 +47,7 @@ def get(key: str) -> ModuleType:
 
 def matches(rule: ModuleType, keys) -> bool:
     """True if ``rule`` is named by any code, name or tag in ``keys``."""
-    wanted = {k.upper() if k.upper().startswith("MEM") else k for k in keys}
+    wanted = {k.upper() if k.upper().startswith("MEM") else k.lower() for k in keys}  # names and tags: any case
     return bool(
         wanted & {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
         or any(rule.CODE.startswith(w) for w in wanted if w.startswith("MEM"))
