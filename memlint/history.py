@@ -791,12 +791,14 @@ def _old_names_dates(root, olds: list[str], log_args: list[str], depth: int,
 # --------------------------------------------------------------------------- append-only
 
 
-def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: str | None = None
-                           ) -> dict[str, list[int]]:
+def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: str | None = None,
+                           *, staged: bool = False) -> dict[str, list[int]]:
     """Lines of append-only files (daily logs) that were changed or deleted.
 
     since=None compares the staged content with HEAD; otherwise `since` with
-    HEAD. `paths` are relative to the top of the work tree (or absolute).
+    HEAD, or with ``staged`` the staged content with `since` (the commits
+    since and the one being made, as one change). `paths` are relative to
+    the top of the work tree (or absolute).
     Returns {path: [1-based line numbers in the old version]} for the paths
     with violations only; appends at the end, and inserted lines, are fine.
     One git call for all paths.
@@ -819,10 +821,21 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
             "--src-prefix=a/", "--dst-prefix=b/"]
     if since is None:
         args.append("--cached")  # against HEAD, or the empty tree before the first commit
+    elif staged:
+        args += ["--cached", "--end-of-options", since]
     else:
         args += ["--end-of-options", since, "HEAD"]
     _, out, _ = _run(root, [*args, "--", *rel])
     return _changed_old_lines(_decode(out))
+
+
+def existing_at(repo_root: Path, commit: str, paths: list[str]) -> set[str]:
+    """Which of ``paths`` (relative to the top of the work tree) ``commit`` has."""
+    if not paths:
+        return set()
+    _, out, _ = _run(Path(repo_root).resolve(),
+                     ["ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", commit, "--", *paths])
+    return {_decode(name) for name in out.split(b"\0") if name} & set(paths)
 
 
 def _changed_old_lines(diff: str) -> dict[str, list[int]]:

@@ -7,7 +7,10 @@ new day's log), where they are visible as corrections.
 
 When it looks: in a staged run (pre-commit, ``check --staged``) at the
 staged changes against HEAD; with ``check --since REV`` at everything
-between REV and HEAD (one ``git diff`` for all logs); with both, at both. A plain ``check``
+between REV and HEAD (one ``git diff`` for all logs); with both, at REV
+against what is being committed (the commits since and the staged change as
+one: a commit that restores a rewritten log passes), and a log born since
+REV at its staged change against HEAD. A plain ``check``
 has no change to judge and stays quiet. Adding lines anywhere is fine; so is
 giving the last line its missing newline. Files are the store setting
 ``append-only`` (default: the daily-log names ``YYYY-MM-DD.md`` and
@@ -55,29 +58,31 @@ def check(store, options):
     history = git.require()
     if history is None:
         return
-    from memlint.history import HistoryError, append_only_violations
+    from memlint.history import HistoryError, append_only_violations, existing_at
 
     by_path = {git.repo_path(doc): doc for doc in logs}
-    # A staged run judges the commit being made; --since, the commits from
-    # REV to HEAD. With both, both.
-    againsts = ([None] if store.staged else []) + ([store.since] if store.since is not None else [])
-    for since in againsts:
-        try:
-            found = append_only_violations(history.repo_root, list(by_path), since)
-        except HistoryError as exc:
-            if since is not None:
-                raise ConfigError(f"--since {since}: {exc}") from None
-            raise
-        against = f"`{since}`" if since is not None else "HEAD"
-        for path, lines in sorted(found.items()):
-            doc = by_path.get(path)
-            if doc is None:
-                continue
-            count = doc.parsed.line_count if doc.parsed else 1
-            line = max(1, min(lines[0], count))
-            what = "line" if len(lines) == 1 else "lines"
-            yield Problem(
-                doc.path, line, 1,
-                f"append-only file rewritten: {what} {_ranges(lines)} of its {against} version changed or deleted; "
-                f"restore {'it' if len(lines) == 1 else 'them'} and add the correction at the end",
-            )
+    try:
+        found = append_only_violations(history.repo_root, list(by_path), store.since, staged=store.staged)
+        against = dict.fromkeys(found, f"`{store.since}`" if store.since is not None else "HEAD")
+        if store.staged and store.since is not None:
+            # Judged against REV, a log born since then is all new: its
+            # staged rewrite is judged against HEAD, as without --since.
+            born = set(by_path) - existing_at(history.repo_root, store.since, list(by_path))
+            for path, lines in append_only_violations(history.repo_root, sorted(born)).items():
+                found[path], against[path] = lines, "HEAD"
+    except HistoryError as exc:
+        if store.since is not None:
+            raise ConfigError(f"--since {store.since}: {exc}") from None
+        raise
+    for path, lines in sorted(found.items()):
+        doc = by_path.get(path)
+        if doc is None:
+            continue
+        count = doc.parsed.line_count if doc.parsed else 1
+        line = max(1, min(lines[0], count))
+        what = "line" if len(lines) == 1 else "lines"
+        yield Problem(
+            doc.path, line, 1,
+            f"append-only file rewritten: {what} {_ranges(lines)} of its {against[path]} version changed or deleted; "
+            f"restore {'it' if len(lines) == 1 else 'them'} and add the correction at the end",
+        )

@@ -509,11 +509,13 @@ def test_history_since_a_revision(logs, findings, cli):
     assert result.exit_code == 2 and "--since no-such-rev" in result.stderr
 
 
-def test_staged_and_since_together_judge_both(logs, findings, cli):
-    """A hook run with ``--since origin/main`` must still catch the rewrite being committed."""
+def test_staged_and_since_together_judge_the_commit_being_made_against_rev(logs, findings, cli):
+    """A hook run with ``--since origin/main`` must still catch the rewrite
+    being committed, and let through a commit that restores a rewritten log."""
     start = logs.head()
     logs.write("memory/2024-02-20.md", "- 08:00 standup\n- 09:00 review\n")
     logs.commit("day two", D2)
+    original = logs.read("memory/2024-01-10.md")
     logs.write("memory/2024-01-10.md", "- 09:00 deployed\n")  # lines 2-3 deleted, committed
     logs.commit("tidy", D2)
     logs.write("memory/2024-02-20.md", "- 08:00 standup\n- 09:00 nothing\n")  # line 2 changed, staged
@@ -522,8 +524,11 @@ def test_staged_and_since_together_judge_both(logs, findings, cli):
     assert rewritten(findings, logs, "--staged") == [("memory/2024-02-20.md", 2, "MEM405")]
     result = cli("check", "--format", "json", "--select", "MEM405", "--staged", "--since", start, logs.root)
     messages = {f["path"]: f["message"] for f in result.json()}
-    assert "line 2 of its HEAD version" in messages["memory/2024-02-20.md"]
+    assert "line 2 of its HEAD version" in messages["memory/2024-02-20.md"]  # born after REV: judged against HEAD
     assert f"lines 2-3 of its `{start}` version" in messages["memory/2024-01-10.md"]
+    logs.write("memory/2024-02-20.md", "- 08:00 standup\n- 09:00 review\n")
+    logs.write("memory/2024-01-10.md", original)  # the rewrite undone, staged
+    assert rewritten(findings, logs, "--staged", "--since", start) == []
 
 
 def test_a_since_that_names_no_commit_is_said_without_daily_logs_too(repo, cli):
