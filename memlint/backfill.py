@@ -165,7 +165,7 @@ def _edit_lines(fm_lines: list[str], plan: _Plan, cr: str) -> list[str] | None:
         for i, line in enumerate(out):
             m = pattern.match(line)
             if m:
-                # `key: ""  # why`: the comment keeps its gap (comments aligned in a column stay so)
+                # `key: ""  # why`: the comment keeps the gap written before it
                 comment = f"{m.group(2) or ' '}{m.group(3)}" if m.group(3) else ""
                 out[i] = f"{m.group(1)}: {value}{comment}{m.group(4)}"  # the key as it was written (quoted or not)
                 break

@@ -212,33 +212,61 @@ def _line_of(text: str, key: tuple[str, ...]) -> int | None:
     return found
 
 
-_TOML_TABLE = re.compile(r"^[ \t]*\[([^\[\]]+)\][ \t]*(?:#.*)?$")
+_TOML_TABLE = re.compile(r"^[ \t]*\[(\[?)([^\[\]]+)\]\]?[ \t]*(?:#.*)?$")
+_TOML_KEY_PART = r"(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"
+_TOML_KEY = re.compile(rf"^[ \t]*({_TOML_KEY_PART}(?:[ \t]*\.[ \t]*{_TOML_KEY_PART})*)[ \t]*=")
+
+
+def _toml_key(text: str) -> tuple[str, ...]:
+    """The parts of a TOML key: ``rules."MEM101".max-lines`` -> (rules, MEM101, max-lines)."""
+    parts, current, quote = [], "", None
+    for ch in text.strip():
+        if quote:
+            if ch == quote:
+                quote = None
+            else:
+                current += ch
+        elif ch in "\"'":
+            quote = ch
+        elif ch == ".":
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    parts.append(current.strip())
+    return tuple(parts)
 
 
 def _toml_line_of(text: str, key: tuple[str, ...]) -> int | None:
-    """1-based line of a key of ``[tool.memlint]`` in a pyproject.toml: the
-    deepest of ``[tool.memlint.rules.MEM101]``, its ``max-lines =`` line, or a
-    parent's ``rules =`` line (an inline table) found; None for none."""
-    lines = text.removeprefix("\ufeff").split("\n")
-    tables: dict[tuple[str, ...], int] = {}  # dotted table name -> index of its header line
-    for i, line in enumerate(lines):
-        m = _TOML_TABLE.match(line)
-        if m:
-            tables[tuple(part.strip().strip("'\"") for part in m.group(1).split("."))] = i
-    best = None
-    for depth in range(len(key), -1, -1):
-        header = ("tool", "memlint", *map(str, key[:depth]))
-        if header not in tables:
+    """1-based line of a key of ``[tool.memlint]`` in a pyproject.toml, written
+    as a table (``[tool.memlint.rules.MEM101]``), a key (``max-lines =``,
+    dotted or not) or inside a parent's inline table (``rules = {...}``): the
+    first line that names it or something in it, else the deepest parent's;
+    None when there is none. Text inside multi-line strings is skipped."""
+    want = ("tool", "memlint", *map(str, key))
+    table: tuple[str, ...] = ()
+    best, best_depth = None, 1
+    in_string = None  # the triple quote that opened a multi-line string
+    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
+        if in_string:
+            if line.count(in_string) % 2:
+                in_string = None
             continue
-        if depth == len(key):
-            return tables[header] + 1
-        pattern = re.compile(r"^[ \t]*(['\"]?)" + re.escape(str(key[depth])) + r"\1[ \t]*=")
-        for line_no in range(tables[header] + 1, len(lines)):
-            if _TOML_TABLE.match(lines[line_no]):
-                break
-            if pattern.match(lines[line_no]):
-                return line_no + 1
-        best = best or tables[header] + 1
+        header = _TOML_TABLE.match(line)
+        if header:
+            table = _toml_key(header.group(2)) if not header.group(1) else ("\0array of tables",)
+            path = table
+        else:
+            assigned = _TOML_KEY.match(line)
+            if not assigned:
+                continue
+            path = table + _toml_key(assigned.group(1))
+            rest = line[assigned.end():]
+            in_string = next((q for q in ('"""', "'''") if rest.count(q) % 2), None)
+        if path[:len(want)] == want:
+            return number  # the key itself, or a setting in it
+        if want[:len(path)] == path and len(path) > best_depth:
+            best, best_depth = number, len(path)
     return best
 
 

@@ -128,6 +128,10 @@ def test_a_config_error_names_its_line(make_store, cli, text, line):
     ("[tool.memlint]\npreset = 'claude-code'\n\n[tool.memlint.rules.MEM101]\nseverity = 'error'\nmax-lines = 'x'\n", 6),
     ("[tool.memlint]\nrules = {MEM102 = {max-length = -5}}\n", 2),
     ("[tool.memlint.rules]\nMEM102 = 'loud'\n", 2),
+    ("[tool.memlint]\npreset = 'claude-code'\nrules.MEM101.max-lines = 'x'\n", 3),  # dotted keys
+    ("[tool.memlint]\n\n[tool.memlint.rules]\nMEM102 = 'off'\n\"MEM101\".max-lines = 'x'\n", 5),
+    ("[tool.memlint]\ndescription = 'x'\n", 2),
+    ("[tool.x]\nd = \"\"\"\nbogus = 1\n\"\"\"\n[tool.memlint]\nbogus = 2\n", 6),  # not the text of a string
 ])
 def test_a_pyproject_error_names_its_line(make_store, cli, text, line):
     store = store_with(make_store, "pyproject.toml", text)
