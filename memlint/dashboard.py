@@ -181,7 +181,7 @@ def root_load(store: "Store") -> dict | None:
         return None
     options = store.config.rule_config(root_budget, store.preset).options
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
-    text = root.parsed.text
+    text = root_budget.loaded_text(store, root)
     return {
         "lines": root.parsed.line_count,
         "bytes": len(text.encode("utf-8")),

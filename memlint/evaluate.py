@@ -330,7 +330,7 @@ class Walk:
         if self.root is not None and self.root.parsed is not None:
             options = store.config.rule_config(root_budget, store.preset).options
             self.cut = root_budget.first_hidden_line(
-                self.root.parsed.text, options["max-lines"], options["max-bytes"], options["max-chars"]
+                root_budget.loaded_text(store, self.root), options["max-lines"], options["max-bytes"], options["max-chars"]
             )
         self.parents_all = self._walk(skip_hidden=False)
         self.parents_loaded = self._walk(skip_hidden=True) if self.cut else self.parents_all

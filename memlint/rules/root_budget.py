@@ -10,7 +10,9 @@ Options (defaults by preset): ``max-lines`` (claude-code 200, moc 40),
 ``max-bytes`` (25000), ``max-chars`` (openclaw 12000); ``null`` turns one off.
 
 Fires: a 249-line MEMORY.md under claude-code. The finding sits on the first
-line that will not load and counts the index entries past it.
+line that will not load and counts the index entries past it. A byte order
+mark counts (three bytes, one character); blank lines past the cap, and
+nothing else, lose nothing and are not reported.
 
 Fix: move detail into topic files and keep one short line per topic in the root.
 """
@@ -68,11 +70,11 @@ def check(store, options):
     root = store.root
     if root is None or root.parsed is None:
         return
-    text = root.parsed.text
+    text = loaded_text(store, root)
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
     first_hidden = first_hidden_line(text, *caps)
-    if not first_hidden:
-        return
+    if not first_hidden or not "".join(text.split("\n")[first_hidden - 1:]).strip():
+        return  # all loads, or what is cut is blank lines: nothing is lost
     total_lines = root.parsed.line_count
     reasons = caps_exceeded(text, total_lines, *caps)
     size = len(text.encode("utf-8"))
@@ -87,3 +89,21 @@ def check(store, options):
         + " never loaded, "
         f"hiding {plural(len(hidden_entries), 'index entry')}",
     )
+
+
+def loaded_text(store, root) -> str:
+    """The root's text as the harness measures it: with its byte order mark,
+    if it has one (three bytes, one character of line 1; the parse drops it)."""
+    return "\ufeff" + root.parsed.text if _starts_with_bom(store, root) else root.parsed.text
+
+
+def _starts_with_bom(store, root) -> bool:
+    """Whether the root's bytes start with a UTF-8 byte order mark."""
+    data = store.staged_bytes(root)
+    if data is None:
+        try:
+            with open(root.abspath, "rb") as fh:
+                data = fh.read(3)
+        except OSError:
+            return False
+    return data.startswith(b"\xef\xbb\xbf")

@@ -53,6 +53,23 @@ def test_a_root_exactly_at_the_cap_with_no_final_newline_loads_whole(make_store,
     assert "line 5 is never loaded" in text  # one line: not "lines 5-5"
 
 
+def test_a_byte_order_mark_counts_toward_the_byte_cap(make_store, findings, cli):
+    root = "# Memory\n" + entries(3)
+    root += "y" * (24998 - len(root.encode()))  # 24,998 bytes: with a BOM, 25,001
+    assert codes(findings(make_store({"MEMORY.md": root, **memories(3)})), "MEM101") == []
+    store = make_store({"MEMORY.md": "\ufeff" + root, **memories(3)}, sub="bom")
+    assert codes(findings(store), "MEM101") == [("MEMORY.md", 5)]
+    [f] = [f for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM101"]
+    assert "25,001 bytes" in f["message"]
+
+
+def test_blank_lines_past_the_cap_lose_nothing_and_are_not_reported(make_store, findings):
+    root = "# Index\n" + entries(199)
+    assert codes(findings(make_store({"MEMORY.md": root + "\n\n  \n", **memories(199)})), "MEM101") == []
+    store = make_store({"MEMORY.md": root + "\n\n- [M1](m1.md) — again\n", **memories(199)}, sub="more")
+    assert codes(findings(store), "MEM101") == [("MEMORY.md", 201)]
+
+
 def test_mem101_fires_on_first_invisible_line_and_counts_entries(make_store, cli):
     root = "# Index\n" + entries(210)
     store = make_store({"MEMORY.md": root, **memories(210)})
