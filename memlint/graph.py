@@ -46,7 +46,7 @@ DANGLING_WIKI = "dangling-wiki"  # [[x]] to nothing, allowed by the preset
 INDEX_ROLES = ("root", "index")
 
 _WINDOWS_PATH = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s|^\s*\|")  # a list item, or a table row
 # OpenClaw reply directives look like wikilinks but are tags.
 _OPENCLAW_TAG = re.compile(r"^(?:reply_to_current|reply_to:.*|audio_as_voice)$")
 
@@ -76,15 +76,17 @@ def is_internal(link: Link) -> bool:
 def looks_like_index(doc: "Doc") -> bool:
     """A body that is mostly a list of links to files is an index (a topic file).
 
-    At least 5 internal links, and 60% of the body's non-heading lines are
-    list items carrying one. URLs do not count: a list of web references is
+    At least 5 links to files (several may share a line: ``- [a](a.md),
+    [b](b.md)``), and 60% of the body's non-heading lines are list items or
+    table rows carrying one. URLs do not count: a list of web references is
     a memory, not a map of the store.
     """
     if doc.parsed is None or len(doc.parsed.links) < 5:
         return False
-    link_lines = {l.line for l in doc.parsed.links if l.kind in ("link", "wiki") and is_internal(l)}
-    if len(link_lines) < 5:
+    internal = [l.line for l in doc.parsed.links if l.kind in ("link", "wiki") and is_internal(l)]
+    if len(internal) < 5:
         return False
+    link_lines = set(internal)
     first = doc.parsed.body_line
     lines = doc.parsed.body.split("\n")
     content = listed = 0

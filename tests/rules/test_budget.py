@@ -137,6 +137,18 @@ def test_mem103_mostly_links_file_is_a_topic(make_store, findings):
     assert codes(findings(store), "MEM103") == [("things.md", 52)]
 
 
+@pytest.mark.parametrize("hub, topic", [
+    ("".join(f"- [m{i}](m{i}.md), [m{i + 1}](m{i + 1}.md)\n" for i in (1, 3, 5)), True),  # 6 links on 3 lines
+    ("| File | What |\n|---|---|\n" + "".join(f"| [m{i}](m{i}.md) | fact {i} |\n" for i in range(1, 7)), True),
+    ("See " + ", ".join(f"[m{i}](m{i}.md)" for i in range(1, 7)) + " for more.\nSome prose.\n", False),
+])
+def test_a_hub_is_a_topic_by_its_links_to_files_on_list_or_table_lines(make_store, findings, hub, topic):
+    """MEM103's doc: at least 5 links to files, on 60 % or more of its lines other than headings."""
+    store = make_store({"MEMORY.md": "# Index\n- [Hub](hub.md)\n", "hub.md": "# Hub\n" + hub, **memories(6)})
+    orphans = codes(findings(store, "--preset", "moc", "--select", "MEM201"), "MEM201")
+    assert (orphans == []) == topic, orphans
+
+
 @pytest.mark.parametrize("n, fires", [(300, False), (301, True)])
 def test_mem104_memory_lines(make_store, findings, n, fires):
     body = "".join(f"line {i}\n" for i in range(n - 5))
