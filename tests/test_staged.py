@@ -57,6 +57,19 @@ def test_staged_reads_the_index_not_the_working_tree(repo, cli):
         ("memory/a.md", 1, "MEM001"), ("memory/new.md", 1, "MEM001"), ("memory/new.md", 1, "MEM201")]
 
 
+def test_an_intent_to_add_file_is_not_in_the_commit_but_an_empty_staged_one_is(repo, cli):
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b")})
+    git(repo, "add", ".")
+    write_files(repo, {"memory/later.md": GOOD.replace("name: a", "name: later"), "memory/empty.md": ""})
+    git(repo, "add", "-N", "memory/later.md")  # git commit leaves it out
+    git(repo, "add", "memory/empty.md")
+    assert codes(cli, "--staged", repo / "memory") == [("memory/empty.md", 1, "MEM001"), ("memory/empty.md", 1, "MEM201")]
+    write_files(repo, {"memory/a.md": GOOD + "See [the notes](../docs/notes.txt).\n", "docs/notes.txt": "notes\n"})
+    git(repo, "add", "memory/a.md")
+    git(repo, "add", "-N", "docs/notes.txt")  # the link target is not in the commit either
+    assert ("memory/a.md", 7, "MEM202") in codes(cli, "--staged", repo / "memory")
+
+
 def test_pre_commit_environment_turns_staged_on(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b")})
     git(repo, "add", ".")
