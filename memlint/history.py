@@ -817,16 +817,25 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
                                       check=False)[0]:
             raise HistoryError(f"not a commit in {root}")  # said even when there is nothing to judge
         return {}
-    args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-            "--src-prefix=a/", "--dst-prefix=b/"]
     if since is None:
-        args.append("--cached")  # against HEAD, or the empty tree before the first commit
+        compared = ["--cached"]  # against HEAD, or the empty tree before the first commit
     elif staged:
-        args += ["--cached", "--end-of-options", since]
+        compared = ["--cached", "--end-of-options", since]
     else:
-        args += ["--end-of-options", since, "HEAD"]
-    _, out, _ = _run(root, [*args, "--", *rel])
-    return _changed_old_lines(_decode(out))
+        compared = ["--end-of-options", since, "HEAD"]
+    # A log renamed and rewritten in one change is followed to its old name.
+    _, names, _ = _run(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", *compared])
+    wanted = set(rel)
+    renamed_from = []
+    fields = iter(names.split(b"\0"))
+    for status in fields:  # "M\0path" or "R073\0old\0new"
+        paths = [_decode(next(fields, b""))] + ([_decode(next(fields, b""))] if status[:1] in (b"R", b"C") else [])
+        if status[:1] == b"R" and paths[1] in wanted:
+            renamed_from.append(paths[0])
+    args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "-M",
+            "--src-prefix=a/", "--dst-prefix=b/", *compared]
+    _, out, _ = _run(root, [*args, "--", *rel, *renamed_from])
+    return {path: found for path, found in _changed_old_lines(_decode(out)).items() if path in wanted}
 
 
 def existing_at(repo_root: Path, commit: str, paths: list[str]) -> set[str]:
@@ -845,17 +854,21 @@ def _changed_old_lines(diff: str) -> dict[str, list[int]]:
     old_no = 0
     removed: tuple[int, str] | None = None  # the last removed line, for the no-newline case
     previous = ""
+    old_name: str | None = None
     for line in diff.split("\n"):
         if line.startswith("diff --git "):
-            in_hunk, lines = False, []
+            in_hunk, lines, old_name = False, [], None
         elif line.startswith("@@ "):
             in_hunk, removed = True, None
             old_no = int(line.split(" ")[1][1:].partition(",")[0])  # "-start,count"
         elif not in_hunk:
-            if line.startswith("--- ") and line != "--- /dev/null":
+            if line.startswith(("--- ", "+++ ")):
                 name = line[4:].rstrip("\t")  # git ends the line with a tab when the name has a space, quoted or not
-                name = _unquote(name) if name.startswith('"') else name
-                lines = result.setdefault(name[2:], [])  # drop "a/"
+                name = None if name == "/dev/null" else (_unquote(name) if name.startswith('"') else name)[2:]
+                if line.startswith("--- "):
+                    old_name = name  # drop "a/"
+                elif old_name is not None:  # a file renamed is judged under its new name
+                    lines = result.setdefault(name or old_name, [])
         elif line.startswith("-"):
             lines.append(old_no)
             removed = (old_no, line[1:])

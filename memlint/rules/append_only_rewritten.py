@@ -7,7 +7,8 @@ new day's log), where they are visible as corrections.
 
 When it looks: in a staged run (pre-commit, ``check --staged``) at the
 staged changes against HEAD; with ``check --since REV`` at everything
-between REV and HEAD (one ``git diff`` for all logs); with both, at REV
+between REV and HEAD (one ``git diff`` for all logs; a log renamed and
+rewritten at once is followed to its old name); with both, at REV
 against what is being committed (the commits since and the staged change as
 one: a commit that restores a rewritten log passes), and a log born since
 REV at its staged change against HEAD. A plain ``check``
@@ -67,7 +68,7 @@ def check(store, options):
         if store.staged and store.since is not None:
             # Judged against REV, a log born since then is all new: its
             # staged rewrite is judged against HEAD, as without --since.
-            born = set(by_path) - existing_at(history.repo_root, store.since, list(by_path))
+            born = set(by_path) - existing_at(history.repo_root, store.since, list(by_path)) - set(found)
             for path, lines in append_only_violations(history.repo_root, sorted(born)).items():
                 found[path], against[path] = lines, "HEAD"
     except HistoryError as exc:

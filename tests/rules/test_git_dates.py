@@ -496,6 +496,17 @@ def test_a_staged_edit_of_a_daily_log_under_a_quoted_folder_fires(tmp_path, find
     assert rewritten(findings, repo, "--staged") == [(f"{store}/memory/2024-01-10.md", 2, "MEM405")]
 
 
+def test_a_log_renamed_and_rewritten_in_one_change_is_caught(logs, findings):
+    start = logs.head()
+    logs.mv("memory/2024-01-10.md", "memory/2024-01-10-deploy.md")
+    logs.write("memory/2024-01-10-deploy.md", "- 09:00 deployed\n- 10:00 nothing happened\n- 11:00 fixed\n")
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10-deploy.md", 2, "MEM405")]
+    logs.commit("rename and rewrite", D2)
+    assert rewritten(findings, logs, "--since", start) == [("memory/2024-01-10-deploy.md", 2, "MEM405")]
+    logs.mv("memory/2024-01-10-deploy.md", "memory/2024-01-10-ops.md")  # a rename alone rewrites nothing
+    assert rewritten(findings, logs, "--staged") == []
+
+
 def test_history_since_a_revision(logs, findings, cli):
     start = logs.head()
     logs.write("memory/2024-01-10.md", "- 09:00 deployed\n")  # lines 2-3 deleted
