@@ -175,10 +175,13 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
 
 def resolve_staged(flag: bool | None, paths) -> bool:
     """--staged as given; unset, on under pre-commit (it exports PRE_COMMIT=1
-    to every hook) when the first path is inside a git work tree."""
+    to every hook) while git makes a commit or a merge (git names its index
+    in GIT_INDEX_FILE for those hooks; a `pre-commit run` by hand judges the
+    work tree, as every other hook does), when the first path is inside a
+    git work tree."""
     if flag is not None:
         return flag
-    if os.environ.get("PRE_COMMIT") != "1":
+    if os.environ.get("PRE_COMMIT") != "1" or not os.environ.get("GIT_INDEX_FILE"):
         return False
     from memlint.store import _find_git_root
 
@@ -249,7 +252,7 @@ def main():
 @click.option("--today", help="Date to judge ages and future dates from (YYYY-MM-DD; default today).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
 @click.option("--scope", type=click.Choice(["all", "file", "store"]), default="all", show_default=True, help="Only rules that judge one file at a time (file), or the whole store (store).")
-@click.option("--staged/--no-staged", default=None, help="Lint what the next commit holds: the files and content of the git index; untracked files are left out. Default: on when run by pre-commit (PRE_COMMIT=1).")
+@click.option("--staged/--no-staged", default=None, help="Lint what the next commit holds: the files and content of the git index; untracked files are left out. Default: on when pre-commit runs it for a commit (PRE_COMMIT=1 and git's GIT_INDEX_FILE).")
 @click.option("--summary", is_flag=True, help="After the findings, count memories by status, stale, expired, superseded, in conflict (stderr unless --format text).")
 @click.option("--since", metavar="REV", help="Judge the history from REV to HEAD too: append-only files rewritten since (MEM405).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write memlint's cache (.git/memlint, or the user cache folder); also MEMLINT_NO_CACHE=1.")

@@ -179,6 +179,22 @@ def test_the_hook_judges_staged_content_and_ignores_untracked_files(repo):
     assert repo.read("memory/b.md") == "broken on disk only\n"
 
 
+def test_pre_commit_run_by_hand_judges_the_files_on_disk(repo):
+    """`pre-commit run --all-files` makes no commit and stashes nothing: the
+    work tree is what is judged, as by every other hook."""
+    repo.install_hooks("memlint")
+    repo.write({"memory/MEMORY.md": INDEX, "memory/a.md": GOOD})
+    repo.git("add", ".")
+    assert repo.commit().returncode == 0
+    repo.write({"memory/MEMORY.md": INDEX + "- [Missing](nope.md) — not there\n"})  # unstaged
+    by_hand = repo.run(sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert by_hand.returncode == 1 and "memory/MEMORY.md:3:3: MEM202" in by_hand.stdout, by_hand.stdout
+    repo.git("add", ".")
+    repo.write({"memory/MEMORY.md": INDEX})  # staged broken, fixed on disk
+    assert repo.run(sys.executable, "-m", "pre_commit", "run", "--all-files").returncode == 0
+    assert repo.commit().returncode == 1  # the commit holds the broken line
+
+
 def test_commit_all_is_judged_on_its_temporary_index(repo):
     repo.install_hooks("memlint")
     repo.write({"memory/MEMORY.md": INDEX, "memory/a.md": GOOD})

@@ -70,13 +70,16 @@ def test_an_intent_to_add_file_is_not_in_the_commit_but_an_empty_staged_one_is(r
     assert ("memory/a.md", 7, "MEM202") in codes(cli, "--staged", repo / "memory")
 
 
-def test_pre_commit_environment_turns_staged_on(repo, cli):
+def test_pre_commit_environment_turns_staged_on_while_git_makes_a_commit(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b")})
     git(repo, "add", ".")
     write_files(repo, {"memory/untracked.md": NOFM})
-    assert codes(cli, repo, env={"PRE_COMMIT": "1"}) == []
-    assert codes(cli, "--no-staged", repo, env={"PRE_COMMIT": "1"}) == [
-        ("memory/untracked.md", 1, "MEM001"), ("memory/untracked.md", 1, "MEM201")]
+    committing = {"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo / ".git" / "index")}  # git's hook environment
+    on_disk = [("memory/untracked.md", 1, "MEM001"), ("memory/untracked.md", 1, "MEM201")]
+    assert codes(cli, repo, env=committing) == []
+    assert codes(cli, "--no-staged", repo, env=committing) == on_disk
+    # `pre-commit run --all-files` by hand: no commit is being made, the files on disk are judged
+    assert codes(cli, repo, env={"PRE_COMMIT": "1"}) == on_disk
 
 
 def test_staged_files_as_paths_report_only_those_files(repo, cli):
@@ -127,7 +130,7 @@ def test_staged_outside_git_is_a_usage_error_but_pre_commit_env_is_not(make_stor
     store = make_store({"MEMORY.md": INDEX, "a.md": GOOD, "b.md": NOFM})
     result = cli("check", "--staged", store)
     assert result.exit_code == 2 and "--staged needs a git repository" in result.stderr
-    assert codes(cli, store, env={"PRE_COMMIT": "1"}) == [("b.md", 1, "MEM001")]
+    assert codes(cli, store, env={"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(store / "index")}) == [("b.md", 1, "MEM001")]
 
 
 def test_scope_picks_file_or_store_rules(make_store, cli):
