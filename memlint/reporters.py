@@ -9,7 +9,7 @@ from urllib.parse import quote
 from memlint import __version__
 from memlint.finding import Finding
 
-DOCS_URL = "https://github.com/memlint/memlint/blob/main/README.md#rules"
+DOCS_URL = "https://github.com/memlint/memlint/blob/main/README.md#what-it-checks"  # the rules table
 
 
 # Control characters, the Unicode line and paragraph separators (YAML and

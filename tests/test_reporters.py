@@ -57,3 +57,15 @@ def test_whole_file_finding_has_no_region():
     whole = Finding("a.md", 0, 0, "MEM001", "n", "error", "m")
     loc = json.loads(reporters.sarif([whole], all_rules()))["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
     assert "region" not in loc
+
+
+def test_the_sarif_help_link_lands_on_the_readme_rules_table():
+    import re
+    from pathlib import Path
+
+    from memlint.reporters import DOCS_URL
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    anchors = {re.sub(r"[^\w\- ]", "", h.lower()).strip().replace(" ", "-") for h in re.findall(r"^#+ (.+)$", readme, re.M)}
+    assert DOCS_URL.rsplit("#", 1)[1] in anchors
+
