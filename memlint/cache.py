@@ -8,7 +8,9 @@ repository; ``memlint.statedir``):
   never read): the parse (``memlint.markdown.Parsed``) and what is computed
   from the content alone (fingerprints, schema and secret findings: the rules'
   ``content_memo``), in 16 shard files,
-  so a run that changed a few files rewrites a few shards;
+  so a run that changed a few files rewrites a few shards; of a file in
+  which MEM601 finds a secret, only that scan's result (the kind and a
+  fingerprint) is kept, never the text;
 - the git history replay at the three commits most recently used
   (``memlint.history``), one file each: the one at HEAD reused, else one at
   an ancestor of HEAD extended with only the new commits;
@@ -48,6 +50,7 @@ FORMAT = 1
 MAGIC = b"memlint-cache"
 SHARDS = "0123456789abcdef"  # first hex digit of the blob id
 MISSING = object()
+SECRET_KINDS = "secrets:"  # the kind of MEM601's scan (secret_in_memory.content_memo), which holds no secret
 _MAX_FINDINGS = 8  # results kept (pre-commit runs several hooks, each its own selection)
 _HISTORIES = 3  # history replays kept per store: the least recently used go
 
@@ -388,6 +391,10 @@ class StoreCache:
         self._shards: dict[str, dict[str, dict]] = {}
         self._dirty: set[str] = set()
         self._live: set[str] = set()  # blob ids of this run: other entries are dropped when a shard is rewritten
+        # Blob ids of content holding a secret (MEM601's scan found one):
+        # only that scan's result, a fingerprint, is written for them, never
+        # the text, so a secret removed from the file is gone from here too.
+        self._secret_blobs: set[str] = set()
         self._singles: dict[str, object] = {}
         self._histories: dict[tuple[str, str], object] = {}  # to write: (key, commit) -> History
         self._dirty_singles: set[str] = set()
@@ -434,10 +441,15 @@ class StoreCache:
 
     def get(self, kind: str, blob: str, default=MISSING):
         self._live.add(blob)
-        return self._shard(blob).get(kind, {}).get(blob, default)
+        value = self._shard(blob).get(kind, {}).get(blob, default)
+        if value and kind.startswith(SECRET_KINDS) and value is not MISSING:
+            self._secret_blobs.add(blob)
+        return value
 
     def put(self, kind: str, blob: str, value) -> None:
         self._live.add(blob)
+        if value and kind.startswith(SECRET_KINDS):
+            self._secret_blobs.add(blob)
         self._shard(blob).setdefault(kind, {})[blob] = value
         self._dirty.add(blob[0])
         if self.journal is not None:
@@ -519,8 +531,10 @@ class StoreCache:
         self._findings.clear()
 
     def _write_shard(self, key: str) -> None:
-        live = self._live
-        shard = {kind: {b: v for b, v in values.items() if b in live} for kind, values in self._shards[key].items()}
+        live, secret = self._live, self._secret_blobs
+        shard = {kind: {b: v for b, v in values.items()
+                        if b in live and (b not in secret or kind.startswith(SECRET_KINDS))}
+                 for kind, values in self._shards[key].items()}
         _write(self.folder / f"blobs-{key}.pickle", shard)
 
 

@@ -214,6 +214,18 @@ def test_a_memory_archived_out_of_sight_between_two_runs_is_seen(check, repo, re
     assert check(repo) == before
 
 
+def test_a_pasted_secret_never_reaches_the_cache(check, repo):
+    """The cache keeps parses (the text): not of a file holding a secret,
+    which would stay there after the user removed it."""
+    token = "xoxb-2938475610-9283746501928-Zq8Rk2LmWv7Tn3Bx5Hy9Pc4D"
+    repo.write("memory/b.md", memory("b", extra=f"slack {token}\n"), add=False)  # never staged
+    first = check(repo)
+    assert any(code == "MEM601" and p == "memory/b.md" for p, _, code, _ in first)
+    assert state_files(repo) and not any(token.encode() in f.read_bytes() for f in state_files(repo))
+    assert same_as_without_cache(check, repo) == first  # still found, from the kept scan or a new one
+    assert not any(token.encode() in f.read_bytes() for f in state_files(repo))
+
+
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "flip"])
 def test_a_damaged_cache_file_is_not_trusted(check, repo, damage):
     expected = check(repo, "--no-cache")
