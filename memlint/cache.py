@@ -176,30 +176,32 @@ def _write(path: Path, value) -> None:
 # --------------------------------------------------------------------------- git
 
 
-def git_state(repo_root: Path, prefix: str, meanwhile=None,
-              attributes: list[str] = ()) -> tuple[dict[str, str], str, str | None] | None:
+def git_state(repo_root: Path, prefix: str, meanwhile=None, attributes: list[str] = (),
+              cache: "StoreCache | None" = None) -> tuple[dict[str, str], str, str | None] | None:
     """({repo-relative path: blob id} of the regular files under ``prefix`` whose
     bytes on disk are that blob, a digest of HEAD, shallowness and the whole
     index, HEAD's commit or None before the first), or None when git cannot
     tell (not a repository, git missing).
 
     A file's index blob id is its id on disk only when git tracks it, merged,
-    unchanged by git's own stat checks (``diff-files``), and neither marked
-    assume-unchanged or skip-worktree (git then trusts the disk blindly) nor
-    converted on its way in or out: where ``core.autocrlf`` or an eol, text
-    or crlf attribute may change line endings (the index holds LF, the disk
-    CRLF, and git sees no change), only when the file on disk is as long as
-    the blob (``_same_size``); where a filter, ident or working-tree-encoding
-    attribute may change anything, never. Files left out are read and hashed.
+    unchanged by git's own stat checks (``diff-files``), neither marked
+    assume-unchanged or skip-worktree (git then trusts the disk blindly), as
+    long on disk as the blob (``_same_size``: line endings converted at a
+    checkout, the index LF and the disk CRLF, go unseen by git, even once
+    the setting that converted them is gone), and never where a filter,
+    ident or working-tree-encoding attribute may change anything. Files left
+    out are read and hashed.
 
-    Four git calls run at once: ``ls-files -s -v`` (the index, with its
-    flags), ``diff-files``, ``rev-parse`` (HEAD) and ``config`` (what may
-    convert). ``meanwhile()``, if given, is called while they run (once,
-    whatever happens); ``attributes``, the ``.gitattributes`` files it found
-    in the folder (git reads untracked ones too), is read after it."""
+    Four git calls run at once: ``ls-files -s -v --debug`` (the index, with
+    its flags and the size each file had when git last looked),
+    ``diff-files``, ``rev-parse`` (HEAD) and ``config`` (what may convert).
+    ``meanwhile()``, if given, is called while they run (once, whatever
+    happens); ``attributes``, the ``.gitattributes`` files it found in the
+    folder (git reads untracked ones too), is read after it. ``cache``, if
+    given, keeps the blobs' lengths (``_same_size``)."""
     spec = ["--", prefix] if prefix else []
     commands = {
-        "index": ["ls-files", "-s", "-v", "-z", "--full-name"],
+        "index": ["ls-files", "-s", "-v", "-z", "--debug", "--full-name"],
         "changed": ["diff-files", "--name-only", "-z", *spec],
         "head": ["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"],
         "config": ["config", "-z", "--get-regexp", r"^core\.(autocrlf|attributesfile)$"],
@@ -225,24 +227,27 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None,
     changed = {os.fsdecode(p) for p in out["changed"].split(b"\0") if p}
     under = prefix + "/" if prefix else ""
     blobs: dict[str, str] = {}
+    recorded: dict[str, int] = {}  # path -> its size when git last looked (unchanged since: its size now)
     listed = []
-    for record in out["index"].split(b"\0"):
-        meta, _, raw = record.partition(b"\t")
-        if not raw:
-            continue
-        path = os.fsdecode(raw)
+    index = []  # the entries without their stat lines: the digest must not change when only a file's time does
+    for path, meta, size, raw in _index_records(out["index"]):
         listed.append(path)
+        index.append(raw)
         if not path.startswith(under) or path in changed:
             continue
-        tag, mode, blob, stage = meta.decode("ascii").split(" ")
+        tag, mode, blob, stage = meta.split(" ")
         if tag == "H" and stage == "0" and mode in ("100644", "100755"):
-            blobs[path] = blob
+            blobs[path], recorded[path] = blob, size
     conversion = _conversion(repo_root, out["config"], listed, prefix, attributes) if blobs else None
-    if conversion == "eol":
-        blobs = _same_size(repo_root, blobs)
-    elif conversion is not None:
+    if conversion is not None and conversion != "eol":
         blobs = {}
-    digest = hashlib.blake2b(out["head"] + b"\0" + out["index"], digest_size=16).hexdigest()
+    elif blobs:
+        # Line endings converted at a checkout under a setting since removed
+        # (core.autocrlf, an eol attribute) leave the disk CRLF and the index
+        # LF, and git sees no change: whatever the settings are now, a file
+        # must be as long as its blob.
+        blobs = _same_size(repo_root, blobs, recorded, cache)
+    digest = hashlib.blake2b(out["head"] + b"\0" + b"\0".join(index), digest_size=16).hexdigest()
     head = out["head"].split()[1:2] if procs["head"].returncode == 0 else []
     return blobs, digest, head[0].decode("ascii") if head else None
 
@@ -281,6 +286,9 @@ def replacements(repo_root: Path) -> str:
             _, data, _ = gitrun.run(repo_root, ["for-each-ref", "--format=%(refname) %(objectname)", base])
         if data:
             parts.append(extra.encode() + b"\0" + data)
+    if parts:  # there are replacements: whether git uses them is a setting too
+        _, data, _ = gitrun.run(repo_root, ["config", "--get", "core.useReplaceRefs"])
+        parts.append(b"core.useReplaceRefs=" + data.strip())
     return hashlib.blake2b(b"\0".join(parts), digest_size=8).hexdigest() if parts else ""
 
 
@@ -349,35 +357,52 @@ def _git_true(value: bytes, given: bytes) -> bool:
     return value in (b"true", b"yes", b"on", b"input") or value.lstrip(b"-").isdigit() and int(value) != 0
 
 
-def _same_size(repo_root: Path, blobs: dict[str, str]) -> dict[str, str]:
+def _index_records(listing: bytes):
+    """(path, "tag mode blob stage", size git last saw on disk or -1, the
+    entry's "META\\tPATH" bytes) of each entry of ``ls-files -s -v -z
+    --debug``: each "META\\tPATH\\0" is followed by git's five stat lines,
+    the last "  size: N\\tflags: F\\n"."""
+    chunks = listing.split(b"\0")
+    head = chunks[0]
+    for chunk in chunks[1:]:
+        lines = chunk.split(b"\n", 5)  # a path may hold a newline: only the five stat lines are split off
+        meta, _, raw = head.partition(b"\t")
+        stat = lines[4] if len(lines) == 6 else b""
+        if raw:
+            size = stat[8:stat.find(b"\t")] if stat.startswith(b"  size: ") else b""
+            yield os.fsdecode(raw), meta.decode("ascii"), int(size) if size.isdigit() else -1, head
+        head = lines[5] if len(lines) == 6 else chunk
+
+
+def _same_size(repo_root: Path, blobs: dict[str, str], recorded: dict[str, int],
+               cache: "StoreCache | None" = None) -> dict[str, str]:
     """Those of ``blobs`` whose file on disk is as long as the blob. Where git
     may only change line endings and sees no change, a file of the blob's
-    length holds the blob's bytes: a CRLF checkout or a CRLF edit that git
-    cleans back to the blob is longer by a byte a line. (``* text=auto``
-    is in many repositories: without this, every file would be read and
-    hashed on every run.) The files are measured while git gives the
-    blobs' lengths."""
-    feed = "".join(blob + "\n" for blob in set(blobs.values())).encode("ascii")
-    asked = gitrun.background(lambda: gitrun.run(repo_root, ["cat-file", "--batch-check=%(objectname) %(objectsize)"],
-                                                  stdin=feed))
-    top, on_disk = str(repo_root), {}
-    for path in blobs:
+    length holds the blob's bytes: a CRLF checkout, or a CRLF edit that git
+    cleans back to the blob, is longer by a byte a line. A file git saw no
+    change in is as long as the index says it was (``recorded``); a blob's
+    length never changes, so ``cache`` keeps them, and git is asked
+    (``cat-file --batch-check``) only for blobs not seen before."""
+    known = cache.single("blob-sizes") if cache is not None else None
+    known = known if isinstance(known, dict) else {}
+    missing = {blob for blob in blobs.values() if blob not in known}
+    if missing:
+        feed = "".join(blob + "\n" for blob in sorted(missing)).encode("ascii")
         try:
-            on_disk[path] = os.stat(os.path.join(top, path)).st_size
-        except OSError:
-            pass
-    try:
-        status, out, _ = asked()
-    except OSError:  # git could not start: trust nothing
-        return {}
-    if status:
-        return {}
-    size = {}
-    for line in out.decode("ascii", "replace").splitlines():
-        blob, _, length = line.partition(" ")
-        if length.isdigit():
-            size[blob] = int(length)
-    return {path: blob for path, blob in blobs.items() if on_disk.get(path, -1) == size.get(blob, -2)}
+            status, out, _ = gitrun.run(repo_root, ["cat-file", "--batch-check=%(objectname) %(objectsize)"], stdin=feed)
+        except OSError:  # git could not start: trust nothing
+            return {}
+        if status:
+            return {}
+        sizes = dict(known)
+        for line in out.decode("ascii", "replace").splitlines():
+            blob, _, length = line.partition(" ")
+            if length.isdigit():
+                sizes[blob] = int(length)
+        if cache is not None:  # kept for the blobs of this index only: it does not grow
+            cache.set_single("blob-sizes", {blob: sizes[blob] for blob in set(blobs.values()) if blob in sizes})
+        known = sizes
+    return {path: blob for path, blob in blobs.items() if recorded.get(path, -1) == known.get(blob, -2)}
 
 
 # --------------------------------------------------------------------------- the cache
@@ -504,6 +529,10 @@ class StoreCache:
     def put_findings(self, key: str, value) -> None:
         self._findings[key] = value
 
+    def has_changes(self) -> bool:
+        """Whether ``save`` has anything to write."""
+        return bool(self._dirty or self._dirty_singles or self._histories or self._findings)
+
     def save(self, *, share=None) -> None:
         """Write what this run added. Shards keep only the blobs this run saw.
         ``share`` (memlint.store.share_out), when given, shares the pickling
@@ -629,14 +658,13 @@ _UNREAD = "\0unread markdown"  # a probe key no path can be
 def _unread_probes(store, lifecycle) -> dict[str, tuple]:
     """What the lifecycle looked up beyond the store's files, as probes:
     each path a reference was tried as (a file, or nothing), and when it
-    listed every markdown file the store does not read, that list."""
+    listed every markdown file the store does not read, the folders it
+    walked (a name added or removed in one changes its time)."""
     probes: dict[str, tuple] = {}
     for rel, was_file in lifecycle.probed.items():
         probes[store._repo_path(store.dir / rel)] = ("file" if was_file else None, None)
-    if lifecycle.walked:
-        from memlint.lifecycle import unread_markdown
-
-        probes[_UNREAD] = ("listing", repr(sorted(unread_markdown(store).items())))
+    if lifecycle.walked is not None:
+        probes[_UNREAD] = ("folders", lifecycle.walked)
     return probes
 
 
@@ -645,11 +673,14 @@ def probes_hold(store, probes: dict[str, tuple] | None) -> bool:
     import stat as stat_mod
 
     for rel, (kind, target) in (probes or {}).items():
-        if rel == _UNREAD:
-            from memlint.lifecycle import unread_markdown
-
-            if repr(sorted(unread_markdown(store).items())) != target:
-                return False
+        if rel == _UNREAD:  # the folders walked for files the store does not read: each as it was
+            for folder, was in target.items():
+                try:
+                    info = os.stat(folder)
+                except OSError:
+                    return False
+                if (info.st_mtime_ns, info.st_ino) != was:
+                    return False
             continue
         try:
             mode = os.lstat(store.repo_root / rel).st_mode if rel else None

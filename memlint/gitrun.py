@@ -18,8 +18,13 @@ from pathlib import Path
 # C locale: git's messages are quoted to the user and matched by tests.
 _ENV = {"GIT_LITERAL_PATHSPECS": "1", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "LANGUAGE": "C"}
 # Settings that would change what memlint parses: quoting mangles paths,
-# log.follow turns a one-folder pathspec into --follow, signatures add lines.
-CONFIG = ("-c", "core.quotepath=false", "-c", "log.follow=false", "-c", "log.showSignature=false")
+# log.follow turns a one-folder pathspec into --follow, signatures add lines,
+# context between hunks breaks the count of changed lines. And settings that
+# would change what git finds, pinned to git's defaults so that a result
+# kept in the cache does not depend on them: how far renames are looked for,
+# and how a diff pairs lines.
+CONFIG = ("-c", "core.quotepath=false", "-c", "log.follow=false", "-c", "log.showSignature=false",
+          "-c", "diff.interHunkContext=0", "-c", "diff.renameLimit=1000", "-c", "diff.algorithm=myers")
 
 
 # Pids of git processes memlint started to work alongside it (history.EarlyLog):

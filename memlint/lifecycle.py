@@ -166,11 +166,14 @@ def ref_field(doc: "Doc", fields) -> str | None:
 # ---------------------------------------------------------------- the store
 
 
-def unread_markdown(store: "Store") -> dict[str, str]:
+def unread_markdown(store: "Store", folders: dict | None = None) -> dict[str, str]:
     """Folded filename stem -> the store-relative path of each markdown file
     below the store, hidden folders included, that the store does not read
-    (the one with the fewest folders, then the first in path order)."""
+    (the one with the fewest folders, then the first in path order).
+    ``folders``, if given, gets each folder walked -> (mtime, inode): a
+    file added, removed or renamed changes its folder's."""
     import os
+    import time
 
     from memlint.graph import fold
     from memlint.store import SKIP_DIRS
@@ -181,6 +184,12 @@ def unread_markdown(store: "Store") -> dict[str, str]:
     while stack:
         folder, prefix = stack.pop()
         try:
+            if folders is not None:
+                info = os.stat(folder)
+                # changed in the last two seconds: a change in the same tick of a
+                # coarse clock would go unseen, so the folder never counts as unchanged
+                racy = time.time_ns() - info.st_mtime_ns < 2_000_000_000
+                folders[folder] = (None if racy else info.st_mtime_ns, info.st_ino)
             entries = list(os.scandir(folder))
         except OSError:
             continue
@@ -223,7 +232,7 @@ class Lifecycle:
         self.memories = {rel: d for rel, d in store.docs.items() if d.is_memory and d.parsed is not None}
         # Looked up on disk beyond the store's files (``unread_file``): store path -> a file there?
         self.probed: dict[str, bool] = {}
-        self.walked = False  # whether every unread markdown file was listed (``unread_markdown``)
+        self.walked: dict | None = None  # the folders walked to list every unread markdown file (``unread_markdown``)
 
     # -- status
     def live(self, rel: str) -> bool:
@@ -281,8 +290,8 @@ class Lifecycle:
         """Folded filename stem -> the markdown file below the store, hidden
         folders included, that the store does not read (fewest folders first).
         Walked only when a reference names nothing the store reads."""
-        self.walked = True
-        return unread_markdown(self.store)
+        self.walked = {}  # each folder walked -> (mtime, inode), for the cache to check again
+        return unread_markdown(self.store, self.walked)
 
     @cached_property
     def supersedes(self) -> dict[str, list[Ref]]:

@@ -68,6 +68,8 @@ def _lint_cached(store: Store, selection: Selection) -> Result:
     held = store.cache.findings(key) if key is not None else None
     if held is not None and cache.probes_hold(store, held[1]):
         result = held[0]
+        if store.cache.has_changes():
+            store.cache.save()  # what listing the files learnt (the blobs' lengths)
         return Result(list(result.findings), list(result.notices), result.exempted)
     result = _lint_store(store, selection)
     if key is not None and not store.read_failed:  # a file unreadable now may be readable next time, unchanged

@@ -250,7 +250,7 @@ class Store:
             if self.cache is None:
                 walk()
             else:  # the folder is walked while git lists what it knows
-                state = _git_state(self.repo_root, prefix.rstrip("/"), walk, attributes)
+                state = _git_state(self.repo_root, prefix.rstrip("/"), walk, attributes, self.cache)
             if state is not None:
                 tracked, self.git_digest, self.git_head = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
@@ -946,13 +946,13 @@ def _open_cache(repo_root: Path, store_dir: Path):
     return StoreCache.open(repo_root, store_dir)
 
 
-def _git_state(repo_root: Path, prefix: str, meanwhile, attributes: list[str]):
+def _git_state(repo_root: Path, prefix: str, meanwhile, attributes: list[str], cache=None):
     """memlint.cache.git_state (with the cache on and a repository here), else
     just ``meanwhile()``; either way, ``meanwhile`` is called once."""
     if (repo_root / ".git").exists():
         from memlint.cache import git_state
 
-        return git_state(repo_root, prefix, meanwhile, attributes)
+        return git_state(repo_root, prefix, meanwhile, attributes, cache)
     meanwhile()
     return None
 

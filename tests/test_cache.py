@@ -11,6 +11,7 @@ import functools
 import gc
 import os
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -318,6 +319,62 @@ def test_replaced_history_is_not_taken_from_the_cache(check, repo):
     assert check(repo, "--staged") == check(repo, "--staged", "--no-cache") == after
     repo.run("replace", "-d", "HEAD")
     assert same_as_without_cache(check, repo) == before
+
+
+def test_a_replacement_git_is_told_to_ignore_is_ignored_by_the_kept_history_too(check, repo):
+    repo.write("memory/c.md", memory("c", verified="2025-01-02", extra="Edited.\n"))
+    repo.commit("edit c", "2025-03-01T10:00:00+00:00")
+    before = same_as_without_cache(check, repo)
+    redone = repo.run("commit-tree", "HEAD^{tree}", "-p", "HEAD~1", "-m", "edit c, redated",
+                      env={"GIT_AUTHOR_DATE": "2025-06-01T10:00:00+00:00",
+                           "GIT_COMMITTER_DATE": "2025-06-01T10:00:00+00:00"}).strip()
+    repo.run("replace", "HEAD", redone)
+    assert same_as_without_cache(check, repo) != before
+    repo.run("config", "core.useReplaceRefs", "false")
+    assert same_as_without_cache(check, repo) == before
+
+
+def test_git_settings_that_change_what_it_finds_do_not_change_the_findings(check, repo):
+    """A rename with an edit is followed whatever the user's diff.renameLimit:
+    kept results cannot depend on it."""
+    for name in "bc":  # two renames, each with an edit: more pairs than a limit of 1 lets git compare
+        repo.mv(f"memory/{name}.md", f"memory/{name}2.md")
+        repo.write(f"memory/{name}2.md", memory(name, extra="One more line.\n"))
+        repo.write("memory/MEMORY.md", repo.read("memory/MEMORY.md").replace(f"({name}.md)", f"({name}2.md)"))
+    repo.commit("rename b and c with an edit", "2025-03-01T10:00:00+00:00")
+    before = same_as_without_cache(check, repo)
+    repo.run("config", "diff.renameLimit", "1")
+    repo.run("config", "diff.interHunkContext", "5")
+    assert same_as_without_cache(check, repo) == before
+
+
+@pytest.mark.parametrize("after", ["setting removed", "blob checked out again"])
+def test_line_endings_converted_under_a_setting_since_removed_are_seen(check, repo, after):
+    """core.autocrlf on at a checkout, then off: the disk holds CRLF, the
+    index LF, and git sees no change. The file's own length tells; and a
+    parse of the CRLF bytes is never kept under the LF blob's id."""
+    root = "# Memory\n\n" + "".join(f"- [B{i}](b.md) — b, {i}\n" for i in range(190))
+    repo.write("memory/MEMORY.md", root)  # 192 lines: under the line cap, near the byte cap with CRs
+    repo.commit("a long root", "2025-02-02T10:00:00+00:00")
+    size = len(root.encode())
+    repo.write(".memlint.yaml", f"rules:\n  MEM101: {{max-bytes: {size + 100}}}\n")
+    repo.commit("cap", "2025-02-02T11:00:00+00:00")
+    if after == "setting removed":
+        check(repo)  # kept: the LF file, under the cap
+    repo.run("config", "core.autocrlf", "true")
+    os.remove(repo.root / "memory" / "MEMORY.md")
+    subprocess.run(["git", "checkout", "--", "memory/MEMORY.md"], cwd=repo.root, env=repo.env, check=True)
+    time.sleep(1.1)
+    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=repo.root, env=repo.env, check=True)
+    repo.run("config", "--unset", "core.autocrlf")
+    assert (repo.root / "memory" / "MEMORY.md").read_bytes().count(b"\r\n") == 192
+    crlf = same_as_without_cache(check, repo)
+    assert any(code == "MEM101" for _, _, code, _ in crlf)  # 192 CRs more: over the cap
+    if after == "blob checked out again":
+        os.remove(repo.root / "memory" / "MEMORY.md")
+        subprocess.run(["git", "checkout", "--", "memory/MEMORY.md"], cwd=repo.root, env=repo.env, check=True)
+        assert b"\r" not in (repo.root / "memory" / "MEMORY.md").read_bytes()
+        assert not any(code == "MEM101" for _, _, code, _ in same_as_without_cache(check, repo))
 
 
 def test_amended_and_rebased_history(check, repo):
