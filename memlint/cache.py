@@ -230,7 +230,7 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None, attributes: list[str
     recorded: dict[str, int] = {}  # path -> its size when git last looked (unchanged since: its size now)
     listed = []
     index = []  # the entries without their stat lines: the digest must not change when only a file's time does
-    for path, meta, size, raw in _index_records(out["index"]):
+    for path, meta, size, _, raw in index_records(out["index"]):
         listed.append(path)
         index.append(raw)
         if not path.startswith(under) or path in changed:
@@ -357,11 +357,14 @@ def _git_true(value: bytes, given: bytes) -> bool:
     return value in (b"true", b"yes", b"on", b"input") or value.lstrip(b"-").isdigit() and int(value) != 0
 
 
-def _index_records(listing: bytes):
-    """(path, "tag mode blob stage", size git last saw on disk or -1, the
-    entry's "META\\tPATH" bytes) of each entry of ``ls-files -s -v -z
-    --debug``: each "META\\tPATH\\0" is followed by git's five stat lines,
-    the last "  size: N\\tflags: F\\n"."""
+INTENT_TO_ADD = 1 << 29  # git's flag of an entry only intended to be added (`git add -N`): not in a commit
+
+
+def index_records(listing: bytes):
+    """(path, "[tag ]mode blob stage", size git last saw on disk or -1, flags
+    or -1, the entry's "META\\tPATH" bytes) of each entry of ``ls-files -s
+    -z --debug`` (``-v`` adds the tag): each "META\\tPATH\\0" is followed by
+    git's five stat lines, the last "  size: N\\tflags: F\\n"."""
     chunks = listing.split(b"\0")
     head = chunks[0]
     for chunk in chunks[1:]:
@@ -369,8 +372,15 @@ def _index_records(listing: bytes):
         meta, _, raw = head.partition(b"\t")
         stat = lines[4] if len(lines) == 6 else b""
         if raw:
-            size = stat[8:stat.find(b"\t")] if stat.startswith(b"  size: ") else b""
-            yield os.fsdecode(raw), meta.decode("ascii"), int(size) if size.isdigit() else -1, head
+            size, flags = -1, -1
+            if stat.startswith(b"  size: "):
+                size_text, _, flag_text = stat[8:].partition(b"\tflags: ")
+                size = int(size_text) if size_text.isdigit() else -1
+                try:
+                    flags = int(flag_text, 16)
+                except ValueError:
+                    pass
+            yield os.fsdecode(raw), meta.decode("ascii"), size, flags, head
         head = lines[5] if len(lines) == 6 else chunk
 
 

@@ -585,15 +585,11 @@ class Store:
     def indexed_paths(self) -> frozenset[str]:
         """Every repo-relative path the git index holds (staged runs: what exists)."""
         if self._indexed is None:
-            listing = _git(self.repo_root, "ls-files", "--stage", "-z", "--full-name")
-            paths, empty = set(), []
-            for record in listing.split(b"\0"):
-                if record:
-                    meta, _, raw_path = record.partition(b"\t")
-                    paths.add(os.fsdecode(raw_path))
-                    if meta.split()[1].decode("ascii") == _EMPTY_BLOB:
-                        empty.append(os.fsdecode(raw_path))
-            self._indexed = frozenset(paths.difference(_intent_to_add(self.repo_root, empty)))
+            from memlint.cache import INTENT_TO_ADD, index_records
+
+            listing = _git(self.repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name")
+            self._indexed = frozenset(path for path, _, _, flags, _ in index_records(listing)
+                                      if flags == -1 or not flags & INTENT_TO_ADD)  # `git add -N`: not committed
         return self._indexed
 
     def notice(self, message: str) -> None:
@@ -1035,39 +1031,20 @@ def _index_blobs(top: Path, repo_root: Path) -> dict[str, str | None]:
     except ValueError:
         raise ConfigError(f"--staged: {top} is outside its repository {repo_root}") from None
     prefix = "" if prefix == "." else prefix + "/"
-    listing = _git(repo_root, "ls-files", "--stage", "-z", "--full-name", "--", prefix or ".")
+    from memlint.cache import INTENT_TO_ADD, index_records
+
+    listing = _git(repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name", "--", prefix or ".")
     blob_of: dict[str, str | None] = {}
-    for record in listing.split(b"\0"):
-        if not record:
-            continue
-        meta, _, raw_path = record.partition(b"\t")
-        mode, blob, stage = meta.decode("ascii").split()
-        rel = os.fsdecode(raw_path)[len(prefix):]
+    for path, meta, _, flags, _ in index_records(listing):
+        mode, blob, stage = meta.split()
+        rel = path[len(prefix):]
         if not _is_walked(rel) or mode not in ("100644", "100755", "120000"):
             continue  # gitlinks (submodules) and skipped folders
+        if flags != -1 and flags & INTENT_TO_ADD:
+            continue  # `git add -N`: listed, empty, and not in the commit
         # symbolic links and unmerged files (the conflict is in the working tree)
         blob_of[rel] = blob if mode != "120000" and stage == "0" and rel not in blob_of else None
-    for rel in _intent_to_add(repo_root, [prefix + rel for rel, blob in blob_of.items() if blob == _EMPTY_BLOB]):
-        del blob_of[rel[len(prefix):]]  # `git add -N`: listed, empty, and not in the commit
     return blob_of
-
-
-_EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
-
-
-def _intent_to_add(repo_root: Path, paths: list[str]) -> list[str]:
-    """Which of these repo-relative paths (listed in the index with the empty
-    blob) are only intended to be added (``git add -N``): git's status shows
-    them with no index mode. A commit leaves them out."""
-    if not paths:
-        return []
-    out = _git(repo_root, "status", "--porcelain=v2", "-z", "--untracked-files=no", "--", *paths)
-    found = []
-    for record in out.split(b"\0"):
-        fields = record.split(b" ", 8)
-        if len(fields) == 9 and fields[0] == b"1" and fields[4] == b"000000":  # "1 XY sub mH mI mW hH hI path"
-            found.append(os.fsdecode(fields[8]))
-    return [path for path in found if path in set(paths)]
 
 
 def _index_markdown(top: Path, repo_root: Path) -> dict[str, bytes | None]:
