@@ -792,7 +792,8 @@ def _old_names_dates(root, olds: list[str], log_args: list[str], depth: int,
 
 
 def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: str | None = None,
-                           *, staged: bool = False) -> dict[str, list[int]]:
+                           *, staged: bool = False, follow=None, under: list[str] | None = None
+                           ) -> dict[str, list[int]]:
     """Lines of append-only files (daily logs) that were changed or deleted.
 
     since=None compares the staged content with HEAD; otherwise `since` with
@@ -801,7 +802,9 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
     the top of the work tree (or absolute).
     Returns {path: [1-based line numbers in the old version]} for the paths
     with violations only; appends at the end, and inserted lines, are fine.
-    One git call for all paths.
+    A path git finds renamed from another (looked for in the folders
+    ``under``, those of the logs) is judged against that one's lines when
+    ``follow(old, new)`` says so.
     """
     root = Path(repo_root).resolve()
     rel = []
@@ -823,19 +826,32 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
         compared = ["--cached", "--end-of-options", since]
     else:
         compared = ["--end-of-options", since, "HEAD"]
-    # A log renamed and rewritten in one change is followed to its old name.
-    _, names, _ = _run(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", *compared])
     wanted = set(rel)
     renamed_from = []
-    fields = iter(names.split(b"\0"))
-    for status in fields:  # "M\0path" or "R073\0old\0new"
-        paths = [_decode(next(fields, b""))] + ([_decode(next(fields, b""))] if status[:1] in (b"R", b"C") else [])
-        if status[:1] == b"R" and paths[1] in wanted:
-            renamed_from.append(paths[0])
-    args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "-M",
+    if follow is not None:
+        # A log renamed and rewritten in one change is followed to its old
+        # name, in the logs' own folders (a big change elsewhere in the
+        # repository must not use up git's limit on rename pairs).
+        _, names, _ = _run(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", *compared,
+                                  "--", *(under or ["."])])
+        fields = iter(names.split(b"\0"))
+        for status in fields:  # "M\0path" or "R073\0old\0new"
+            paths = [_decode(next(fields, b""))] + ([_decode(next(fields, b""))] if status[:1] in (b"R", b"C") else [])
+            if status[:1] == b"R" and paths[1] in wanted and follow(paths[0], paths[1]):
+                renamed_from.append(paths[0])
+    args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "-M" if renamed_from else "--no-renames",
             "--src-prefix=a/", "--dst-prefix=b/", *compared]
     _, out, _ = _run(root, [*args, "--", *rel, *renamed_from])
     return {path: found for path, found in _changed_old_lines(_decode(out)).items() if path in wanted}
+
+
+def merge_base(repo_root: Path, rev: str) -> str:
+    """Where ``rev``'s history meets HEAD's (what ``git diff REV...HEAD``
+    compares from): ``rev`` itself when it is an ancestor of HEAD, and when
+    git finds none (or ``rev`` names no commit: the caller says so)."""
+    status, out, _ = _run(Path(repo_root).resolve(), ["merge-base", "--end-of-options", rev, "HEAD"], check=False)
+    found = _decode(out).strip()
+    return found if status == 0 and found else rev
 
 
 def existing_at(repo_root: Path, commit: str, paths: list[str]) -> set[str]:

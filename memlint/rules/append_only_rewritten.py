@@ -7,8 +7,9 @@ new day's log), where they are visible as corrections.
 
 When it looks: in a staged run (pre-commit, ``check --staged``) at the
 staged changes against HEAD; with ``check --since REV`` at everything
-between REV and HEAD (one ``git diff`` for all logs; a log renamed and
-rewritten at once is followed to its old name); with both, at REV
+between REV and HEAD (from where they meet, when HEAD has not merged REV;
+one ``git diff`` for all logs; a log renamed and rewritten at once, keeping
+its date, is followed to its old name); with both, at REV
 against what is being committed (the commits since and the staged change as
 one: a commit that restores a rewritten log passes), and a log born since
 REV at its staged change against HEAD. A plain ``check``
@@ -25,6 +26,8 @@ Fix: restore the old lines (``git checkout HEAD -- FILE`` drops the staged
 edit) and append the correction at the end: ``- 15:40 correction: the
 deploy was at 14:00, not 13:00``.
 """
+import re
+
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Problem
 
@@ -34,6 +37,7 @@ SEVERITY = "error"
 SCOPE = "store"
 TAGS = ("logs", "git")
 OPTIONS: dict = {}
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _ranges(lines: list[int]) -> str:
@@ -59,17 +63,32 @@ def check(store, options):
     history = git.require()
     if history is None:
         return
-    from memlint.history import HistoryError, append_only_violations, existing_at
+    from memlint.history import HistoryError, append_only_violations, existing_at, merge_base
 
     by_path = {git.repo_path(doc): doc for doc in logs}
+    prefix = store._repo_path(store.dir)
+    prefix = "" if prefix in ("", ".") else prefix + "/"
+
+    def follow(old: str, new: str) -> bool:
+        """A rename to follow: of a log of this store, keeping its date (a
+        slug added), not yesterday's log deleted and a like one added."""
+        if not old.startswith(prefix) or not glob_match(old[len(prefix):], patterns):
+            return False
+        old_day, new_day = _DAY.search(old.rsplit("/", 1)[-1]), _DAY.search(new.rsplit("/", 1)[-1])
+        return old_day is None or (new_day is not None and old_day.group() == new_day.group())
+
+    root = history.repo_root
+    under = sorted({path.rpartition("/")[0] or "." for path in by_path})  # the logs' folders
     try:
-        found = append_only_violations(history.repo_root, list(by_path), store.since, staged=store.staged)
+        # --since a branch HEAD has not merged: judged from where the two meet
+        since = merge_base(root, store.since) if store.since is not None else None
+        found = append_only_violations(root, list(by_path), since, staged=store.staged, follow=follow, under=under)
         against = dict.fromkeys(found, f"`{store.since}`" if store.since is not None else "HEAD")
-        if store.staged and store.since is not None:
+        if store.staged and since is not None:
             # Judged against REV, a log born since then is all new: its
             # staged rewrite is judged against HEAD, as without --since.
-            born = set(by_path) - existing_at(history.repo_root, store.since, list(by_path)) - set(found)
-            for path, lines in append_only_violations(history.repo_root, sorted(born)).items():
+            born = set(by_path) - existing_at(root, since, list(by_path)) - set(found)
+            for path, lines in append_only_violations(root, sorted(born), follow=follow, under=under).items():
                 found[path], against[path] = lines, "HEAD"
     except HistoryError as exc:
         if store.since is not None:

@@ -507,6 +507,48 @@ def test_a_log_renamed_and_rewritten_in_one_change_is_caught(logs, findings):
     assert rewritten(findings, logs, "--staged") == []
 
 
+def test_a_rename_into_a_log_name_or_to_another_day_is_not_followed(logs, findings):
+    """Only a log renamed keeping its date is judged against its old lines:
+    a note renamed to a log's name, or yesterday's log deleted and a like one
+    added for today (git pairs them), are new logs."""
+    logs.write("memory/scratch.md", "- 09:00 draft idea\n- 10:00 another\n- 11:00 third\n- 12:00 fourth\n")
+    logs.commit("scratch", D2)
+    logs.mv("memory/scratch.md", "memory/2024-01-11.md")
+    logs.write("memory/2024-01-11.md", "- 09:00 draft idea\n- 10:00 another (done)\n- 11:00 third\n- 12:00 fourth\n")
+    assert rewritten(findings, logs, "--staged") == []
+    logs.commit("a note becomes a log", D2)
+    logs.rm("memory/2024-01-11.md")
+    logs.write("memory/2024-01-12.md", "- 09:00 draft idea\n- 10:00 another (done)\n- 11:00 third, again\n- 12:00 fourth\n")
+    assert rewritten(findings, logs, "--staged") == []
+
+
+def test_a_big_change_elsewhere_does_not_stop_a_renamed_log_being_followed(logs, findings):
+    for i in range(1100):
+        logs.write(f"other/o{i}.txt", f"old content file {i} unique\n")
+    logs.commit("others", D2)
+    logs.run("rm", "-rq", "other")
+    for i in range(1100):
+        logs.write(f"other2/n{i}.txt", f"brand new {i} zzz\n")
+    logs.mv("memory/2024-01-10.md", "memory/2024-01-10-x.md")
+    logs.write("memory/2024-01-10-x.md", "- 09:00 deployed\n- 10:00 nothing happened\n- 11:00 fixed\n")
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10-x.md", 2, "MEM405")]
+
+
+def test_since_a_branch_not_merged_judges_from_where_they_meet(logs, findings):
+    """`--since origin/main` on a branch behind main: what main appended is no deletion here."""
+    logs.run("checkout", "-q", "-b", "feature")
+    logs.write("memory/2024-01-12.md", "- x\n")
+    logs.commit("feature work", D2)
+    logs.run("checkout", "-q", "main")
+    logs.write("memory/2024-01-10.md", logs.read("memory/2024-01-10.md") + "- 12:00 appended on main\n")
+    logs.commit("append on main", D2)
+    logs.run("checkout", "-q", "feature")
+    assert rewritten(findings, logs, "--since", "main") == []
+    logs.write("memory/2024-01-10.md", "- 09:00 deployed\n- 10:00 rewritten on the branch\n- 11:00 fixed\n")
+    logs.commit("rewrite on the branch", D2)
+    assert rewritten(findings, logs, "--since", "main") == [("memory/2024-01-10.md", 2, "MEM405")]
+
+
 def test_history_since_a_revision(logs, findings, cli):
     start = logs.head()
     logs.write("memory/2024-01-10.md", "- 09:00 deployed\n")  # lines 2-3 deleted
