@@ -50,7 +50,8 @@ FORMAT = 1
 MAGIC = b"memlint-cache"
 SHARDS = "0123456789abcdef"  # first hex digit of the blob id
 MISSING = object()
-SECRET_KINDS = "secrets:"  # the kind of MEM601's scan (secret_in_memory.content_memo), which holds no secret
+SECRET_KINDS = "secrets:"  # the kinds of secret scans, which hold no secret: MEM601's (secret_in_memory.content_memo)
+SCANNED = "secrets:scanned"  # and the cache's own, of a text MEM601 did not scan: [True] for a secret found
 _MAX_FINDINGS = 8  # results kept (pre-commit runs several hooks, each its own selection)
 _HISTORIES = 3  # history replays kept per store: the least recently used go
 
@@ -570,11 +571,35 @@ class StoreCache:
         self._findings.clear()
 
     def _write_shard(self, key: str) -> None:
-        live, secret = self._live, self._secret_blobs
+        live = self._live
+        self._scan_unscanned(self._shards[key])
+        # a secret found by this run, or by an earlier one (kept in this shard)
+        secret = self._secret_blobs.union(*({b for b, v in values.items() if v}
+                                            for kind, values in self._shards[key].items() if kind.startswith(SECRET_KINDS)))
         shard = {kind: {b: v for b, v in values.items()
                         if b in live and (b not in secret or kind.startswith(SECRET_KINDS))}
                  for kind, values in self._shards[key].items()}
         _write(self.folder / f"blobs-{key}.pickle", shard)
+
+
+    def _scan_unscanned(self, shard: dict[str, dict]) -> None:
+        """Scan for secrets the parsed text of each blob no secret scan has
+        looked at (a run without MEM601: ``--select``, ``health``), noting
+        what it finds under SCANNED: a text with a secret is not written."""
+        scanned = set().union(*(values for kind, values in shard.items() if kind.startswith(SECRET_KINDS)))
+        texts = [(blob, outcome[3].text) for kind, values in shard.items() if kind.startswith("parse:")
+                 for blob, outcome in values.items()
+                 if blob in self._live and blob not in scanned and isinstance(outcome, tuple) and len(outcome) == 4
+                 and outcome[3] is not None]
+        if not texts:
+            return
+        from memlint.secrets import scan
+
+        for blob, text in texts:
+            found = next(iter(scan(text)), None) is not None
+            shard.setdefault(SCANNED, {})[blob] = [found] if found else []
+            if found:
+                self._secret_blobs.add(blob)
 
 
 # --------------------------------------------------------------------------- whole findings

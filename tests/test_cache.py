@@ -227,6 +227,17 @@ def test_a_pasted_secret_never_reaches_the_cache(check, repo):
     assert not any(token.encode() in f.read_bytes() for f in state_files(repo))
 
 
+@pytest.mark.parametrize("run", [("--select", "MEM101"), ("--ignore", "MEM601"), ("--scope", "store")])
+def test_a_secret_stays_out_of_the_cache_when_mem601_does_not_run(check, cli, repo, run):
+    token = "xoxb-2938475610-9283746501928-Zq8Rk2LmWv7Tn3Bx5Hy9Pc4D"
+    repo.write("memory/b.md", memory("b", extra=f"slack {token}\n"), add=False)
+    check(repo, *run)
+    assert state_files(repo) and not any(token.encode() in f.read_bytes() for f in state_files(repo))
+    assert cli("health", "--today", TODAY, repo.root / "memory").exit_code == 0
+    assert not any(token.encode() in f.read_bytes() for f in state_files(repo) if f.suffix == ".pickle")
+    assert any(code == "MEM601" for _, _, code, _ in check(repo))  # and MEM601 still finds it
+
+
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "flip"])
 def test_a_damaged_cache_file_is_not_trusted(check, repo, damage):
     expected = check(repo, "--no-cache")
