@@ -195,8 +195,17 @@ def unread_markdown(store: "Store", folders: dict | None = None) -> dict[str, st
             continue
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                if entry.name not in SKIP_DIRS and not os.path.lexists(os.path.join(entry.path, ".git")):
+                if entry.name in SKIP_DIRS:
+                    continue
+                if not os.path.lexists(os.path.join(entry.path, ".git")):
                     stack.append((entry.path, f"{prefix}{entry.name}/"))
+                elif folders is not None:  # a nested repository, not entered: its .git removed changes its time
+                    try:
+                        info = os.stat(entry.path)
+                    except OSError:
+                        continue
+                    racy = time.time_ns() - info.st_mtime_ns < 2_000_000_000
+                    folders[entry.path] = (None if racy else info.st_mtime_ns, info.st_ino)
             elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
                 rel = prefix + entry.name
                 if rel not in read:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import gc
 import os
+import shutil
 import subprocess
 import time
 import sys
@@ -213,6 +214,13 @@ def test_a_memory_archived_out_of_sight_between_two_runs_is_seen(check, repo, re
     assert not any(code == "MEM503" for _, _, code, _ in after)
     (repo.root / "memory" / ".archive" / "old-c.md").unlink()
     assert check(repo) == before
+    if ref == "old-c":  # a nested repository is not looked into: its .git gone, it is
+        (repo.root / "memory" / ".archive" / "old-c.md").write_text(memory("old-c"), encoding="utf-8")
+        subprocess.run(["git", "init", "-q", str(repo.root / "memory" / ".archive")], check=True)
+        time.sleep(2.1)  # out of the window where a folder's time is not trusted
+        assert check(repo) == before == check(repo, "--no-cache")
+        shutil.rmtree(repo.root / "memory" / ".archive" / ".git")
+        assert same_as_without_cache(check, repo) != before
 
 
 def test_a_pasted_secret_never_reaches_the_cache(check, repo):
