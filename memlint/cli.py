@@ -106,6 +106,26 @@ def require_stores(stores: list, paths, command: str) -> None:
         raise UsageError(f"{where}: in no memory store; name a store's folder: memlint {command} PATH")
 
 
+def warn_if_read_as_memory(output: Path, stores) -> None:
+    """Say so when a markdown file a command writes lands where a store will
+    read it: the next check would judge it as a memory (an orphan, with no
+    frontmatter)."""
+    if output.suffix.lower() != ".md":
+        return
+    target = output.absolute().resolve()
+    for store in stores:
+        if target.is_relative_to(store.dir):
+            rel = target.relative_to(store.dir).as_posix()
+            from memlint.config import glob_matcher
+
+            if glob_matcher(store.config_globs(store.settings["include"]))(rel) and not glob_matcher(
+                    store.config_globs(store.settings["exclude"]))(rel):
+                click.echo(f"memlint: {output} is inside the store {store.shown(store._repo_path(store.dir))}: the next "
+                           f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config",
+                           err=True)
+                return
+
+
 def build_stores(paths, preset, config_file, today=None, staged=False, cache=False):
     """Load config and every store the paths name.
 

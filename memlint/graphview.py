@@ -178,7 +178,7 @@ def render_mermaid(views: list[View]) -> str:
         if several:
             lines.append(f'  subgraph {prefix}store["{_mermaid_text(view.title)}"]')
         else:
-            lines.append(f"  %% {view.title}")
+            lines.append(f"  %% {printable(view.title)}")  # a newline in a folder name would end the comment
         orphan_ids = set(view.orphans)
         for nid, (label, cls) in view.nodes.items():
             if nid in orphan_ids:

@@ -141,3 +141,27 @@ def test_graph_writes_output_file(make_store, cli, tmp_path):
     result = cli("graph", "-o", target, make_store(SMALL))
     assert result.exit_code == 0 and result.output == ""
     assert target.read_text().startswith("flowchart LR")
+
+
+def test_a_markdown_output_file_is_fenced_and_a_file_inside_the_store_is_said(make_store, cli, tmp_path):
+    store = make_store(SMALL)
+    outside = tmp_path / "pictures" / "store.md"
+    outside.parent.mkdir()
+    result = cli("graph", "-o", outside, store)
+    text = outside.read_text(encoding="utf-8")
+    assert text.startswith("```mermaid\nflowchart LR\n") and text.endswith("```\n") and result.stderr == ""
+    inside = cli("graph", "-o", store / "store.md", store)
+    assert "is inside the store" in inside.stderr and "exclude: [store.md]" in inside.stderr
+    dot = cli("graph", "--format", "dot", "-o", tmp_path / "store.dot", store)
+    assert (tmp_path / "store.dot").read_text(encoding="utf-8").startswith("digraph") and dot.stderr == ""
+
+
+def test_a_newline_in_the_store_folder_name_stays_in_the_mermaid_comment(tmp_path, cli):
+    folder = tmp_path / "nl\nx"
+    folder.mkdir()
+    (folder / "MEMORY.md").write_text("- [x](x.md) — x\n", encoding="utf-8")
+    (folder / "x.md").write_text("---\nname: x\ndescription: d\ntype: user\n---\nb\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # the title is the folder's path in the repository
+    out = cli("graph", "nl\nx", cwd=tmp_path).output
+    assert all(line.startswith(("flowchart", "  ")) for line in out.splitlines()), out
+

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import build_stores, common_store_options, require_stores
+from memlint.cli import build_stores, common_store_options, require_stores, warn_if_read_as_memory
 from memlint.graphview import DEFAULT_MAX_PER_TOPIC, build_view, graph_json, render_dot, render_mermaid
 
 
@@ -30,6 +30,9 @@ def graph_cmd(paths, preset, config_file, fmt, max_per_topic, output):
     if output is not None:
         from memlint.atomic import write_text_atomic
 
+        if fmt == "mermaid" and output.suffix.lower() in (".md", ".markdown"):
+            text = f"```mermaid\n{text}```\n"  # a markdown file shows the picture only inside a mermaid fence
         write_text_atomic(output, text)
+        warn_if_read_as_memory(output, stores)
     else:
         click.echo(text, nl=False)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import build_stores, common_store_options, parse_today, require_stores
+from memlint.cli import build_stores, common_store_options, parse_today, require_stores, warn_if_read_as_memory
 
 
 @click.command()
@@ -37,6 +37,7 @@ def report(paths, preset, config_file, today, sessions_dir, output, github_summa
         from memlint.atomic import write_text_atomic
 
         write_text_atomic(output, text)
+        warn_if_read_as_memory(output, stores)
     if github_summary and summary:
         with open(summary, "a", encoding="utf-8", errors="backslashreplace") as fh:  # other steps' summaries stay
             fh.write(text)
