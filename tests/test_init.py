@@ -139,7 +139,7 @@ def test_init_pre_commit_creates_appends_once_and_keeps_the_rest(tmp_path, cli):
     hooks = repo / ".pre-commit-config.yaml"
     created = cli("init", "--pre-commit", repo / "memory")  # the hook file goes to the git root
     assert created.exit_code == 0 and "created .pre-commit-config.yaml" in created.output
-    assert hooks.read_text() == "repos:\n" + SNIPPET
+    assert hooks.read_text() == "repos:\n" + SNIPPET + '        args: ["memory"]\n'  # run at the top: the store named
     validate_pre_commit_config(hooks)
 
     existing = (
@@ -156,7 +156,8 @@ def test_init_pre_commit_creates_appends_once_and_keeps_the_rest(tmp_path, cli):
     assert cli("init", "--force", "--pre-commit", repo / "memory").exit_code == 0
     text = hooks.read_text()
     assert text.startswith(existing)
-    assert text[len(existing):] == f"  - repo: https://github.com/memlint/memlint\n    rev: v{__version__}\n    hooks:\n      - id: memlint\n"
+    assert text[len(existing):] == (f"  - repo: https://github.com/memlint/memlint\n    rev: v{__version__}\n    hooks:\n"
+                                    "      - id: memlint\n        args:\n          - memory\n")
     validate_pre_commit_config(hooks)
 
     again = cli("init", "--force", "--pre-commit", repo / "memory")
@@ -246,3 +247,17 @@ def test_init_does_not_write_into_a_fifo(tmp_path, cli):
     os.mkfifo(tmp_path / ".memlint.yaml")  # opened for writing, it would wait for a reader forever
     result = cli("init", "--force", tmp_path)
     assert result.exit_code == 2 and "not a regular file" in result.stderr
+
+
+def test_init_in_a_store_folder_below_the_top_names_it_for_the_hook(tmp_path, cli):
+    """pre-commit runs the hook at the top of the repository, where a store
+    in memory/ with an INDEX.md (and no NOW.md) is not found by itself."""
+    repo = tmp_path / "repo"
+    write_files(repo, {"memory/INDEX.md": "- [Tools](mocs/tools.md) — tools\n", "memory/mocs/tools.md": "- [a](../a.md) — a\n",
+                       "memory/a.md": "---\ntitle: a\n---\nbody\n", ".git/HEAD": "ref: refs/heads/main\n"})
+    done = cli("init", "--pre-commit", "memory", cwd=repo)
+    assert "`memlint check memory` lints with it" in done.output
+    assert cli("check", cwd=repo).exit_code == 2  # from the top, unnamed: not found
+    assert cli("check", "memory", cwd=repo).exit_code in (0, 1)  # as the hook runs it
+    assert 'args: ["memory"]' in (repo / ".pre-commit-config.yaml").read_text()
+

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shlex
 import re
 from pathlib import Path
 
@@ -36,13 +37,15 @@ SETTING_NOTES = {
 }
 
 
-def hook_snippet(indent: str = "") -> str:
+def hook_snippet(indent: str = "", args: list[str] | None = None) -> str:
     lines = [
         f"-   repo: {HOOK_REPO}",
         f"    rev: v{__version__}",
         "    hooks:",
         "    -   id: memlint",
     ]
+    if args:  # the store's folder, for a hook that runs at the top of the repository
+        lines.append(f"        args: {_yaml_value(args)}")
     return "".join(f"{indent}{line}\n" for line in lines)
 
 
@@ -142,9 +145,9 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def add_pre_commit_hook(path: Path) -> str:
+def add_pre_commit_hook(path: Path, args: list[str] | None = None) -> str:
     """Append the memlint repo to a pre-commit config; returns what was done."""
-    write = plan_pre_commit_hook(path)
+    write = plan_pre_commit_hook(path, args)
     return write()
 
 
@@ -164,11 +167,11 @@ def _no_link_out(path: Path) -> None:
         raise UsageError(f"{path}: a symbolic link to {target}, outside the repository; not written through")
 
 
-def plan_pre_commit_hook(path: Path):
+def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
     """A function that adds the memlint hook to a pre-commit config and says
     what it did; a config memlint cannot edit safely is a UsageError raised
     here, before anything is written. A byte-order mark and CRLF line ends
-    are kept."""
+    are kept. ``args``: the hook's arguments (the store's folder)."""
     from memlint.atomic import write_text_atomic
 
     _no_link_out(path)
@@ -181,10 +184,10 @@ def plan_pre_commit_hook(path: Path):
         return write
 
     if not path.exists():
-        return done("repos:\n" + hook_snippet(), f"created {path.name} with the memlint hook")
+        return done("repos:\n" + hook_snippet(args=args), f"created {path.name} with the memlint hook")
     import yaml
 
-    by_hand = f"add the hook by hand:\n{hook_snippet()}"
+    by_hand = f"add the hook by hand:\n{hook_snippet(args=args)}"
     try:
         raw = path.read_bytes().decode("utf-8")  # bytes: read_text would turn CRLF into LF unseen
         data = yaml.safe_load(raw)
@@ -199,7 +202,7 @@ def plan_pre_commit_hook(path: Path):
         return ("\ufeff" if bom else "") + (new.replace("\n", "\r\n") if crlf else new)
 
     if data is None:
-        new = text + ("" if text.endswith("\n") or not text else "\n") + "repos:\n" + hook_snippet()
+        new = text + ("" if text.endswith("\n") or not text else "\n") + "repos:\n" + hook_snippet(args=args)
         return done(as_written(new), f"added the memlint hook to {path.name}")
     repos = data.get("repos") if isinstance(data, dict) else None
     if not isinstance(repos, list):
@@ -216,7 +219,8 @@ def plan_pre_commit_hook(path: Path):
         round_trip = YAML()
         round_trip.indent(mapping=indent - offset if offset else indent, sequence=indent, offset=offset)
         doc = round_trip.load(text)
-        doc["repos"].append({"repo": HOOK_REPO, "rev": f"v{__version__}", "hooks": [{"id": "memlint"}]})
+        doc["repos"].append({"repo": HOOK_REPO, "rev": f"v{__version__}",
+                             "hooks": [{"id": "memlint", **({"args": list(args)} if args else {})}]})
         buffer = io.StringIO()
         round_trip.dump(doc, buffer)
     except Exception as exc:  # noqa: BLE001
@@ -259,8 +263,12 @@ def init(path, preset, force, pre_commit):
             f"{path}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md, "
             f"also in {' and '.join(HIDDEN_STORE_FOLDERS)}); run `memlint init` where the store is"
         )
+    # pre-commit runs the hook at the top of the repository: a store in a
+    # folder below it is named (its config file is found from there).
+    top = _find_git_root(folder) or folder
+    hook_args = [folder.relative_to(top.resolve()).as_posix()] if folder != top.resolve() else None
     # The hook's file is checked first: a refusal there leaves nothing half done.
-    add_hook = plan_pre_commit_hook((_find_git_root(folder) or folder) / PRE_COMMIT_CONFIG) if pre_commit else None
+    add_hook = plan_pre_commit_hook(top / PRE_COMMIT_CONFIG, hook_args) if pre_commit else None
 
     def shown(file: Path) -> str:  # as the user named the folder: `init memory/` wrote memory/.memlint.yaml
         return os.path.normpath(os.path.join(str(path), file.name))
@@ -270,8 +278,9 @@ def init(path, preset, force, pre_commit):
     else:
         _no_link_out(target)
         write_text_atomic(target, render_config(folder, stores, preset))
+        named = "" if folder == Path.cwd().resolve() else f" {shlex.quote(os.path.normpath(str(path)))}"
         click.echo(f"wrote {shown(target)} for {len(stores)} store{'s' if len(stores) != 1 else ''}; "
-                   "`memlint check` lints with it")
+                   f"`memlint check{named}` lints with it")
         if pyproject in existing:  # read second: the new file hides it
             click.echo(f"memlint: {shown(target)} is read before {shown(pyproject)}, whose [tool.memlint] "
                        "no longer applies: remove it", err=True)
@@ -279,4 +288,4 @@ def init(path, preset, force, pre_commit):
         click.echo(add_hook())
     else:
         click.echo(f"\nTo lint every commit, add this to {PRE_COMMIT_CONFIG} (or run `memlint init --pre-commit`):\n")
-        click.echo("repos:\n" + hook_snippet(), nl=False)
+        click.echo("repos:\n" + hook_snippet(args=hook_args), nl=False)
