@@ -212,6 +212,8 @@ def test_init_with_stores_of_different_layouts_leaves_detection_on(tmp_path, cli
     data = yaml.safe_load(text)
     assert "preset" not in data and "root" not in data
     assert "# preset: left out, so each store's layout is detected (claude-code, moc)" in text
+    assert "each store takes its own preset's defaults. A value set here applies to\n# every store" in text
+    assert "# Store settings: the claude-code defaults, uncomment to change." not in text  # not moc's
     assert cli("check", tmp_path).exit_code == 1  # both stores still lint
 
 

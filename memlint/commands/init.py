@@ -129,14 +129,19 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
     ]
     shown = preset or "claude-code"
     settings = {**BASE_SETTINGS, **PRESETS[shown]["settings"]}
-    out.append(f"# Store settings: the {shown} defaults, uncomment to change.")
+    if preset is not None:
+        out.append(f"# Store settings: the {shown} defaults, uncomment to change.")
+    else:  # each store takes its own preset's defaults; a value set here applies to all of them
+        out.append(f"# Store settings: each store takes its own preset's defaults. A value set here applies to")
+        out.append(f"# every store: to change one store's, put a .memlint.yaml in its folder. The {shown} defaults:")
     for key, value in settings.items():
         if key == "root":
             continue
         note = SETTING_NOTES.get(key)
         line = f"# {key}: {_yaml_value(value)}"
         out.append(f"{line:<40}  # {note}" if note else line)
-    out += ["", "# Rules: code or name -> off | warning | error, or a mapping with severity, ignore and options.", "# rules:"]
+    out += ["", "# Rules: code or name -> off | warning | error, or a mapping with severity, ignore and options."
+            + ("" if preset is not None else f" ({shown}'s shown; here too, a value applies to every store)"), "# rules:"]
     for rule in all_rules():
         options = {"severity": rule.SEVERITY, **{name: default for name, (_, default) in rule.OPTIONS.items()}}
         options.update(PRESETS[shown].get("rules", {}).get(rule.NAME, {}))  # the preset's severity, once
