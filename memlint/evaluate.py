@@ -21,9 +21,9 @@ no exit codes; ``memlint.commands.eval`` is the command.
 """
 from __future__ import annotations
 
-import posixpath
-
 import math
+import os
+import posixpath
 import re
 from collections import Counter, deque
 from dataclasses import asdict, dataclass, field
@@ -336,10 +336,17 @@ class Walk:
         self.parents_loaded = self._walk(skip_hidden=True) if self.cut else self.parents_all
 
     def find(self, expect: str) -> str | None:
-        """The store-relative path ``expect`` names (repo-relative or store-relative)."""
+        """The store-relative path ``expect`` names: repo-relative,
+        store-relative or absolute, spelt any way a path may be
+        (``./x``, ``a//b``, ``a/./b``, backslashes)."""
         wanted = expect.replace("\\", "/")
-        while wanted.startswith("./"):
-            wanted = wanted[2:]
+        if wanted.startswith("/"):  # absolute: the path within the store, if it is in it
+            try:
+                wanted = Path(os.path.normpath(wanted)).relative_to(self.store.dir).as_posix()
+            except ValueError:
+                return None
+            return wanted if wanted in self.store.docs else None
+        wanted = posixpath.normpath(wanted)
         for doc in self.store.docs.values():
             if doc.path == wanted or self.store.shown(doc.path) == wanted:
                 return doc.rel

@@ -62,6 +62,16 @@ def test_moc_golden_set_all_pass_with_paths(cli, moc):
     ]
 
 
+def test_any_spelling_of_a_store_file_is_that_file(cli, moc, tmp_path):
+    spellings = ["tools/ripgrep.md", "./tools/ripgrep.md", "tools/./ripgrep.md", "tools//ripgrep.md",
+                 "tools\\ripgrep.md", str(moc.resolve() / "tools" / "ripgrep.md")]
+    golden = tmp_path / "golden.yaml"
+    golden.write_text("".join(f"- q: which search tool flags do we use? ({i})\n  expect: '{path}'\n"
+                              for i, path in enumerate(spellings)), encoding="utf-8")
+    record = run_json(cli, golden, moc)
+    assert record["totals"]["reachable"]["count"] == len(spellings), [q.get("why") for q in record["questions"]]
+
+
 def test_text_output_names_each_hop_and_totals(cli, moc):
     result = cli("eval", moc / "golden.yaml", moc)
     assert result.exit_code == 0, result.stderr

@@ -132,7 +132,7 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
     if preset is not None:
         out.append(f"# Store settings: the {shown} defaults, uncomment to change.")
     else:  # each store takes its own preset's defaults; a value set here applies to all of them
-        out.append(f"# Store settings: each store takes its own preset's defaults. A value set here applies to")
+        out.append("# Store settings: each store takes its own preset's defaults. A value set here applies to")
         out.append(f"# every store: to change one store's, put a .memlint.yaml in its folder. The {shown} defaults:")
     for key, value in settings.items():
         if key == "root":
