@@ -382,7 +382,10 @@ def rule_cmd(code):
     click.echo("")
     other = "error" if rule.SEVERITY == "warning" else "warning"  # an example that changes something
     click.echo(f"Configure in .memlint.yaml:  rules: {{{rule.NAME}: {{severity: {other}}}}}  or  {rule.CODE}: off")
-    if rule.CODE in LINE_ONE_RULES:
+    if rule.CODE in UNREADABLE_RULES:  # a directive in a file memlint cannot read as text is never read
+        click.echo(f"Suppress for a file:         rules: {{{rule.CODE}: {{ignore: [\"path/to/file.md\"]}}}}  "
+                   "(no directive inside it can be read)")
+    elif rule.CODE in LINE_ONE_RULES:
         click.echo(f"Suppress in a file:          <!-- memlint-disable-file {rule.CODE} --> (at the end of the file)")
     elif rule.CODE in ON_THE_LINE_RULES:
         click.echo(f"Suppress in a file:          <!-- memlint-disable-line {rule.CODE} --> (on the line itself)")
@@ -396,7 +399,9 @@ def rule_cmd(code):
 
 # Rules whose findings sit on line 1 (or a whole file): a comment above line 1
 # would push frontmatter down, so `memlint rule` suggests disable-file.
-LINE_ONE_RULES = {"MEM001", "MEM006", "MEM201", "MEM301", "MEM302", "MEM402", "MEM403"}
+LINE_ONE_RULES = {"MEM001", "MEM201", "MEM301", "MEM302", "MEM402", "MEM403"}
+# Rules about files memlint cannot read as text: the config's ignore is the only way.
+UNREADABLE_RULES = {"MEM006"}
 # Rules whose findings sit on a frontmatter key's line: an HTML comment there
 # would break the YAML, so `memlint rule` suggests one inside a YAML comment.
 # Rules whose finding is on a changed line: a comment added above it is a change too, and takes the finding.

@@ -244,6 +244,20 @@ def test_the_suppression_rule_suggests_works_on_a_frontmatter_line(make_store, c
     assert found() == [(at + moved, c) for at, c in before if c != code]
 
 
+def test_the_suppression_rule_suggests_for_an_unreadable_file_works(tmp_path, cli):
+    """A directive inside a file memlint cannot read is never read: the advice is the config's ignore."""
+    store = tmp_path / "s"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("# M\n- [Y](y.md) — y\n")
+    (store / "y.md").write_bytes(b"---\nname: y\ndescription: d\ntype: user\n---\ncaf\xe9\n")
+    assert [f["code"] for f in cli("check", "--format", "json", store).json()] == ["MEM006"]
+    advice = cli("rule", "MEM006").output
+    assert "disable-file" not in advice
+    setting = re.search(r"Suppress for a file: +rules: (\{.*\}\})", advice).group(1).replace("path/to/file.md", "y.md")
+    (store / ".memlint.yaml").write_text(f"rules: {setting}\n")
+    assert cli("check", "--format", "json", store).json() == []
+
+
 def test_every_rule_is_documented_and_codes_are_unique():
     codes = [r.CODE for r in all_rules()]
     assert len(codes) == len(set(codes))
