@@ -21,7 +21,8 @@ all say ``key: competitor-x/pro-plan/price`` with ``status: active``.
 Fix: if the newest is right, give it ``supersedes: [the others]`` and set
 ``status: outdated`` on the others (keep the files) and remove their index
 entries; if it is not, retire it instead. Undecided: mark the disputed ones
-``status: conflicted`` until someone checks.
+``status: conflicted`` and take them out of the indexes until someone checks
+(a retired memory an index routes to is MEM205's error).
 """
 from __future__ import annotations
 
@@ -64,6 +65,7 @@ def check(store, options):
             f"{'neither supersedes the other' if two else 'none supersedes another'}; newest first: {listing}. "
             f"If this one is current, add `supersedes: [{refs}]` here, set `status: {retire}` on "
             f"{'the other and remove its index entry' if two else 'the others and remove their index entries'}; "
-            "if it is not, retire it instead (undecided: mark the disputed ones `status: conflicted`)"
+            "if it is not, retire it instead (undecided: mark the disputed ones `status: conflicted` "
+            "and take them out of the indexes)"
         )
         yield Problem(newest.path, newest.key_line("key"), 1, message)

@@ -221,6 +221,19 @@ def test_mem504_half_fixed_supersedes_without_statuses_is_mem503_not_mem504(make
     assert codes(found, "MEM503") == [(f"old-{i}.md", 1) for i in range(1, 9)]
 
 
+def test_mem504_the_undecided_fix_it_gives_leaves_no_error(make_store, cli):
+    key = "key: competitor-x/pro-plan/price\n"
+    files = {"MEMORY.md": index("a.md", "b.md"), "a.md": mem("a", "status: active\n" + key),
+             "b.md": mem("b", "status: active\n" + key)}
+    store = make_store(files)
+    [(_, _, message)] = messages(cli, store, "MEM504")
+    assert "`status: conflicted` and take them out of the indexes" in message
+    store = make_store({**files, "MEMORY.md": "# Memory\n", "a.md": mem("a", "status: conflicted\n" + key),
+                        "b.md": mem("b", "status: conflicted\n" + key)}, sub="fixed")
+    result = cli("check", "--format", "json", "--today", TODAY, store)
+    assert [f for f in result.json() if f["severity"] == "error"] == []
+
+
 def test_mem504_two_members_and_retired_ones_do_not_count(make_store, cli):
     store = make_store({
         "MEMORY.md": index("a.md", "b.md"),
