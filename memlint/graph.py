@@ -482,13 +482,19 @@ class Graph:
         reason = outside_reason(raw)
         if reason:
             return _fixed(doc, link, raw, OUTSIDE, reason)
-        target = _strip_anchor(raw).replace("\\", "/")
+        written = _strip_anchor(raw)
+        target = written.replace("\\", "/")  # a Windows-style path
         if not target:
             return None, None
         repo_rel = self._join(self._doc_dir(doc), target)
+        if "\\" in written:  # unless a file of that very name exists (Linux allows `a\b.md`)
+            literal = self._join(self._doc_dir(doc), written)
+            if literal is not None and self._locate(literal)[0] in (OK, IN_REPO):
+                repo_rel = literal
         if repo_rel is None:
             return _fixed(doc, link, raw, OUTSIDE, "climbs out of the repository")
-        return self._located(doc, link, repo_rel, raw), ("@", repo_rel)
+        # which of the two a backslash means can change from run to run: resolved again each time
+        return self._located(doc, link, repo_rel, raw), (_AGAIN if "\\" in written else ("@", repo_rel))
 
     def _located(self, doc: "Doc", link: Link, repo_rel: str, raw: str) -> Edge:
         """The edge of a link to ``repo_rel``, a lexical path inside the repository."""
