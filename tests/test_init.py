@@ -157,7 +157,7 @@ def test_init_pre_commit_creates_appends_once_and_keeps_the_rest(tmp_path, cli):
     text = hooks.read_text()
     assert text.startswith(existing)
     assert text[len(existing):] == (f"  - repo: https://github.com/memlint/memlint\n    rev: v{__version__}\n    hooks:\n"
-                                    "      - id: memlint\n        args:\n          - memory\n")
+                                    '      - id: memlint\n        args: ["memory"]\n')
     validate_pre_commit_config(hooks)
 
     again = cli("init", "--force", "--pre-commit", repo / "memory")
@@ -262,4 +262,20 @@ def test_init_in_a_store_folder_below_the_top_names_it_for_the_hook(tmp_path, cl
     assert cli("check", cwd=repo).exit_code == 2  # from the top, unnamed: not found
     assert cli("check", "memory", cwd=repo).exit_code in (0, 1)  # as the hook runs it
     assert 'args: ["memory"]' in (repo / ".pre-commit-config.yaml").read_text()
+
+
+def test_init_pre_commit_leaves_every_byte_of_the_other_hooks(tmp_path, cli):
+    repo = tmp_path / "repo"
+    write_files(repo, {"MEMORY.md": "# Index\n", ".git/HEAD": "ref: refs/heads/main\n"})
+    before = ('repos:\n-   repo: https://github.com/psf/black\n    rev: 24.1.0\n    hooks:\n    -   id: black\n'
+              '        args: ["--line-length=100"]   # wide\n')
+    (repo / ".pre-commit-config.yaml").write_text(before)
+    assert cli("init", "--pre-commit", repo).exit_code == 0
+    after = (repo / ".pre-commit-config.yaml").read_text()
+    assert after == before + SNIPPET  # added after, in the file's own style
+    validate_pre_commit_config(repo / ".pre-commit-config.yaml")
+    flow = "repos: [{repo: https://github.com/psf/black, rev: 24.1.0, hooks: [{id: black}]}]\n"
+    (repo / ".pre-commit-config.yaml").write_text(flow)  # no block list to add to: rewritten, still valid
+    assert cli("init", "--force", "--pre-commit", repo).exit_code == 0
+    validate_pre_commit_config(repo / ".pre-commit-config.yaml")
 

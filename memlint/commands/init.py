@@ -216,6 +216,9 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
         hooks = repo.get("hooks") if isinstance(repo, dict) else None
         if isinstance(hooks, list) and any(isinstance(h, dict) and str(h.get("id", "")).startswith("memlint") for h in hooks):
             return done(None, f"{path.name} already runs memlint: left unchanged")
+    appended = _appended(text, repos, args)
+    if appended is not None:  # the entry written after the others, in their style: not a byte of theirs changes
+        return done(as_written(appended), f"added the memlint hook to {path.name}")
     from ruamel.yaml import YAML
     from ruamel.yaml.util import load_yaml_guess_indent
 
@@ -232,6 +235,34 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"{path}: cannot edit it safely ({first}); {by_hand}") from None
     return done(as_written(buffer.getvalue()), f"added the memlint hook to {path.name}")
+
+
+def _appended(text: str, repos: list, args: list[str] | None) -> str | None:
+    """``text`` with the memlint entry added at its end, indented as its
+    first ``- repo:`` is, when that reads back as the same list plus the
+    entry (``repos`` last, in block style); None otherwise."""
+    import yaml
+
+    first = re.search(r"^( *)-( +)repo:", text, re.MULTILINE)
+    if first is None:
+        return None
+    item, gap = first.group(1), first.group(2)
+    inner = " " * (len(item) + 1 + len(gap))
+    hook = re.search(r"^( *)-( +)id:", text, re.MULTILINE)  # the hooks' own style, if there is one
+    hook_item, hook_gap = (hook.group(1), hook.group(2)) if hook else (inner, gap)
+    lines = [f"{item}-{gap}repo: {HOOK_REPO}", f"{inner}rev: v{__version__}", f"{inner}hooks:",
+             f"{hook_item}-{hook_gap}id: memlint"]
+    if args:
+        lines.append(f"{hook_item} {hook_gap}args: {_yaml_value(args)}")
+    new = text + ("" if text.endswith("\n") else "\n") + "".join(line + "\n" for line in lines)
+    entry = {"repo": HOOK_REPO, "rev": f"v{__version__}", "hooks": [{"id": "memlint", **({"args": args} if args else {})}]}
+    try:
+        data = yaml.safe_load(new)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict) or data.get("repos") != [*repos, entry]:
+        return None
+    return new
 
 
 @click.command("init")
