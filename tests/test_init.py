@@ -279,3 +279,13 @@ def test_init_pre_commit_leaves_every_byte_of_the_other_hooks(tmp_path, cli):
     assert cli("init", "--force", "--pre-commit", repo).exit_code == 0
     validate_pre_commit_config(repo / ".pre-commit-config.yaml")
 
+
+def test_init_pre_commit_adds_the_linter_beside_a_backfill_hook_alone(tmp_path, cli):
+    repo = tmp_path / "repo"
+    write_files(repo, {"MEMORY.md": "# Index\n", ".git/HEAD": "ref: refs/heads/main\n"})
+    only_backfill = f"repos:\n-   repo: https://github.com/memlint/memlint\n    rev: v{__version__}\n    hooks:\n    -   id: memlint-backfill\n"
+    (repo / ".pre-commit-config.yaml").write_text(only_backfill)
+    done = cli("init", "--pre-commit", repo)
+    assert "added the memlint hook" in done.output
+    assert (repo / ".pre-commit-config.yaml").read_text() == only_backfill + SNIPPET
+

@@ -214,7 +214,9 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
         raise UsageError(f"{path}: has no `repos:` list; {by_hand}")
     for repo in repos:
         hooks = repo.get("hooks") if isinstance(repo, dict) else None
-        if isinstance(hooks, list) and any(isinstance(h, dict) and str(h.get("id", "")).startswith("memlint") for h in hooks):
+        # a linting hook: the backfill fixer alone lints nothing
+        if isinstance(hooks, list) and any(isinstance(h, dict) and str(h.get("id", "")).startswith("memlint")
+                                           and h.get("id") != "memlint-backfill" for h in hooks):
             return done(None, f"{path.name} already runs memlint: left unchanged")
     appended = _appended(text, repos, args)
     if appended is not None:  # the entry written after the others, in their style: not a byte of theirs changes
