@@ -709,13 +709,10 @@ def probes_hold(store, probes: dict[str, tuple] | None) -> bool:
 
     for rel, (kind, target) in (probes or {}).items():
         if rel == _UNREAD:  # the folders walked for files the store does not read: each as it was
-            for folder, was in target.items():
-                try:
-                    info = os.stat(folder)
-                except OSError:
-                    return False
-                if (info.st_mtime_ns, info.st_ino) != was:
-                    return False
+            from memlint.lifecycle import folders_unchanged
+
+            if not folders_unchanged(target):
+                return False
             continue
         try:
             mode = os.lstat(store.repo_root / rel).st_mode if rel else None

@@ -166,53 +166,82 @@ def ref_field(doc: "Doc", fields) -> str | None:
 # ---------------------------------------------------------------- the store
 
 
-def unread_markdown(store: "Store", folders: dict | None = None) -> dict[str, str]:
+def folders_unchanged(folders: dict) -> bool:
+    """Whether each folder still has the time and inode ``unread_markdown``
+    noted (a folder noted without a time, changed just before, never has)."""
+    import os
+
+    for folder, was in folders.items():
+        try:
+            info = os.stat(folder)
+        except OSError:
+            return False
+        if was[0] is None or (info.st_mtime_ns, info.st_ino) != tuple(was):
+            return False
+    return True
+
+
+def unread_markdown(store: "Store", every: list[str]) -> dict[str, str]:
     """Folded filename stem -> the store-relative path of each markdown file
-    below the store, hidden folders included, that the store does not read
-    (the one with the fewest folders, then the first in path order).
-    ``folders``, if given, gets each folder walked -> (mtime, inode): a
-    file added, removed or renamed changes its folder's."""
+    of ``every`` (``markdown_below``) that the store does not read (the one
+    with the fewest folders, then the first in path order)."""
+    from memlint.graph import fold
+
+    found: dict[str, str] = {}
+    for rel in sorted(set(every).difference(f.rel for f in store._files)):  # listed files, not parsed ones
+        key = fold(rel.rsplit("/", 1)[-1][:-3])
+        if key not in found or (rel.count("/"), rel) < (found[key].count("/"), found[key]):
+            found[key] = rel
+    return found
+
+
+def markdown_below(store: "Store", folders: dict, earlier: dict | None = None) -> list[str]:
+    """The store-relative path of every markdown file below the store,
+    hidden folders included (not SKIP_DIRS, nor nested repositories).
+    ``folders`` gets each folder walked -> (mtime, inode, its markdown
+    files, its folders, or None for a nested repository): a file added,
+    removed or renamed changes its folder's time. A folder ``earlier``
+    holds with the same time and inode is not read again."""
     import os
     import time
 
-    from memlint.graph import fold
     from memlint.store import SKIP_DIRS
 
-    read = {f.rel for f in store._files}  # listed, not parsed: a cached run checks this before reading any file
-    found: dict[str, str] = {}
+    every: list[str] = []
     stack = [(str(store.dir), "")]
+    now = time.time_ns()
     while stack:
         folder, prefix = stack.pop()
         try:
-            if folders is not None:
-                info = os.stat(folder)
-                # changed in the last two seconds: a change in the same tick of a
-                # coarse clock would go unseen, so the folder never counts as unchanged
-                racy = time.time_ns() - info.st_mtime_ns < 2_000_000_000
-                folders[folder] = (None if racy else info.st_mtime_ns, info.st_ino)
-            entries = list(os.scandir(folder))
+            info = os.stat(folder)
         except OSError:
             continue
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name in SKIP_DIRS:
-                    continue
-                if not os.path.lexists(os.path.join(entry.path, ".git")):
-                    stack.append((entry.path, f"{prefix}{entry.name}/"))
-                elif folders is not None:  # a nested repository, not entered: its .git removed changes its time
-                    try:
-                        info = os.stat(entry.path)
-                    except OSError:
-                        continue
-                    racy = time.time_ns() - info.st_mtime_ns < 2_000_000_000
-                    folders[entry.path] = (None if racy else info.st_mtime_ns, info.st_ino)
-            elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                rel = prefix + entry.name
-                if rel not in read:
-                    key = fold(entry.name[:-3])
-                    if key not in found or (rel.count("/"), rel) < (found[key].count("/"), found[key]):
-                        found[key] = rel
-    return found
+        # changed in the last two seconds: a change in the same tick of a
+        # coarse clock would go unseen, so the folder never counts as unchanged
+        stamp = (None if now - info.st_mtime_ns < 2_000_000_000 else info.st_mtime_ns, info.st_ino)
+        held = (earlier or {}).get(folder)
+        if held is not None and held[0] is not None and tuple(held[:2]) == stamp:
+            names, subfolders = held[2], held[3]
+        else:
+            names, subfolders = [], []
+            if os.path.lexists(os.path.join(folder, ".git")) and folder != str(store.dir):
+                subfolders = None  # a nested repository: not entered (its .git removed changes this folder's time)
+            else:
+                try:
+                    entries = list(os.scandir(folder))
+                except OSError:
+                    entries = []
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name not in SKIP_DIRS:
+                            subfolders.append(entry.name)
+                    elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                        names.append(entry.name)
+        folders[folder] = (*stamp, names, subfolders)
+        every.extend(prefix + name for name in names)
+        for name in subfolders or ():
+            stack.append((os.path.join(folder, name), f"{prefix}{name}/"))
+    return every
 
 
 @dataclass(frozen=True)
@@ -299,8 +328,14 @@ class Lifecycle:
         """Folded filename stem -> the markdown file below the store, hidden
         folders included, that the store does not read (fewest folders first).
         Walked only when a reference names nothing the store reads."""
-        self.walked = {}  # each folder walked -> (mtime, inode), for the cache to check again
-        return unread_markdown(self.store, self.walked)
+        store = self.store
+        kept = store.kept("unread-markdown")  # the last run's walk: only folders changed since are read again
+        walked: dict = {}
+        every = markdown_below(store, walked, kept if isinstance(kept, dict) else None)
+        if walked != kept:
+            store.keep("unread-markdown", walked)
+        self.walked = {folder: held[:2] for folder, held in walked.items()}  # for the cache to check again
+        return unread_markdown(store, every)
 
     @cached_property
     def supersedes(self) -> dict[str, list[Ref]]:
