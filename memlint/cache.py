@@ -427,10 +427,6 @@ class StoreCache:
         self._shards: dict[str, dict[str, dict]] = {}
         self._dirty: set[str] = set()
         self._live: set[str] = set()  # blob ids of this run: other entries are dropped when a shard is rewritten
-        # Blob ids of content holding a secret (MEM601's scan found one):
-        # only that scan's result, a fingerprint, is written for them, never
-        # the text, so a secret removed from the file is gone from here too.
-        self._secret_blobs: set[str] = set()
         self._singles: dict[str, object] = {}
         self._histories: dict[tuple[str, str], object] = {}  # to write: (key, commit) -> History
         self._dirty_singles: set[str] = set()
@@ -477,15 +473,10 @@ class StoreCache:
 
     def get(self, kind: str, blob: str, default=MISSING):
         self._live.add(blob)
-        value = self._shard(blob).get(kind, {}).get(blob, default)
-        if value and kind.startswith(SECRET_KINDS) and value is not MISSING:
-            self._secret_blobs.add(blob)
-        return value
+        return self._shard(blob).get(kind, {}).get(blob, default)
 
     def put(self, kind: str, blob: str, value) -> None:
         self._live.add(blob)
-        if value and kind.startswith(SECRET_KINDS):
-            self._secret_blobs.add(blob)
         self._shard(blob).setdefault(kind, {})[blob] = value
         self._dirty.add(blob[0])
         if self.journal is not None:
@@ -573,9 +564,11 @@ class StoreCache:
     def _write_shard(self, key: str) -> None:
         live = self._live
         self._scan_unscanned(self._shards[key])
-        # a secret found by this run, or by an earlier one (kept in this shard)
-        secret = self._secret_blobs.union(*({b for b, v in values.items() if v}
-                                            for kind, values in self._shards[key].items() if kind.startswith(SECRET_KINDS)))
+        # Content holding a secret, as a scan of this run or an earlier one
+        # found: only the scan's result, a fingerprint, is written for it,
+        # never the text, so a secret removed from the file is gone from here too.
+        secret = set().union(*({b for b, v in values.items() if v}
+                               for kind, values in self._shards[key].items() if kind.startswith(SECRET_KINDS)))
         shard = {kind: {b: v for b, v in values.items()
                         if b in live and (b not in secret or kind.startswith(SECRET_KINDS))}
                  for kind, values in self._shards[key].items()}
@@ -598,8 +591,6 @@ class StoreCache:
         for blob, text in texts:
             found = next(iter(scan(text)), None) is not None
             shard.setdefault(SCANNED, {})[blob] = [found] if found else []
-            if found:
-                self._secret_blobs.add(blob)
 
 
 # --------------------------------------------------------------------------- whole findings
