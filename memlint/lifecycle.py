@@ -167,7 +167,7 @@ def ref_field(doc: "Doc", fields) -> str | None:
 
 
 def folders_unchanged(folders: dict) -> bool:
-    """Whether each folder still has the time and inode ``unread_markdown``
+    """Whether each folder still has the time and inode ``markdown_below``
     noted (a folder noted without a time, changed just before, never has)."""
     import os
 
@@ -270,7 +270,7 @@ class Lifecycle:
         self.memories = {rel: d for rel, d in store.docs.items() if d.is_memory and d.parsed is not None}
         # Looked up on disk beyond the store's files (``unread_file``): store path -> a file there?
         self.probed: dict[str, bool] = {}
-        self.walked: dict | None = None  # the folders walked to list every unread markdown file (``unread_markdown``)
+        self.walked: dict | None = None  # folder -> (time, inode) walked to list the unread markdown (``markdown_below``)
 
     # -- status
     def live(self, rel: str) -> bool:
