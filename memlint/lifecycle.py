@@ -29,9 +29,11 @@ Core memories (``priority`` starting with a value of the store setting
 """
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memlint.dates import parse_date
@@ -229,8 +231,10 @@ def markdown_below(store: "Store", folders: dict, earlier: dict | None = None) -
             else:
                 try:
                     entries = list(os.scandir(folder))
-                except OSError:
-                    entries = []
+                except OSError as exc:  # said, and never kept as unchanged: a chmod changes no folder's time
+                    entries, stamp = [], (None, stamp[1])
+                    store.notice(f"{store.shown(store._repo_path(Path(folder)))}: cannot be read ({exc.strerror}): "
+                                 "a memory archived there is not seen")
                 for entry in entries:
                     if entry.is_dir(follow_symlinks=False):
                         if entry.name not in SKIP_DIRS:
@@ -315,7 +319,14 @@ class Lifecycle:
             if joined == ".." or joined.startswith(("../", "/")) or joined in self.store.docs:
                 continue  # out of the store, or a file it reads (which resolve would have found)
             path = self.store.dir / joined
-            found = path.is_file() and not path.is_symlink()
+            try:  # a file of its own, inside the repository (not reached through a link out of it)
+                found = (path.is_file() and not path.is_symlink()
+                         and path.resolve().is_relative_to(self.store.repo_root))
+            except OSError as exc:  # a name too long to exist; a folder that cannot be entered
+                found = False
+                if exc.errno not in (errno.ENAMETOOLONG, errno.ENOENT, errno.ENOTDIR):
+                    self.store.notice(f"{self.store.shown(self.store._repo_path(path.parent))}: cannot be read "
+                                      f"({exc.strerror}): a memory archived there is not seen")
             self.probed[joined] = found  # what the cache's findings key must check again (cache.graph_probes)
             if found:
                 return joined

@@ -1,6 +1,9 @@
 """MEM503 supersession-broken and MEM504 conflict, including the eight-old-one-new case."""
 from __future__ import annotations
 
+import os
+import time
+
 import pytest
 
 from memlint import rules
@@ -56,6 +59,60 @@ def test_mem503_an_old_memory_moved_to_a_hidden_archive_is_not_missing(make_stor
                         "pricing-2026.md": mem("pricing-2026", f"supersedes: {ref}\n"),
                         ".archive/pricing-2025.md": mem("pricing-2025", "status: archived\n")})
     assert messages(cli, store, "MEM503") == []
+
+
+def test_mem503_a_reference_too_long_to_be_a_file_name_names_no_memory(make_store, cli):
+    store = make_store({"MEMORY.md": index("new.md"), "new.md": mem("new", "supersedes: " + "部署" * 43 + "\n")})
+    [(path, _, message)] = messages(cli, store, "MEM503")
+    assert path == "new.md" and "names no memory of this store" in message
+
+
+def test_mem503_an_archive_that_is_a_link_out_of_the_repository_is_not_the_store_s(make_store, cli, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "old-thing.md").write_text(mem("old-thing"), encoding="utf-8")
+    for ref in (".archive/old-thing", "old-thing"):
+        store = make_store({"MEMORY.md": index("new.md"), "new.md": mem("new", f"supersedes: {ref}\n")},
+                           sub=f"s{len(ref)}")
+        (store / ".archive").symlink_to(outside)
+        [(_, _, message)] = messages(cli, store, "MEM503")
+        assert "names no memory of this store" in message, ref
+
+
+def test_mem503_an_archive_that_cannot_be_read_is_said_and_not_kept_as_read(repo_with_archive, cli, monkeypatch):
+    """A folder that cannot be listed is said once, and its empty listing is
+    never taken as unchanged: a chmod back changes no folder's time."""
+    store, archive = repo_with_archive
+    real = os.scandir
+
+    def refused(path):
+        if str(path) == str(archive):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", refused)
+    result = cli("check", "--format", "json", "--today", TODAY, store)
+    assert ".archive: cannot be read (Permission denied)" in result.stderr
+    assert any(f["code"] == "MEM503" for f in result.json())
+    monkeypatch.setattr(os, "scandir", real)
+    cached = cli("check", "--format", "json", "--today", TODAY, store).json()
+    assert cached == cli("check", "--format", "json", "--today", TODAY, "--no-cache", store).json()
+    assert not any(f["code"] == "MEM503" for f in cached)
+
+
+@pytest.fixture
+def repo_with_archive(tmp_path):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", index("new.md"))
+    repo.write("memory/new.md", mem("new", "supersedes: old-thing\n"))
+    repo.commit("start", "2026-01-05T10:00:00+00:00")
+    archive = repo.root / "memory" / ".archive"
+    archive.mkdir()
+    (archive / "old-thing.md").write_text(mem("old-thing", "status: archived\n"), encoding="utf-8")
+    old = time.time() - 10  # out of the window where a folder's time is not trusted
+    os.utime(archive, (old, old))
+    os.utime(archive.parent, (old, old))
+    return repo.root / "memory", archive
 
 
 def test_mem503_superseded_by_a_memory_out_of_sight_is_said_so(make_store, cli):
