@@ -528,7 +528,8 @@ class Graph:
         return None
 
     def _resolve_wiki(self, doc: "Doc", link: Link) -> tuple[Edge | None, tuple | None]:
-        name = link.target.strip().replace("\\", "/")
+        written = link.target.strip()
+        name = written.replace("\\", "/")  # a Windows-style path
         if not name:
             return None, None  # [[#heading]]: a link inside the same file
         reason = outside_reason(name)
@@ -536,6 +537,9 @@ class Graph:
             return _fixed(doc, link, name, OUTSIDE, reason)
         consulted: list[str] = []
         found = self.store.wiki_names.lookup(doc, name, consulted)
+        if "\\" in written:  # a file of that very name first (Linux allows `a\b.md`); resolved again each run
+            found = self.store.wiki_names.lookup(doc, written) or found
+            return (Edge(doc.rel, link, found, OK), _AGAIN) if found else (self._unfound_wiki(doc, link, name), _AGAIN)
         if found:
             # The keys are kept "\0"-separated: a name holding a NUL is resolved again each run.
             entry = ("w", found, "\0".join(consulted)) if "\0" not in name else _AGAIN

@@ -89,7 +89,7 @@ def test_markdown_links_relative_decoded_anchor_stripped(make_store):
 
 def test_a_backslash_is_a_folder_separator_unless_a_file_has_it_in_its_name(make_store):
     folder = make_store({
-        "MEMORY.md": "- [a](a\\b.md) [n](notes\\x.md) [g](gone\\y.md)\n",
+        "MEMORY.md": "- [a](a\\b.md) [n](notes\\x.md) [g](gone\\y.md)\n- [[a\\b]] [[notes\\x]]\n",
         "a\\b.md": "A file with a backslash in its name (Linux allows it).\n",
         "notes/x.md": "A Windows-style link finds it.\n",
     })
@@ -98,6 +98,8 @@ def test_a_backslash_is_a_folder_separator_unless_a_file_has_it_in_its_name(make
         ("a\\b.md", "a\\b.md", OK),
         ("notes\\x.md", "notes/x.md", OK),
         ("gone\\y.md", "gone/y.md", BROKEN),
+        ("a\\b", "a\\b.md", OK),
+        ("notes\\x", "notes/x.md", OK),
     ]
 
 
