@@ -237,6 +237,29 @@ def _toml_key(text: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def _opens_multiline(value: str) -> str | None:
+    """The triple quote a TOML value opens and leaves open on its line, if
+    any: quotes inside a one-line string or a comment do not count."""
+    i = 0
+    while i < len(value):
+        ch = value[i]
+        if ch == "#":
+            return None
+        triple = value[i:i + 3]
+        if triple in ('"""', "'''"):
+            end = value.find(triple, i + 3)
+            if end == -1:
+                return triple
+            i = end + 3
+            continue
+        if ch in "\"'":
+            i += 1
+            while i < len(value) and value[i] != ch:
+                i += 2 if ch == '"' and value[i] == "\\" else 1
+        i += 1
+    return None
+
+
 def _toml_line_of(text: str, key: tuple[str, ...]) -> int | None:
     """1-based line of a key of ``[tool.memlint]`` in a pyproject.toml, written
     as a table (``[tool.memlint.rules.MEM101]``), a key (``max-lines =``,
@@ -261,8 +284,7 @@ def _toml_line_of(text: str, key: tuple[str, ...]) -> int | None:
             if not assigned:
                 continue
             path = table + _toml_key(assigned.group(1))
-            rest = line[assigned.end():]
-            in_string = next((q for q in ('"""', "'''") if rest.count(q) % 2), None)
+            in_string = _opens_multiline(line[assigned.end():])
         if path[:len(want)] == want:
             return number  # the key itself, or a setting in it
         if want[:len(path)] == path and len(path) > best_depth:
