@@ -87,9 +87,12 @@ def _open_regular(path: Path) -> int:
     return fd
 
 
+_MAX_SESSION_BYTES = 8 * 1024 * 1024  # as for memory files: only this much of a session log is read
+
+
 def _read_text(path: Path) -> str:
     with open(_open_regular(path), "rb") as fh:
-        return fh.read().decode("utf-8", errors="replace")
+        return fh.read(_MAX_SESSION_BYTES).decode("utf-8", errors="replace")
 
 
 def _text_and_date(path: Path) -> tuple[str, date]:

@@ -280,3 +280,54 @@ def test_triage_scores_memories_not_the_indexes_that_route_to_them(make_store, c
     rows = cli("triage", "--format", "json", "--today", TODAY.isoformat(), "--preset", "moc", store).json()
     assert sorted(row["path"] for row in rows) == [f"p{i}.md" for i in range(6)]
     assert all(row["recommendation"] == "ARCHIVE" for row in rows)
+
+
+def test_triage_leaves_out_an_index_with_frontmatter_too(make_store, cli):
+    listing = MEM.format(name="streaming index", desc="index of streaming memories",
+                         body="".join(f"- [Item {i}](item_{i}.md) — thing {i}\n" for i in range(6)))
+    files = {"MEMORY.md": "# M\n- [Streaming](streaming_index.md) — all streaming memories\n",
+             "streaming_index.md": listing}
+    files.update({f"item_{i}.md": MEM.format(name=f"item {i}", desc="d", body="b") for i in range(6)})
+    store = make_store(files)
+    rows = cli("triage", "--format", "json", "--all", "--today", TODAY.isoformat(), store).json()
+    assert sorted(row["path"] for row in rows) == [f"item_{i}.md" for i in range(6)]
+
+
+def test_sessions_inside_the_store_are_not_counted_again(planted, cli):
+    """--sessions naming the store's own log folder: its logs are sessions
+    already, and its memories never are."""
+    alone = cli("health", "--format", "json", "--today", TODAY.isoformat(), planted).json()
+    inside = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", planted / "memory", planted)
+    assert inside.json() == alone
+    assert "inside the store" in inside.stderr
+
+
+def test_a_state_folder_that_cannot_be_written_still_gives_health_and_triage(planted, cli, monkeypatch):
+    """An earlier `sudo` run left .git/memlint to root: the sessions are indexed in memory instead."""
+    import sqlite3
+
+    from memlint import sessions
+
+    expected = cli("health", "--format", "json", "--today", TODAY.isoformat(), planted).json()
+    real = sessions.SessionIndex.update
+
+    def refused(self, found):
+        if str(self.db_path) != ":memory:":
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+        return real(self, found)
+
+    monkeypatch.setattr(sessions.SessionIndex, "update", refused)
+    result = cli("health", "--format", "json", "--today", TODAY.isoformat(), planted)
+    assert result.exit_code == 0 and result.json() == expected
+    assert "cannot be written" in result.stderr and "indexed in memory" in result.stderr
+    assert cli("triage", "--format", "json", "--today", TODAY.isoformat(), planted).exit_code == 0
+
+
+def test_a_huge_session_log_is_read_only_as_far_as_a_memory_file_would_be(tmp_path):
+    """The README: oversized files are read only up to 8 MB; a 300 MB log must not take gigabytes."""
+    from memlint import sessions
+
+    log = tmp_path / "2026-03-01.md"
+    log.write_bytes(b"filler words\n" * (9 * 1024 * 1024 // 13) + b"needle at the end\n")
+    text = sessions._read_text(log)
+    assert len(text.encode()) <= 8 * 1024 * 1024 and "needle" not in text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 import click
 
 from memlint.cli import build_stores, common_store_options, parse_today, require_stores
+from memlint.gitdates import shown_folder
 from memlint.reporters import json_text, printable
 from memlint.rules._common import plural
 
@@ -40,12 +42,22 @@ class FileUse:
     hot_class: str = ""
 
 
+def triaged(doc) -> bool:
+    """Whether triage judges this file: a memory, not one that lists others
+    (archiving an index, even one with frontmatter, loses what it routes to)."""
+    return doc.is_memory and not doc.listing
+
+
 def _sessions_for(store, sessions_dir: Path | None):
     """Every session source the store has; git commits only as the fallback."""
     from memlint import sessions as sess
 
     found = list(sess.sessions_from_logs(store.dir, [d.rel for d in store.by_role("log")]))
-    if sessions_dir is not None:
+    if sessions_dir is not None and Path(sessions_dir).resolve().is_relative_to(store.dir):
+        # inside the store: its daily logs are sessions already, its memories never are
+        click.echo(f"memlint: --sessions {sessions_dir}: inside the store {shown_folder(store.dir)}, whose daily "
+                   "logs are sessions already: left out", err=True)
+    elif sessions_dir is not None:
         found.extend(sess.sessions_from_dir(sessions_dir, skip=[store.dir]))  # its logs are counted above
     if not found and (store.repo_root / ".git").exists():
         under = os.path.relpath(store.dir, store.repo_root)
@@ -89,9 +101,16 @@ def open_index(store, sessions_dir: Path | None):
     from memlint.sessions import SessionIndex
     from memlint.statedir import state_dir
 
-    index = SessionIndex(state_dir(store.repo_root, store.dir) / "sessions.db")
     all_sessions = _sessions_for(store, sessions_dir)
-    index.update(all_sessions)
+    path = state_dir(store.repo_root, store.dir) / "sessions.db"
+    try:
+        index = SessionIndex(path)
+        index.update(all_sessions)
+    except (sqlite3.OperationalError, OSError) as exc:  # a state folder another user owns, a full disk
+        click.echo(f"memlint: {path}: cannot be written ({exc}): the sessions are indexed in memory, this run only",
+                   err=True)
+        index = SessionIndex(Path(":memory:"))
+        index.update(all_sessions)
     index.prune({s.id for s in all_sessions})
     return index, len(all_sessions)
 
@@ -121,8 +140,6 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
 def build_usage(store, sessions_dir: Path | None, today: date, window_days: int):
     """(per-file usage, session index, number of sessions) for one store."""
     if store.git_dates.shallow:  # as check's MEM403 says it, once per store
-        from memlint.gitdates import shown_folder  # as check's git notices name a store
-
         click.echo(f"memlint: {shown_folder(store.dir)}: shallow clone: days since a change come from file times, which a "
                    "checkout resets; fetch the full history (`git fetch --unshallow`; in GitHub Actions "
                    "`fetch-depth: 0`)", err=True)
@@ -216,12 +233,12 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
             if (hours is not None and hours < AUTO_MIN_HOURS) or new_sessions < AUTO_MIN_SESSIONS:
                 why = (f"last run {hours:.0f} h ago (< {AUTO_MIN_HOURS} h)" if hours is not None and hours < AUTO_MIN_HOURS
                        else f"{new_sessions} new sessions (< {AUTO_MIN_SESSIONS})")
-                click.echo(f"memlint triage --auto: skipped for {store.dir.name}: {why}", err=True)
+                click.echo(f"memlint triage --auto: skipped for {shown_folder(store.dir)}: {why}", err=True)
                 continue
         scored = []
         by_path = {d.path: d for d in store.docs.values()}
         for u in uses:
-            if not by_path[u.path].is_memory:
+            if not triaged(by_path[u.path]):
                 continue  # a topic index routes to memories: archiving it would lose them all
             t = triage_use(by_path[u.path], u, today_date)
             scored.append({"path": store.shown(u.path), "recommendation": t.recommendation, "score": round(t.score, 3),
@@ -230,13 +247,16 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                            "sessions": u.sessions, "last_session": u.last_session,
                            "days_since_changed": u.days_since_changed, "lines": u.lines})
         scored.sort(key=_triage_rank)
-        write_text_atomic(state_file, json.dumps({"last_run": now.isoformat(), "sessions": n_sessions,
-                                                  "seen": sorted(known)}) + "\n")
         entry = {"time": now.isoformat(), "trigger": "auto" if auto else "manual", "store": str(store.dir),
                  "sessions_since_last_run": new_sessions, "files_scanned": len(scored),
                  "suggestions": [r for r in scored if r["recommendation"] != "KEEP"]}
-        with open(log_file, "a", encoding="utf-8") as fh:  # one JSON line per run (json_text: always UTF-8)
-            fh.write(json_text(entry, indent=None) + "\n")
+        try:
+            write_text_atomic(state_file, json.dumps({"last_run": now.isoformat(), "sessions": n_sessions,
+                                                      "seen": sorted(known)}) + "\n")
+            with open(log_file, "a", encoding="utf-8") as fh:  # one JSON line per run (json_text: always UTF-8)
+                fh.write(json_text(entry, indent=None) + "\n")
+        except OSError as exc:  # the suggestions are still printed
+            click.echo(f"memlint: {folder}: cannot be written ({exc.strerror or exc}): this run is not logged", err=True)
         results.extend(scored)
     results.sort(key=_triage_rank)  # one ranking over every store
     if fmt == "json":

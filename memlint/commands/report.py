@@ -52,7 +52,7 @@ def report(paths, preset, config_file, today, sessions_dir, output, github_summa
 def build_report(store, sessions_dir, today):
     """Findings, heat and triage of one store, gathered for the dashboard."""
     from memlint import engagement as eng
-    from memlint.commands.health import open_index, triage_use, usage
+    from memlint.commands.health import open_index, triage_use, triaged, usage
     from memlint.dashboard import build_store_report
     from memlint.linter import lint_store
 
@@ -66,5 +66,5 @@ def build_report(store, sessions_dir, today):
         uses = usage(store, index, today, eng.TRIAGE_WINDOW_DAYS)
     by_path = {d.path: d for d in store.docs.values()}
     # Memories only: archiving a topic index would lose every memory it routes to.
-    triage = {u.path: triage_use(by_path[u.path], u, today).recommendation for u in uses if by_path[u.path].is_memory}
+    triage = {u.path: triage_use(by_path[u.path], u, today).recommendation for u in uses if triaged(by_path[u.path])}
     return build_store_report(store, findings, heat, triage, sessions=n_sessions, window_days=eng.HEALTH_WINDOW_DAYS)
