@@ -315,7 +315,7 @@ def _findings_text(row: Row) -> str:
 
 
 DATE_SOURCES = {"frontmatter": "frontmatter", "git": "git", "frontmatter-text": "frontmatter but not a date",
-                "uncommitted": "nowhere yet (uncommitted)", "unknown": "nowhere (no git)"}
+                "uncommitted": "nowhere yet (uncommitted)", "unknown": "nowhere (no usable git history)"}
 
 
 def _sources(counts: Mapping[str, int]) -> str:

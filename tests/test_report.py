@@ -370,3 +370,4 @@ def test_the_shallow_clone_note_keeps_its_code_markup(cli, tmp_path):
     text = report(cli, shallow).output
     [note] = [line for line in text.splitlines() if line.startswith("- shallow clone")]
     assert "`fetch-depth: 0`" in note and "\\`" not in note
+    assert "no git)" not in text and "nowhere (no usable git history)" in text  # git is there; its dates are not
