@@ -331,3 +331,14 @@ def test_a_huge_session_log_is_read_only_as_far_as_a_memory_file_would_be(tmp_pa
     log.write_bytes(b"filler words\n" * (9 * 1024 * 1024 // 13) + b"needle at the end\n")
     text = sessions._read_text(log)
     assert len(text.encode()) <= 8 * 1024 * 1024 and "needle" not in text
+
+
+def test_two_stores_daily_logs_of_the_same_names_are_different_sessions(tmp_path, cli):
+    for team in ("team-a", "team-b"):
+        (tmp_path / team / "memory").mkdir(parents=True)
+        (tmp_path / team / "MEMORY.md").write_text("# Memory\n- Kafka: `memory/kafka.md`\n")
+        (tmp_path / team / "memory" / "kafka.md").write_text("# Kafka\nAlways set acks.\n")
+        for day in ("01", "05", "10"):
+            (tmp_path / team / "memory" / f"2026-06-{day}.md").write_text(f"# log\n- {team} worked on kafka\n")
+    out = cli("health", "--today", TODAY.isoformat(), "--preset", "openclaw", "team-a", "team-b", cwd=tmp_path).output
+    assert out.splitlines()[0].startswith("2 files, 6 sessions"), out

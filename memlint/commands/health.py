@@ -179,7 +179,9 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
     recent: set[str] = set()  # the sessions of the window: stores sharing --sessions share them
     for store in stores:
         uses, index, _ = build_usage(store, sessions_dir, today_date, window_days)
-        recent |= index.ids(since=today_date - timedelta(days=window_days), until=today_date)
+        # a shared --sessions folder's sessions are the same in every store; daily logs are each store's own
+        recent |= {f"{store.dir}\0{sid}" if sid.startswith("log:") else sid
+                   for sid in index.ids(since=today_date - timedelta(days=window_days), until=today_date)}
         index.close()
         store.save_cache()
         rows.extend(replace(u, path=store.shown(u.path)) for u in uses)
