@@ -556,6 +556,9 @@ def _take_wikilinks(text: str, fill: str = "_") -> tuple[str, list[tuple[int, st
     return (_blank_ranges(text, ranges, fill) if ranges else text), found
 
 
+_BACKTICK_IN_DESTINATION = re.compile(r"\]\([^)\n`]*`")
+
+
 def _unsure(no_code: str, no_fences: str, body: str, multiline_span: bool, comments) -> bool:
     """Whether the text holds a construct only a CommonMark parser can judge.
 
@@ -572,6 +575,10 @@ def _unsure(no_code: str, no_fences: str, body: str, multiline_span: bool, comme
     if "<" in no_code and _html_matters(no_code, body):
         return True
     if "`" in no_fences and "<" in no_fences and _code_competes(no_fences):
+        return True
+    # A backtick in a link's destination: the link is parsed first (markdown-it
+    # keeps it, percent-encoded), not a code span the regex pass would blank.
+    if "`" in no_fences and "](" in no_fences and _BACKTICK_IN_DESTINATION.search(no_fences):
         return True
     # A code span or comment over a line break may cross a block boundary
     # (a blank line, a new list item), where CommonMark would end it.

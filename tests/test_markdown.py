@@ -123,3 +123,12 @@ def test_frontmatter_agrees_with_python_frontmatter_on_corpora_and_testdata(corp
         assert _plain(ours.frontmatter) == _plain(theirs.metadata), path
         compared += 1
     assert compared > 200
+
+
+@pytest.mark.parametrize("text, targets", [
+    ("- [T](b`tick`.md) — tick\n", ["b`tick`.md"]),  # the link first: markdown-it percent-encodes the backticks
+    ("- [T](<b`tick`.md>) — tick\n", ["b`tick`.md"]),
+    ("[not a `link](/foo`)\n", []),  # a code span begun in the link text wins (CommonMark example 342)
+])
+def test_a_backtick_in_a_link_destination_is_the_link_s(text, targets):
+    assert [link.target for link in parse(text).links] == targets
