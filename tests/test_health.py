@@ -294,12 +294,16 @@ def test_triage_leaves_out_an_index_with_frontmatter_too(make_store, cli):
 
 
 def test_sessions_inside_the_store_are_not_counted_again(planted, cli):
-    """--sessions naming the store's own log folder: its logs are sessions
-    already, and its memories never are."""
+    """--sessions naming a folder of the store: its daily logs are sessions
+    already and its memories never are; a transcript there is one."""
     alone = cli("health", "--format", "json", "--today", TODAY.isoformat(), planted).json()
     inside = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", planted / "memory", planted)
     assert inside.json() == alone
-    assert "inside the store" in inside.stderr
+    transcript = {"type": "user", "timestamp": f"{days_ago(1).isoformat()}T10:00:00Z",
+                  "message": {"role": "user", "content": "the libpcb board again"}}
+    (planted / "memory" / "t.jsonl").write_text(json.dumps(transcript) + "\n")
+    rows = by_path(cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", planted, planted).json())
+    assert rows["libpcb.md"]["sessions"] == 1 and by_path(alone)["libpcb.md"]["sessions"] == 0
 
 
 def test_a_state_folder_that_cannot_be_written_still_gives_health_and_triage(planted, cli, monkeypatch):
@@ -342,3 +346,18 @@ def test_two_stores_daily_logs_of_the_same_names_are_different_sessions(tmp_path
             (tmp_path / team / "memory" / f"2026-06-{day}.md").write_text(f"# log\n- {team} worked on kafka\n")
     out = cli("health", "--today", TODAY.isoformat(), "--preset", "openclaw", "team-a", "team-b", cwd=tmp_path).output
     assert out.splitlines()[0].startswith("2 files, 6 sessions"), out
+
+
+def test_a_state_folder_that_cannot_even_be_made_still_gives_health_and_triage(planted, cli, monkeypatch):
+    from memlint import statedir
+
+    expected = cli("health", "--format", "json", "--today", TODAY.isoformat(), planted).json()
+
+    def refused(repo_root, store_dir):
+        raise PermissionError(1, "Operation not permitted", str(repo_root))
+
+    monkeypatch.setattr(statedir, "state_dir", refused)
+    result = cli("health", "--format", "json", "--today", TODAY.isoformat(), planted)
+    assert result.exit_code == 0 and result.json() == expected and "indexed in memory" in result.stderr
+    triage = cli("triage", "--format", "json", "--today", TODAY.isoformat(), planted)
+    assert triage.exit_code == 0 and "this triage run is not logged" in triage.stderr

@@ -8,6 +8,7 @@ ever changed.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -53,12 +54,15 @@ def _sessions_for(store, sessions_dir: Path | None):
     from memlint import sessions as sess
 
     found = list(sess.sessions_from_logs(store.dir, [d.rel for d in store.by_role("log")]))
-    if sessions_dir is not None and Path(sessions_dir).resolve().is_relative_to(store.dir):
-        # inside the store: its daily logs are sessions already, its memories never are
-        click.echo(f"memlint: --sessions {sessions_dir}: inside the store {shown_folder(store.dir)}, whose daily "
-                   "logs are sessions already: left out", err=True)
-    elif sessions_dir is not None:
-        found.extend(sess.sessions_from_dir(sessions_dir, skip=[store.dir]))  # its logs are counted above
+    if sessions_dir is not None:
+        top = Path(sessions_dir).resolve()
+        # A folder inside the store: the store's own files in it (its daily
+        # logs, counted above; its memories, never sessions) are left out.
+        inside = top.is_relative_to(store.dir)
+        own = {f"file:{Path(f.path).resolve().relative_to(top).as_posix()}" for f in store._files
+               if Path(f.path).resolve().is_relative_to(top)} if inside else set()
+        found.extend(s for s in sess.sessions_from_dir(sessions_dir, skip=[] if inside else [store.dir])
+                     if s.id not in own)
     if not found and (store.repo_root / ".git").exists():
         under = os.path.relpath(store.dir, store.repo_root)
         found.extend(sess.sessions_from_git(store.repo_root, None if under == "." else under))
@@ -102,13 +106,14 @@ def open_index(store, sessions_dir: Path | None):
     from memlint.statedir import state_dir
 
     all_sessions = _sessions_for(store, sessions_dir)
-    path = state_dir(store.repo_root, store.dir) / "sessions.db"
+    path = None
     try:
+        path = state_dir(store.repo_root, store.dir) / "sessions.db"
         index = SessionIndex(path)
         index.update(all_sessions)
     except (sqlite3.OperationalError, OSError) as exc:  # a state folder another user owns, a full disk
-        click.echo(f"memlint: {path}: cannot be written ({exc}): the sessions are indexed in memory, this run only",
-                   err=True)
+        click.echo(f"memlint: {path or 'the state folder'}: cannot be written ({exc}): the sessions are indexed in "
+                   "memory, this run only", err=True)
         index = SessionIndex(Path(":memory:"))
         index.update(all_sessions)
     index.prune({s.id for s in all_sessions})
@@ -215,9 +220,11 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     require_stores(stores, paths, "triage")
     results = []
     for store in stores:
-        folder = state_dir(store.repo_root, store.dir)
-        state_file, log_file = folder / "triage-state.json", folder / "triage-log.jsonl"
-        state = _read_state(state_file)
+        try:
+            folder = state_dir(store.repo_root, store.dir)
+        except OSError:  # said when the sessions are indexed; the suggestions are still made
+            folder = None
+        state = _read_state(folder / "triage-state.json") if folder is not None else {}
         uses, index, n_sessions = build_usage(store, sessions_dir, today_date, eng.TRIAGE_WINDOW_DAYS)
         known = index.ids()
         index.close()
@@ -253,12 +260,15 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                  "sessions_since_last_run": new_sessions, "files_scanned": len(scored),
                  "suggestions": [r for r in scored if r["recommendation"] != "KEEP"]}
         try:
-            write_text_atomic(state_file, json.dumps({"last_run": now.isoformat(), "sessions": n_sessions,
-                                                      "seen": sorted(known)}) + "\n")
-            with open(log_file, "a", encoding="utf-8") as fh:  # one JSON line per run (json_text: always UTF-8)
+            if folder is None:
+                raise PermissionError(errno.EACCES, "no state folder can be written")
+            write_text_atomic(folder / "triage-state.json", json.dumps({"last_run": now.isoformat(), "sessions": n_sessions,
+                                                                        "seen": sorted(known)}) + "\n")
+            with open(folder / "triage-log.jsonl", "a", encoding="utf-8") as fh:  # one JSON line per run (always UTF-8)
                 fh.write(json_text(entry, indent=None) + "\n")
         except OSError as exc:  # the suggestions are still printed
-            click.echo(f"memlint: {folder}: cannot be written ({exc.strerror or exc}): this run is not logged", err=True)
+            click.echo(f"memlint: {folder or shown_folder(store.dir)}: cannot be written ({exc.strerror or exc}): "
+                       "this triage run is not logged", err=True)
         results.extend(scored)
     results.sort(key=_triage_rank)  # one ranking over every store
     if fmt == "json":
