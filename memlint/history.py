@@ -802,9 +802,9 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
     the top of the work tree (or absolute).
     Returns {path: [1-based line numbers in the old version]} for the paths
     with violations only; appends at the end, and inserted lines, are fine.
-    A path git finds renamed from another (looked for in the folders
-    ``under``, those of the logs) is judged against that one's lines when
-    ``follow(old, new)`` says so.
+    A path git finds renamed from another (looked for among the pathspecs
+    ``under``, with their magic: the store's markdown files) is judged
+    against that one's lines when ``follow(old, new)`` says so.
     """
     root = Path(repo_root).resolve()
     rel = []
@@ -830,10 +830,10 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
     renamed_from = []
     if follow is not None:
         # A log renamed and rewritten in one change is followed to its old
-        # name, in the logs' own folders (a big change elsewhere in the
-        # repository must not use up git's limit on rename pairs).
+        # name, among the store's markdown files (a big change to other
+        # files must not use up git's limit on rename pairs).
         _, names, _ = _run(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", *compared,
-                                  "--", *(under or ["."])])
+                                  "--", *(under or ["."])], pathspec_magic=bool(under))
         fields = iter(names.split(b"\0"))
         for status in fields:  # "M\0path" or "R073\0old\0new"
             paths = [_decode(next(fields, b""))] + ([_decode(next(fields, b""))] if status[:1] in (b"R", b"C") else [])
@@ -845,13 +845,18 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
     return {path: found for path, found in _changed_old_lines(_decode(out)).items() if path in wanted}
 
 
-def merge_base(repo_root: Path, rev: str) -> str:
-    """Where ``rev``'s history meets HEAD's (what ``git diff REV...HEAD``
-    compares from): ``rev`` itself when it is an ancestor of HEAD, and when
-    git finds none (or ``rev`` names no commit: the caller says so)."""
-    status, out, _ = _run(Path(repo_root).resolve(), ["merge-base", "--end-of-options", rev, "HEAD"], check=False)
+def merge_base(repo_root: Path, rev: str) -> tuple[str, bool]:
+    """(where ``rev``'s history meets HEAD's, what ``git diff REV...HEAD``
+    compares from; whether that is another commit than ``rev``): ``rev``
+    itself when it is an ancestor of HEAD, and when git finds none (or
+    ``rev`` names no commit: the caller says so)."""
+    root = Path(repo_root).resolve()
+    status, out, _ = _run(root, ["merge-base", "--end-of-options", rev, "HEAD"], check=False)
     found = _decode(out).strip()
-    return found if status == 0 and found else rev
+    if status or not found:
+        return rev, False
+    _, named, _ = _run(root, ["rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}"], check=False)
+    return found, _decode(named).strip() != found
 
 
 def existing_at(repo_root: Path, commit: str, paths: list[str]) -> set[str]:

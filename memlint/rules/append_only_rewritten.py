@@ -78,12 +78,14 @@ def check(store, options):
         return old_day is None or (new_day is not None and old_day.group() == new_day.group())
 
     root = history.repo_root
-    under = sorted({path.rpartition("/")[0] or "." for path in by_path})  # the logs' folders
+    under = [":(glob)" + re.sub(r"([*?\[\]\\])", r"\\\1", prefix) + "**/*.md"]  # the store's markdown files
     try:
         # --since a branch HEAD has not merged: judged from where the two meet
-        since = merge_base(root, store.since) if store.since is not None else None
+        since, moved = merge_base(root, store.since) if store.since is not None else (None, False)
         found = append_only_violations(root, list(by_path), since, staged=store.staged, follow=follow, under=under)
-        against = dict.fromkeys(found, f"`{store.since}`" if store.since is not None else "HEAD")
+        named = ("HEAD" if since is None else f"`{store.since}`" if not moved
+                 else f"`{store.since}` and HEAD's merge base ({since[:7]})")
+        against = dict.fromkeys(found, named)
         if store.staged and since is not None:
             # Judged against REV, a log born since then is all new: its
             # staged rewrite is judged against HEAD, as without --since.

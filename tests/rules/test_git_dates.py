@@ -522,6 +522,12 @@ def test_a_rename_into_a_log_name_or_to_another_day_is_not_followed(logs, findin
     assert rewritten(findings, logs, "--staged") == []
 
 
+def test_a_log_moved_to_another_folder_and_rewritten_is_caught(logs, findings):
+    logs.mv("memory/2024-01-10.md", "logs/2024-01-10.md")  # no log is left in memory/
+    logs.write("logs/2024-01-10.md", "- 09:00 deployed\n- 10:00 nothing happened\n- 11:00 fixed\n")
+    assert rewritten(findings, logs, "--staged") == [("logs/2024-01-10.md", 2, "MEM405")]
+
+
 def test_a_big_change_elsewhere_does_not_stop_a_renamed_log_being_followed(logs, findings):
     for i in range(1100):
         logs.write(f"other/o{i}.txt", f"old content file {i} unique\n")
@@ -534,7 +540,7 @@ def test_a_big_change_elsewhere_does_not_stop_a_renamed_log_being_followed(logs,
     assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10-x.md", 2, "MEM405")]
 
 
-def test_since_a_branch_not_merged_judges_from_where_they_meet(logs, findings):
+def test_since_a_branch_not_merged_judges_from_where_they_meet(logs, findings, cli):
     """`--since origin/main` on a branch behind main: what main appended is no deletion here."""
     logs.run("checkout", "-q", "-b", "feature")
     logs.write("memory/2024-01-12.md", "- x\n")
@@ -547,6 +553,9 @@ def test_since_a_branch_not_merged_judges_from_where_they_meet(logs, findings):
     logs.write("memory/2024-01-10.md", "- 09:00 deployed\n- 10:00 rewritten on the branch\n- 11:00 fixed\n")
     logs.commit("rewrite on the branch", D2)
     assert rewritten(findings, logs, "--since", "main") == [("memory/2024-01-10.md", 2, "MEM405")]
+    [message] = [f["message"] for f in cli("check", "--format", "json", "--select", "MEM405", "--since", "main",
+                                          logs.root).json()]
+    assert "line 2 of its `main` and HEAD's merge base (" in message  # not main's line 2, which nobody changed
 
 
 def test_history_since_a_revision(logs, findings, cli):
