@@ -117,8 +117,9 @@ def warn_if_read_as_memory(output: Path, stores) -> None:
         if target.is_relative_to(store.dir):
             rel = target.relative_to(store.dir).as_posix()
             from memlint.config import glob_matcher
+            from memlint.store import _is_walked
 
-            if glob_matcher(store.config_globs(store.settings["include"]))(rel) and not glob_matcher(
+            if _is_walked(rel) and glob_matcher(store.config_globs(store.settings["include"]))(rel) and not glob_matcher(
                     store.config_globs(store.settings["exclude"]))(rel):
                 click.echo(f"memlint: {output} is inside the store {store.shown(store._repo_path(store.dir))}: the next "
                            f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config",

@@ -272,8 +272,9 @@ def _toml_line_of(text: str, key: tuple[str, ...]) -> int | None:
     in_string = None  # the triple quote that opened a multi-line string
     for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
         if in_string:
-            if line.count(in_string) % 2:
-                in_string = None
+            end = line.find(in_string)
+            if end != -1:  # closed: what follows is TOML again (a comment quoting quotes, another string)
+                in_string = _opens_multiline(line[end + 3:])
             continue
         header = _TOML_TABLE.match(line)
         if header:

@@ -152,6 +152,8 @@ def test_a_markdown_output_file_is_fenced_and_a_file_inside_the_store_is_said(ma
     assert text.startswith("```mermaid\nflowchart LR\n") and text.endswith("```\n") and result.stderr == ""
     inside = cli("graph", "-o", store / "store.md", store)
     assert "is inside the store" in inside.stderr and "exclude: [store.md]" in inside.stderr
+    (store / ".out").mkdir()
+    assert cli("graph", "-o", store / ".out" / "g.md", store).stderr == ""  # a hidden folder: never read
     dot = cli("graph", "--format", "dot", "-o", tmp_path / "store.dot", store)
     assert (tmp_path / "store.dot").read_text(encoding="utf-8").startswith("digraph") and dot.stderr == ""
 
