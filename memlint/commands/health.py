@@ -59,8 +59,9 @@ def _sessions_for(store, sessions_dir: Path | None):
         # A folder inside the store: the store's own files in it (its daily
         # logs, counted above; its memories, never sessions) are left out.
         inside = top.is_relative_to(store.dir)
-        own = {f"file:{Path(f.path).resolve().relative_to(top).as_posix()}" for f in store._files
-               if Path(f.path).resolve().is_relative_to(top)} if inside else set()
+        below = top.relative_to(store.dir).as_posix() + "/" if inside else ""
+        below = "" if below == "./" else below
+        own = {f"file:{f.rel[len(below):]}" for f in store._files if f.rel.startswith(below)} if inside else set()
         found.extend(s for s in sess.sessions_from_dir(sessions_dir, skip=[] if inside else [store.dir])
                      if s.id not in own)
     if not found and (store.repo_root / ".git").exists():
