@@ -119,7 +119,9 @@ def warn_if_read_as_memory(output: Path, stores) -> None:
             from memlint.config import glob_matcher
             from memlint.store import _is_walked
 
-            if _is_walked(rel) and glob_matcher(store.config_globs(store.settings["include"]))(rel) and not glob_matcher(
+            nested = any((folder / ".git").exists() for folder in target.parents
+                         if folder != store.dir and folder.is_relative_to(store.dir))  # a repository of its own
+            if not nested and _is_walked(rel) and glob_matcher(store.config_globs(store.settings["include"]))(rel) and not glob_matcher(
                     store.config_globs(store.settings["exclude"]))(rel):
                 click.echo(f"memlint: {output} is inside the store {store.shown(store._repo_path(store.dir))}: the next "
                            f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config",

@@ -237,6 +237,20 @@ def _toml_key(text: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def _closing(text: str, quote: str, start: int = 0) -> int:
+    """Where the triple ``quote`` that closes a multi-line string is in
+    ``text``, or -1: in a basic (\"\"\") string, not one a backslash escapes."""
+    end = text.find(quote, start)
+    while quote == '"' * 3 and end != -1:
+        before = end
+        while before > start and text[before - 1] == "\\":
+            before -= 1
+        if (end - before) % 2 == 0:
+            break
+        end = text.find(quote, end + 1)
+    return end
+
+
 def _opens_multiline(value: str) -> str | None:
     """The triple quote a TOML value opens and leaves open on its line, if
     any: quotes inside a one-line string or a comment do not count."""
@@ -247,7 +261,7 @@ def _opens_multiline(value: str) -> str | None:
             return None
         triple = value[i:i + 3]
         if triple in ('"""', "'''"):
-            end = value.find(triple, i + 3)
+            end = _closing(value, triple, i + 3)
             if end == -1:
                 return triple
             i = end + 3
@@ -272,7 +286,7 @@ def _toml_line_of(text: str, key: tuple[str, ...]) -> int | None:
     in_string = None  # the triple quote that opened a multi-line string
     for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
         if in_string:
-            end = line.find(in_string)
+            end = _closing(line, in_string)
             if end != -1:  # closed: what follows is TOML again (a comment quoting quotes, another string)
                 in_string = _opens_multiline(line[end + 3:])
             continue

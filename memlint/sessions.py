@@ -233,7 +233,10 @@ def _holds_store_root(filenames: list[str]) -> bool:
     return "MEMORY.md" in filenames or ("INDEX.md" in filenames and "NOW.md" in filenames)
 
 
-def _walk_session_files(sessions_dir: Path, skip: frozenset[str] = frozenset()) -> list[Path]:
+def _walk_session_files(sessions_dir: Path, skip: frozenset[str] = frozenset(),
+                        suffixes: tuple[str, ...] = (".jsonl", ".md", ".txt")) -> list[Path]:
+    from memlint.store import SKIP_DIRS  # node_modules, virtualenvs: nobody's sessions
+
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(sessions_dir):
         if os.path.realpath(dirpath) in skip or (dirpath != str(sessions_dir) and _holds_store_root(filenames)):
@@ -243,20 +246,21 @@ def _walk_session_files(sessions_dir: Path, skip: frozenset[str] = frozenset()) 
             continue
         # Hidden folders, and Claude Code's per-session ``subagents/``
         # transcripts (part of their parent session, not sessions of their own).
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "subagents")
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "subagents" and d not in SKIP_DIRS)
         for fn in filenames:
             if fn.startswith("."):
                 continue
-            if fn.endswith((".jsonl", ".md", ".txt")):
+            if fn.endswith(suffixes):
                 found.append(Path(dirpath) / fn)
     found.sort()
     return found
 
 
-def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = ()) -> Iterator[Session]:
+def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = (), *, markdown: bool = True) -> Iterator[Session]:
     """Sessions from a folder (searched recursively; hidden folders, the
     folders ``skip`` names and every folder below the top that holds a
-    store's root skipped: a store's memories are not sessions).
+    store's root skipped: a store's memories are not sessions; with
+    ``markdown=False``, ``*.md`` files are not read either).
 
     * ``*.jsonl`` - Claude Code transcripts, one session per file. Date: the
       first record that has a ``timestamp`` (converted to the local day);
@@ -272,7 +276,8 @@ def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = ()) -> Iterator
     sessions_dir = Path(sessions_dir)
     if not sessions_dir.is_dir():
         return
-    for path in _walk_session_files(sessions_dir, frozenset(os.path.realpath(folder) for folder in skip)):
+    suffixes = (".jsonl", ".md", ".txt") if markdown else (".jsonl", ".txt")
+    for path in _walk_session_files(sessions_dir, frozenset(os.path.realpath(folder) for folder in skip), suffixes):
         rel = path.relative_to(sessions_dir).as_posix()
         try:
             if path.suffix == ".jsonl":

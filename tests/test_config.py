@@ -134,6 +134,7 @@ def test_a_config_error_names_its_line(make_store, cli, text, line):
     ("[tool.x]\nd = \"\"\"\nbogus = 1\n\"\"\"\n[tool.memlint]\nbogus = 2\n", 6),  # not the text of a string
     ("[tool.memlint]\nexempt = [\"NOW.md\"]  # docstrings use \"\"\"\n\n[tool.memlint.rules.MEM101]\nmax-lines = -5\n", 5),
     ("[tool.memlint]\nexempt = ['a\"\"\"b']\nbogus = 1\n", 3),  # quotes inside a one-line string
+    ("[tool.other]\nd = \"\"\"\nsay \\\"\"\" here\n[tool.memlint]\nmax-lines = 3\n\"\"\"\n[tool.memlint]\nmax-lines = \"bad\"\n", 8),  # an escaped quote
     ("[tool.other]\ntext = \"\"\"first\nlast\"\"\"  # closed; a comment quoting \"\"\"\nother = 1\n\n[tool.memlint]\nfrontmatter = \"sometimes\"\n", 7),
     ("[tool.x]\nd = '''one line'''\n[tool.memlint]\nbogus = 1\n", 4),
 ])

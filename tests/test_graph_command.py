@@ -154,6 +154,8 @@ def test_a_markdown_output_file_is_fenced_and_a_file_inside_the_store_is_said(ma
     assert "is inside the store" in inside.stderr and "exclude: [store.md]" in inside.stderr
     (store / ".out").mkdir()
     assert cli("graph", "-o", store / ".out" / "g.md", store).stderr == ""  # a hidden folder: never read
+    subprocess.run(["git", "init", "-q", str(store / "sub")], check=True)
+    assert cli("graph", "-o", store / "sub" / "g.md", store).stderr == ""  # a repository of its own: never read
     dot = cli("graph", "--format", "dot", "-o", tmp_path / "store.dot", store)
     assert (tmp_path / "store.dot").read_text(encoding="utf-8").startswith("digraph") and dot.stderr == ""
 

@@ -302,8 +302,14 @@ def test_sessions_inside_the_store_are_not_counted_again(planted, cli):
     transcript = {"type": "user", "timestamp": f"{days_ago(1).isoformat()}T10:00:00Z",
                   "message": {"role": "user", "content": "the libpcb board again"}}
     (planted / "memory" / "t.jsonl").write_text(json.dumps(transcript) + "\n")
+    (planted / "README.md").write_text("# About\nNotes on ironclaw, libpcb, gradle caching.\n")  # left out by the store
+    (planted / "node_modules" / "pkg").mkdir(parents=True)
+    (planted / "node_modules" / "pkg" / "notes.txt").write_text("libpcb gradle caching ironclaw\n")
+    set_mtime(planted / "README.md", 1)  # in the window: counted, were they sessions
+    set_mtime(planted / "node_modules" / "pkg" / "notes.txt", 1)
     rows = by_path(cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", planted, planted).json())
     assert rows["libpcb.md"]["sessions"] == 1 and by_path(alone)["libpcb.md"]["sessions"] == 0
+    assert rows["gradle-caching.md"]["sessions"] == by_path(alone)["gradle-caching.md"]["sessions"]
 
 
 def test_a_state_folder_that_cannot_be_written_still_gives_health_and_triage(planted, cli, monkeypatch):

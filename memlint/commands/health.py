@@ -55,15 +55,11 @@ def _sessions_for(store, sessions_dir: Path | None):
 
     found = list(sess.sessions_from_logs(store.dir, [d.rel for d in store.by_role("log")]))
     if sessions_dir is not None:
-        top = Path(sessions_dir).resolve()
-        # A folder inside the store: the store's own files in it (its daily
-        # logs, counted above; its memories, never sessions) are left out.
-        inside = top.is_relative_to(store.dir)
-        below = top.relative_to(store.dir).as_posix() + "/" if inside else ""
-        below = "" if below == "./" else below
-        own = {f"file:{f.rel[len(below):]}" for f in store._files if f.rel.startswith(below)} if inside else set()
-        found.extend(s for s in sess.sessions_from_dir(sessions_dir, skip=[] if inside else [store.dir])
-                     if s.id not in own)
+        # A folder inside the store: its markdown is the store's (daily logs,
+        # counted above; memories and files it leaves out, a README: never
+        # sessions), and is not read; transcripts there are sessions.
+        inside = Path(sessions_dir).resolve().is_relative_to(store.dir)
+        found.extend(sess.sessions_from_dir(sessions_dir, skip=[] if inside else [store.dir], markdown=not inside))
     if not found and (store.repo_root / ".git").exists():
         under = os.path.relpath(store.dir, store.repo_root)
         found.extend(sess.sessions_from_git(store.repo_root, None if under == "." else under))
@@ -262,14 +258,15 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                  "suggestions": [r for r in scored if r["recommendation"] != "KEEP"]}
         try:
             if folder is None:
-                raise PermissionError(errno.EACCES, "no state folder can be written")
+                raise PermissionError(errno.EACCES, "no state folder could be made")
             write_text_atomic(folder / "triage-state.json", json.dumps({"last_run": now.isoformat(), "sessions": n_sessions,
                                                                         "seen": sorted(known)}) + "\n")
             with open(folder / "triage-log.jsonl", "a", encoding="utf-8") as fh:  # one JSON line per run (always UTF-8)
                 fh.write(json_text(entry, indent=None) + "\n")
         except OSError as exc:  # the suggestions are still printed
-            click.echo(f"memlint: {folder or shown_folder(store.dir)}: cannot be written ({exc.strerror or exc}): "
-                       "this triage run is not logged", err=True)
+            where = folder if folder is not None else f"state of {shown_folder(store.dir)}"
+            click.echo(f"memlint: {where}: cannot be written ({exc.strerror or exc}): this triage run is not "
+                       "logged (so --auto counts every session as new)", err=True)
         results.extend(scored)
     results.sort(key=_triage_rank)  # one ranking over every store
     if fmt == "json":
