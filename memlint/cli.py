@@ -112,30 +112,31 @@ def warn_if_read_as_memory(output: Path, stores) -> None:
     frontmatter)."""
     if output.suffix.lower() != ".md":
         return
+    from memlint.config import glob_matcher
+    from memlint.store import _is_walked
+
     target = output.absolute().resolve()
     for store in stores:
-        if target.is_relative_to(store.dir):
-            rel = target.relative_to(store.dir).as_posix()
-            from memlint.config import glob_matcher
-            from memlint.store import _is_walked
-
-            nested = any((folder / ".git").exists() for folder in target.parents
-                         if folder != store.dir and folder.is_relative_to(store.dir))  # a repository of its own
-            if not nested and _is_walked(rel) and glob_matcher(store.config_globs(store.settings["include"]))(rel) and not glob_matcher(
-                    store.config_globs(store.settings["exclude"]))(rel):
-                click.echo(f"memlint: {output} is inside the store {store.shown(store._repo_path(store.dir))}: the next "
-                           f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config",
-                           err=True)
-                return
+        if not target.is_relative_to(store.dir):
+            continue
+        rel = target.relative_to(store.dir).as_posix()
+        nested = any((folder / ".git").exists() for folder in target.parents
+                     if folder != store.dir and folder.is_relative_to(store.dir))  # a repository of its own
+        read = (_is_walked(rel) and glob_matcher(store.config_globs(store.settings["include"]))(rel)
+                and not glob_matcher(store.config_globs(store.settings["exclude"]))(rel))
+        if read and not nested:
+            click.echo(f"memlint: {output} is inside the store {store.shown(store._repo_path(store.dir))}: the next "
+                       f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config",
+                       err=True)
+            return
 
 
 def build_stores(paths, preset, config_file, today=None, staged=False, cache=False):
     """Load config and every store the paths name.
 
-    Returns (stores, only_paths): ``only_paths`` is the set of repo-relative
-    files to report on when files (not folders) were given, else None; each
-    store's own are its ``only_paths`` (None: the whole store, its folder
-    was named).
+    Returns the stores; each one's ``only_paths`` is the set of repo-relative
+    files to report on when only files of it were named, else None (its
+    folder, or a folder above it, was named: the whole store).
     ``staged`` reads each store from the git index (what the next commit
     holds) instead of the working tree. ``cache`` uses memlint.cache.
     """
@@ -186,14 +187,11 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     # was named too (or another store's folder) is unaffected by it.
     for key, store in stores.items():
         store.only_paths = None if key in named_whole else frozenset(files_named.get(key, ()))
-    only = None
-    if files_named and not all(key in named_whole for key in files_named):
-        only = frozenset().union(*(s.only_paths for s in stores.values() if s.only_paths is not None))
     from memlint.linter import name_stores
 
     found = list(stores.values())
     name_stores(found)
-    return found, (frozenset(only) if only is not None else None)
+    return found
 
 
 def resolve_staged(flag: bool | None, paths) -> bool:
@@ -289,8 +287,8 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     from memlint.rules import all_rules
 
     today_date = parse_today(today)
-    stores, _ = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths),
-                             cache=not no_cache)
+    stores = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths),
+                          cache=not no_cache)
     for store in stores:
         store.since = since
     scopes = ("file", "store") if scope == "all" else (scope,)

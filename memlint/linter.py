@@ -302,7 +302,7 @@ def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> 
     total = Result()
     selection = selection or Selection()
     for store in stores:
-        own = getattr(store, "only_paths", None)  # files named in it (cli.build_stores), unless its folder was
+        own = store.only_paths  # files named in it (cli.build_stores), unless its folder was
         one = lint_store(store, selection if selection.only_paths is not None or own is None
                          else replace(selection, only_paths=own))
         if store.shown_prefix is not None:

@@ -673,7 +673,7 @@ def test_split_rules_keep_notices_failures_and_cache_entries(cli, repo, monkeypa
 
     # fingerprints missing from the cache, made by the child's duplicate rules, are saved
     _split_rules(monkeypatch, log)
-    (store,), _ = build_stores([loose / "memory"], None, None, cache=True)
+    (store,) = build_stores([loose / "memory"], None, None, cache=True)
     store.docs  # noqa: B018 - read (with the fingerprints, as the parse's content task)
     for shard in store.cache._shards.values():
         shard.pop("fingerprint", None)

@@ -62,7 +62,7 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     from memlint.gitdates import GitDates
 
     requested = _parse_fields(fields)
-    stores, _ = build_stores(paths, preset, config_file, parse_today(today), cache=True)
+    stores = build_stores(paths, preset, config_file, parse_today(today), cache=True)
     staged = resolve_staged(staged, paths)
     changed = failed = 0
     dated = []

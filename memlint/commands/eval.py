@@ -59,7 +59,7 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
         base = ev.load_baseline(baseline) if baseline is not None else None
     except ev.GoldenError as exc:
         raise UsageError(str(exc)) from None
-    stores, _ = build_stores(paths, preset, config_file)
+    stores = build_stores(paths, preset, config_file)
     require_stores(stores, paths, f"eval {golden}")  # a file named that no store holds
     outcomes = ev.evaluate(stores, questions, k)
     record = ev.run_record(outcomes, k, str(golden))
@@ -138,7 +138,7 @@ def render_text(outcomes, totals) -> str:
 def _init(args, preset, config_file, output, force):
     from memlint import evaluate as ev
 
-    stores, _ = build_stores(args, preset, config_file)
+    stores = build_stores(args, preset, config_file)
     require_stores(stores, args, "eval --init")  # a file named that no store holds
     if len(stores) > 1:
         names = ", ".join(str(s.dir) for s in stores)

@@ -18,7 +18,7 @@ from memlint.graphview import DEFAULT_MAX_PER_TOPIC, build_view, graph_json, ren
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file instead of stdout.")
 def graph_cmd(paths, preset, config_file, fmt, max_per_topic, output):
     """Draw the store: root -> topics -> memories, orphans and broken targets marked."""
-    stores, _ = build_stores(paths, preset, config_file)
+    stores = build_stores(paths, preset, config_file)
     require_stores(stores, paths, "graph")
     if fmt == "json":
         from memlint.reporters import json_text

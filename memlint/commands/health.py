@@ -175,7 +175,7 @@ def _health_options(func):
 def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
     """Rank memory files HOT / WARM / COLD by how recent sessions use them."""
     today_date = parse_today(today) or date.today()
-    stores, _ = build_stores(paths, preset, config_file, today_date, cache=True)
+    stores = build_stores(paths, preset, config_file, today_date, cache=True)
     require_stores(stores, paths, "health")
     rows = []
     recent: set[str] = set()  # the sessions of the window: stores sharing --sessions share them
@@ -213,7 +213,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
 
     today_date = parse_today(today) or date.today()
     now = datetime.combine(today_date, time(12), tzinfo=timezone.utc) if today else datetime.now(timezone.utc)
-    stores, _ = build_stores(paths, preset, config_file, today_date, cache=True)
+    stores = build_stores(paths, preset, config_file, today_date, cache=True)
     require_stores(stores, paths, "triage")
     results = []
     for store in stores:

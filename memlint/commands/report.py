@@ -29,7 +29,7 @@ def report(paths, preset, config_file, today, sessions_dir, output, github_summa
     from memlint.dashboard import render_markdown
 
     today_date = parse_today(today) or date.today()
-    stores, _ = build_stores(paths, preset, config_file, today_date, cache=True)
+    stores = build_stores(paths, preset, config_file, today_date, cache=True)
     require_stores(stores, paths, "report")
     text = render_markdown([build_report(store, sessions_dir, today_date) for store in stores], __version__)
     summary = os.environ.get("GITHUB_STEP_SUMMARY") if github_summary else None
