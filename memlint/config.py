@@ -150,16 +150,7 @@ def load(path: Path | None = None, *, start: Path | None = None) -> Config:
         raise ConfigError(f"{path}: config file not found")
     if path.name == "pyproject.toml":
         data = _pyproject_section(path) or {}
-        try:
-            validate(data, str(path))
-        except ConfigError as exc:
-            try:
-                line = _toml_line_of(path.read_text(encoding="utf-8"), exc.key) if exc.key else None
-            except (OSError, UnicodeDecodeError):
-                line = None
-            if line is None:
-                raise
-            raise ConfigError(str(exc).replace(f"{path}: ", f"{path}:{line}: ", 1), exc.key) from None
+        _validate_naming_line(data, path, _toml_line_of, lambda: path.read_text(encoding="utf-8"))
         return Config(path, path.parent.resolve(), data)
     from memlint.frontmatter_yaml import load_yaml
 
@@ -174,14 +165,23 @@ def load(path: Path | None = None, *, start: Path | None = None) -> Config:
         raise ConfigError(f"{path}:{error.line}:{error.column}: {error.message}")
     if data is None:
         data = {}
+    _validate_naming_line(data, path, _line_of, lambda: text)
+    return Config(path, path.parent.resolve(), data)
+
+
+def _validate_naming_line(data: dict, path: Path, finder, read) -> None:
+    """``validate``, its error naming the line of the key at fault: found in
+    the file's text (``read()``) by ``finder`` (YAML's or TOML's)."""
     try:
         validate(data, str(path))
     except ConfigError as exc:
-        line = _line_of(text, exc.key) if exc.key else None
+        try:
+            line = finder(read(), exc.key) if exc.key else None
+        except (OSError, UnicodeDecodeError):
+            line = None
         if line is None:
             raise
         raise ConfigError(str(exc).replace(f"{path}: ", f"{path}:{line}: ", 1), exc.key) from None
-    return Config(path, path.parent.resolve(), data)
 
 
 def _line_of(text: str, key: tuple[str, ...]) -> int | None:
