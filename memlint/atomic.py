@@ -47,7 +47,9 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool) -> None:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".memlint-tmp", dir=path.parent)
+    # The temp file's name must fit the 255-byte limit too: a long name is cut short in it.
+    name = path.name if len(os.fsencode(path.name)) <= 100 else path.name[:24]
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".memlint-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

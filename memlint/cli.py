@@ -30,6 +30,24 @@ LAZY_COMMANDS: dict[str, str] = {
 }
 
 
+def emit(text: str, *, nl: bool = True) -> None:
+    """Print to stdout. A reader that has gone (`memlint check | head -1`)
+    stops the printing, not the run: what is being written still is, and the
+    exit status is the run's."""
+    try:
+        click.echo(text, nl=nl)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def say(message: str) -> None:
+    """One line for the user on stderr. A folder or file name in it may hold
+    a newline or a terminal escape: escaped, as in the findings."""
+    from memlint.reporters import printable
+
+    click.echo(f"memlint: {printable(message)}", err=True)
+
+
 class UsageError(Exception):
     """A problem with what the user asked for: printed on one line, exit 2."""
 
@@ -50,7 +68,7 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except (ConfigError, UsageError) as exc:
-            click.echo(f"memlint: {exc}", err=True)
+            say(str(exc))
             ctx.exit(EXIT_USAGE)
         except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
             raise
@@ -59,12 +77,12 @@ class LazyGroup(click.Group):
             ctx.exit(EXIT_FINDINGS)
         except OSError as exc:  # a path the user gave that cannot be read or written
             where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(f"memlint: {where}{exc.strerror or exc}", err=True)
+            say(f"{where}{exc.strerror or exc}")
             ctx.exit(EXIT_USAGE)
         except Exception as exc:  # never a traceback for a user; MEMLINT_DEBUG=1 shows it
             if os.environ.get("MEMLINT_DEBUG"):
                 raise
-            click.echo(f"memlint: internal error: {type(exc).__name__}: {exc} (set MEMLINT_DEBUG=1 for details, and please report it)", err=True)
+            say(f"internal error: {type(exc).__name__}: {exc} (set MEMLINT_DEBUG=1 for details, and please report it)")
             ctx.exit(EXIT_USAGE)
 
 
@@ -106,12 +124,41 @@ def require_stores(stores: list, paths, command: str) -> None:
         raise UsageError(f"{where}: in no memory store; name a store's folder: memlint {command} PATH")
 
 
-def warn_if_read_as_memory(output: Path, stores) -> None:
-    """Say so when a markdown file a command writes lands where a store will
-    read it: the next check would judge it as a memory (an orphan, with no
-    frontmatter)."""
+def output_option(help_text: str):
+    """``--output/-o FILE``: a file, never a folder (``out/`` is refused, not
+    written as a file named ``out``); ``-`` is standard output (None)."""
+    def to_path(ctx, param, value):
+        if value is None or value == "-":
+            return None
+        if value.endswith(("/", os.sep)) or (os.altsep and value.endswith(os.altsep)):
+            raise click.BadParameter(f"{value!r} names a folder: name the file to write", ctx=ctx, param=param)
+        return Path(value)
+
+    return click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), callback=to_path,
+                        help=help_text)
+
+
+def write_output(output: Path, text: str, stores) -> None:
+    """Write a command's report to ``output`` atomically. A file a store reads
+    is refused, not replaced (the root index, a memory: this is a report, not
+    a fix); a new markdown file that lands where a store will read it is
+    written, with a warning: the next check would judge it as a memory."""
+    from memlint.atomic import write_text_atomic
+
+    store, rel = _read_by_store(output, stores)
+    if store is not None and os.path.lexists(output):
+        raise UsageError(f"{output} is a file of the store {store.shown(store._repo_path(store.dir))}: not replaced "
+                         f"by this report; write it elsewhere, or keep reports there with `exclude: [{rel}]` in the config")
+    write_text_atomic(output, text)
+    if store is not None:
+        say(f"{output} is inside the store {store.shown(store._repo_path(store.dir))}: the next "
+            f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config")
+
+
+def _read_by_store(output: Path, stores) -> tuple:
+    """(the store that reads ``output`` as one of its files, its path there), or (None, None)."""
     if output.suffix.lower() != ".md":
-        return
+        return None, None
     from memlint.config import glob_matcher
     from memlint.store import _is_walked
 
@@ -125,10 +172,8 @@ def warn_if_read_as_memory(output: Path, stores) -> None:
         read = (_is_walked(rel) and glob_matcher(store.config_globs(store.settings["include"]))(rel)
                 and not glob_matcher(store.config_globs(store.settings["exclude"]))(rel))
         if read and not nested:
-            click.echo(f"memlint: {output} is inside the store {store.shown(store._repo_path(store.dir))}: the next "
-                       f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config",
-                       err=True)
-            return
+            return store, rel
+    return None, None
 
 
 def build_stores(paths, preset, config_file, today=None, staged=False, cache=False):
@@ -171,7 +216,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             found = discover(p, config_for(p))
             if not found:
                 raise UsageError(
-                    f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md); "
+                    f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content); "
                     "name the root in .memlint.yaml (root: path/to/MEMORY.md)"
                 )
             for key in found:
@@ -271,7 +316,7 @@ def main():
 @click.option("--ignore", multiple=True, help="Skip these rules (codes, names, tags or code prefixes).")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @click.option("--today", help="Date to judge ages and future dates from (YYYY-MM-DD; default today).")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
+@output_option("Write the report to a file instead of stdout (- for stdout).")
 @click.option("--scope", type=click.Choice(["all", "file", "store"]), default="all", show_default=True, help="Only rules that judge one file at a time (file), or the whole store (store).")
 @click.option("--staged/--no-staged", default=None, help="Lint what the next commit holds: the files and content of the git index; untracked files are left out. Default: on when pre-commit runs it for a commit (PRE_COMMIT=1 and git's GIT_INDEX_FILE).")
 @click.option("--summary", is_flag=True, help="After the findings, count memories by status, stale, expired, superseded, in conflict (stderr unless --format text).")
@@ -309,13 +354,11 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
         else:  # machine-readable output must stay valid
             click.echo(text, err=True, nl=False)
     for notice in result.notices:
-        click.echo(f"memlint: {notice}", err=True)
+        say(notice)
     if output is not None:
-        from memlint.atomic import write_text_atomic
-
-        write_text_atomic(output, report)
+        write_output(output, report, stores)
     else:
-        click.echo(report, nl=False)
+        emit(report, nl=False)
     failing = [f for f in result.findings if f.severity == "error" or strict]
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
@@ -386,7 +429,7 @@ def rule_cmd(code):
     if rule.CODE in UNREADABLE_RULES:  # a directive in a file memlint cannot read as text is never read
         click.echo(f"Suppress for a file:         rules: {{{rule.CODE}: {{ignore: [\"path/to/file.md\"]}}}}  "
                    "(no directive inside it can be read)")
-    elif rule.CODE in LINE_ONE_RULES:
+    elif rule.CODE in LINE_ONE_RULES or rule.CODE in PAST_A_CAP_RULES:
         click.echo(f"Suppress in a file:          <!-- memlint-disable-file {rule.CODE} --> (at the end of the file)")
     elif rule.CODE in ON_THE_LINE_RULES:
         click.echo(f"Suppress in a file:          <!-- memlint-disable-line {rule.CODE} --> (on the line itself)")
@@ -401,6 +444,9 @@ def rule_cmd(code):
 # Rules whose findings sit on line 1 (or a whole file): a comment above line 1
 # would push frontmatter down, so `memlint rule` suggests disable-file.
 LINE_ONE_RULES = {"MEM001", "MEM201", "MEM301", "MEM302", "MEM402", "MEM403"}
+# Rules whose finding sits on the first line past a cap, counted by number: a
+# comment added above it becomes that line, and the finding moves onto the next.
+PAST_A_CAP_RULES = {"MEM101", "MEM104"}
 # Rules about files memlint cannot read as text: the config's ignore is the only way.
 UNREADABLE_RULES = {"MEM006"}
 # Rules whose findings sit on a frontmatter key's line: an HTML comment there

@@ -147,9 +147,11 @@ def load(path: Path | None = None, *, start: Path | None = None) -> Config:
         return Config(None, None, {})
     path = Path(path)
     if not path.is_file():
-        raise ConfigError(f"{path}: config file not found")
-    if path.name == "pyproject.toml":
-        data = _pyproject_section(path) or {}
+        raise ConfigError(f"{path}: " + ("not a file: name a config file" if path.exists() else "config file not found"))
+    if path.suffix.lower() == ".toml":  # pyproject.toml, or a TOML file of its own, named with --config
+        data = _pyproject_section(path)
+        if data is None:
+            raise ConfigError(f"{path}: no [tool.memlint] table: memlint reads its settings from there in a TOML file")
         _validate_naming_line(data, path, _toml_line_of, lambda: path.read_text(encoding="utf-8"))
         return Config(path, path.parent.resolve(), data)
     from memlint.frontmatter_yaml import load_yaml

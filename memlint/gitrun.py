@@ -45,10 +45,29 @@ def env(*, pathspec_magic: bool = False, cwd: str | Path | None = None) -> dict[
     # index of the repository being committed: git run in another one (a
     # store in a submodule) must not read it.
     out = dict(os.environ, **_ENV)
+    out.update(_absolute_locations())
     if pathspec_magic:  # ":(exclude)PATH" understood, still no globbing
         out.update(GIT_LITERAL_PATHSPECS="0", GIT_NOGLOB_PATHSPECS="1")
     if cwd is not None and "GIT_INDEX_FILE" in out and not _in_committed_repository(cwd):
         del out["GIT_INDEX_FILE"]
+    return out
+
+
+# Where the repository is, when the environment says so. git reads a relative
+# one from the folder it runs in, and memlint runs git in the store's folder
+# or the repository's top, not only in its own: made absolute against its own.
+_LOCATIONS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY")
+
+
+def _absolute_locations() -> dict[str, str]:
+    out = {}
+    for name in _LOCATIONS:
+        value = os.environ.get(name)
+        if value and not os.path.isabs(value):
+            try:
+                out[name] = os.path.abspath(value)
+            except OSError:  # memlint's folder was removed: left as it is
+                pass
     return out
 
 

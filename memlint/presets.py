@@ -6,6 +6,7 @@ defaults. Config overrides any of it.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from memlint import lifecycle
@@ -137,9 +138,20 @@ def is_store_root(folder: Path) -> str | None:
     """The root index file name if ``folder`` holds a store, else None."""
     if (folder / "MEMORY.md").is_file():
         return "MEMORY.md"
-    if (folder / "INDEX.md").is_file() and (folder / "NOW.md").is_file():
+    if (folder / "INDEX.md").is_file() and ((folder / "NOW.md").is_file() or _has_mocs(folder)):
         return "INDEX.md"
     return None
+
+
+def _has_mocs(folder: Path) -> bool:
+    """Whether ``folder`` is laid out as a map of content: ``MOC-*.md`` files,
+    or a ``mocs/`` or ``topics/`` folder (so an ``INDEX.md`` there is a root)."""
+    if (folder / "mocs").is_dir() or (folder / "topics").is_dir():
+        return True
+    try:
+        return any(name.startswith("MOC-") and name.endswith(".md") for name in os.listdir(folder))
+    except OSError:
+        return False
 
 
 def detect_preset(folder: Path, root_name: str) -> str:

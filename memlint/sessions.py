@@ -227,10 +227,13 @@ def _jsonl_session(path: Path) -> tuple[date | None, str, bool]:
     return when, "\n".join(parts), has_message
 
 
-def _holds_store_root(filenames: list[str]) -> bool:
-    """A folder a store's root is in: MEMORY.md, or INDEX.md beside NOW.md
-    (``presets.is_store_root``, from the names os.walk has listed)."""
-    return "MEMORY.md" in filenames or ("INDEX.md" in filenames and "NOW.md" in filenames)
+def _holds_store_root(filenames: list[str], dirnames: list[str]) -> bool:
+    """A folder a store's root is in: MEMORY.md, or INDEX.md beside NOW.md or
+    a map of content (``presets.is_store_root``, from the names os.walk has listed)."""
+    if "MEMORY.md" in filenames:
+        return True
+    return "INDEX.md" in filenames and ("NOW.md" in filenames or any(n.startswith("MOC-") for n in filenames)
+                                        or "mocs" in dirnames or "topics" in dirnames)
 
 
 def _walk_session_files(sessions_dir: Path, skip: frozenset[str] = frozenset(),
@@ -239,7 +242,7 @@ def _walk_session_files(sessions_dir: Path, skip: frozenset[str] = frozenset(),
 
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(sessions_dir):
-        if os.path.realpath(dirpath) in skip or (dirpath != str(sessions_dir) and _holds_store_root(filenames)):
+        if os.path.realpath(dirpath) in skip or (dirpath != str(sessions_dir) and _holds_store_root(filenames, dirnames)):
             # A memory store (a Claude Code project folder holds its memory/):
             # memories are not transcripts, and each would match itself.
             dirnames[:] = []

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memlint.reporters import printable
 from memlint.rules._common import plural
 
 NO_STATUS = "(no status)"
@@ -68,7 +69,7 @@ def render(summaries: list[StoreSummary], exempted: int = 0) -> str:
         statuses = ", ".join(f"{name} {n}" for name, n in sorted(s.by_status.items(), key=lambda p: (-p[1], p[0])))
         window = f"not verified for over {s.stale_days} days" if s.stale_days is not None else "no stale-days window set"
         lines += [
-            f"summary: {s.name} ({s.preset})",
+            f"summary: {printable(s.name)} ({s.preset})",
             f"  memories       {s.memories}: {s.live} live, {s.retired} retired",
             f"  by status      {statuses or '-'}",
             f"  stale          {s.stale} ({window})",

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import stat
 
-from memlint.atomic import write_text_atomic
+from memlint.atomic import write_bytes_atomic, write_text_atomic
 
 
 def test_replaces_a_file_and_keeps_its_mode(tmp_path):
@@ -41,3 +41,12 @@ def test_writes_the_file_a_symlink_names(tmp_path):
     link.symlink_to(real)
     write_text_atomic(link, "new")
     assert link.is_symlink() and real.read_text() == "new"
+
+
+def test_a_name_near_the_length_limit_is_written(tmp_path):
+    """The temp file beside it adds to the name: it must still fit in 255 bytes."""
+    path = tmp_path / ("記憶" * 40 + ".md")  # 243 bytes of UTF-8
+    path.write_text("old\n")
+    write_bytes_atomic(path, b"new\n")
+    assert path.read_bytes() == b"new\n"
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temp file left

@@ -189,6 +189,28 @@ def test_a_store_in_a_bare_dotfiles_repository_sees_each_new_commit(cli, tmp_pat
     assert mem404() == mem404("--no-cache") == [("a.md", "changed on 2025-02-01 (")]
 
 
+@pytest.mark.parametrize("where", ["home", "store"])
+def test_a_relative_git_dir_and_work_tree_are_read_from_where_memlint_runs(cli, tmp_path, monkeypatch, where):
+    """A dotfiles setup with relative GIT_DIR / GIT_WORK_TREE, as git itself
+    reads them from the shell's folder: the git rules still see the history."""
+    bare = GitRepo(tmp_path / "dotfiles.git", init=False)
+    bare.run("init", "-q", "--bare")
+    home = tmp_path / "home"
+    work = GitRepo(home, init=False)
+    work.env.update({"GIT_DIR": str(tmp_path / "dotfiles.git"), "GIT_WORK_TREE": str(home)})
+    work.write("mem/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n")
+    work.write("mem/a.md", memory("a", verified="2025-01-10"))
+    work.commit("start", "2025-01-02T10:00:00+00:00")
+    work.write("mem/a.md", memory("a", verified="2025-01-10", extra="Later.\n"))
+    work.commit("edit", "2025-02-01T10:00:00+00:00")
+    cwd = home if where == "home" else home / "mem"
+    monkeypatch.setenv("GIT_DIR", os.path.relpath(tmp_path / "dotfiles.git", cwd))
+    monkeypatch.setenv("GIT_WORK_TREE", os.path.relpath(home, cwd))
+    result = cli("check", "--format", "json", "--today", TODAY, "--select", "MEM404", "--no-cache",
+                 home / "mem", cwd=cwd)
+    assert [f["message"][:23] for f in result.json()] == ["changed on 2025-02-01 ("]
+
+
 def test_a_file_the_graph_looked_up_outside_the_store_is_rechecked(check, repo):
     repo.write("memory/c.md", memory("c", extra="Source: [notes](../docs/notes.txt).\n"))
     repo.commit("link out", "2025-02-02T10:00:00+00:00")

@@ -92,6 +92,25 @@ def test_store_discovered_below_repository_top(tmp_path, make_store, cli):
     assert [f["code"] for f in hidden.json()] == ["MEM001"]
 
 
+@pytest.mark.parametrize("layout", ["mocs/tools.md", "topics/tools.md", "MOC-tools.md"])
+def test_a_map_of_content_store_with_an_index_is_discovered_from_above(make_store, cli, tmp_path, layout):
+    """INDEX.md beside a map of content is the moc preset's root: found from
+    the repository's top, as when its folder is named."""
+    make_store({"INDEX.md": "# Index\n- [[tools]]\n", layout: "# Tools\n- [B](b.md)\n",
+                "b.md": "b\n", "x.md": "x\n"}, sub="repo/memory")
+    from_top = cli("check", "--format", "json", tmp_path / "repo")
+    named = cli("check", "--format", "json", tmp_path / "repo" / "memory")
+    assert from_top.exit_code == named.exit_code == 1
+    assert [f["code"] for f in from_top.json() if f["path"].endswith("x.md")] == ["MEM201"]
+    assert sorted(f["code"] for f in from_top.json()) == sorted(f["code"] for f in named.json())
+
+
+def test_a_folder_with_an_index_and_nothing_else_is_not_a_store_from_above(make_store, cli, tmp_path):
+    make_store({"INDEX.md": "# Docs\n", "guide.md": "g\n"}, sub="repo/docs")
+    result = cli("check", tmp_path / "repo")
+    assert result.exit_code == 2 and "no memory store found" in result.stderr
+
+
 def test_a_store_in_a_nested_repository_reports_the_outer_repositorys_paths(tmp_path, cli):
     """A submodule's store, linted from the superproject: its paths are the
     superproject's (GitHub annotations, a click in the editor); from inside
@@ -244,6 +263,33 @@ def test_the_suppression_rule_suggests_works_on_a_frontmatter_line(make_store, c
     assert found() == [(at + moved, c) for at, c in before if c != code]
 
 
+@pytest.mark.parametrize("code", ["MEM101", "MEM104"])
+def test_the_suppression_rule_suggests_works_past_a_cap(make_store, cli, code):
+    """The finding sits on the first line past a cap: a comment added above
+    it would become that line, so the advice must be one that still works."""
+    entries = "".join(f"- [M{i}](m.md) — entry {i}\n" for i in range(230))
+    long_body = "".join(f"Line {i} of a long memory.\n" for i in range(330))
+    store = make_store({"MEMORY.md": "# M\n" + entries,
+                        "m.md": "---\nname: m\ndescription: d\ntype: user\n---\n" + long_body})
+    target = "MEMORY.md" if code == "MEM101" else "m.md"
+
+    def found():
+        return [f for f in cli("check", "--format", "json", "--select", code, store).json()]
+
+    [finding] = found()
+    assert finding["path"] == target
+    advice = cli("rule", code).output.split("Suppress in a file:", 1)[1].splitlines()[0]
+    directive = re.search(r"<!-- memlint-[\w-]+ \w+ -->", advice).group(0)
+    lines = (store / target).read_text().split("\n")
+    if "disable-next-line" in directive:
+        lines.insert(finding["line"] - 1, directive)
+    else:  # "at the end of the file"
+        assert "at the end of the file" in advice
+        lines.insert(len(lines) - 1, directive)
+    (store / target).write_text("\n".join(lines))
+    assert found() == []
+
+
 def test_the_suppression_rule_suggests_for_an_unreadable_file_works(tmp_path, cli):
     """A directive inside a file memlint cannot read is never read: the advice is the config's ignore."""
     store = tmp_path / "s"
@@ -356,3 +402,32 @@ def test_a_markdown_file_in_no_store_is_a_usage_error_not_an_empty_result(cli, t
     result = cli(command, loose)
     assert result.exit_code == 2 and result.output == ""
     assert result.stderr == f"memlint: {loose}: in no memory store; name a store's folder: memlint {command} PATH\n"
+
+
+def test_a_folder_name_with_a_newline_and_an_escape_is_printed_escaped_everywhere(tmp_path, cli):
+    """Not only in findings: in the notices, the summary and usage errors too."""
+    store = tmp_path / "st\x1b[2J\nore"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("# M\n- [A](a.md) — a\n")
+    (store / "a.md").write_text("---\nname: a\ndescription: d\ntype: user\n---\nx\n")
+    result = cli("check", "--summary", store, cwd=tmp_path)
+    missing = cli("check", store / "nope.md", cwd=tmp_path)
+    for text in (result.output, result.stderr, missing.stderr):
+        assert "\x1b" not in text and "st\\x1b[2J\\nore" in text
+        assert all(line.startswith(("memlint: ", "summary: ", "  ")) for line in text.splitlines()), text
+
+
+def test_a_reader_that_goes_away_does_not_change_the_exit_status(make_store):
+    """`memlint check | head -1` on a store with warnings only: the run's
+    status (0), not a failure, even though the rest of the output is lost."""
+    import subprocess
+    import sys
+
+    entries = "".join(f"- [A](a.md) — again {i}\n" for i in range(400))  # MEM204 warnings, no errors
+    store = make_store({"MEMORY.md": "# M\n" + entries, "a.md": "---\nname: a\ndescription: d\ntype: user\n---\nx\n"})
+    argv = [sys.executable, "-m", "memlint", "check", "--no-cache", "--select", "MEM204", str(store)]
+    full = subprocess.run(argv, capture_output=True, text=True)
+    assert full.returncode == 0 and full.stdout.count("MEM204") > 100
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # gone before memlint writes a line
+    assert proc.wait(timeout=60) == 0 and b"Traceback" not in proc.stderr.read()

@@ -1,6 +1,7 @@
 """Config discovery and strict validation."""
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -52,6 +53,27 @@ def test_two_entries_for_one_rule_are_an_error_not_one_silently_dropped(make_sto
 def test_pyproject_tool_memlint(make_store, findings):
     store = store_with(make_store, "pyproject.toml", "[tool.memlint]\nrules = {MEM102 = 'off'}\n")
     assert findings(store) == []
+
+
+def test_a_toml_file_named_with_config_is_read_as_toml(make_store, cli, tmp_path):
+    store = make_store({"MEMORY.md": ROOT, "a.md": MEM})
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "memlint.toml").write_text("[tool.memlint]\nrules = {MEM102 = 'off'}\n")
+    result = cli("check", "--format", "json", "--config", tmp_path / "ci" / "memlint.toml", store)
+    assert result.exit_code == 0 and result.json() == []
+
+
+@pytest.mark.parametrize("name", ["pyproject.toml", "memlint.toml"])
+def test_a_named_toml_file_without_a_memlint_table_is_an_error_not_the_defaults(make_store, cli, tmp_path, name):
+    store = make_store({"MEMORY.md": ROOT, "a.md": MEM})
+    (tmp_path / name).write_text("[tool.memlnt]\nrules = {MEM102 = 'off'}\n")  # misspelt
+    result = cli("check", "--config", tmp_path / name, store)
+    assert result.exit_code == 2 and f"{name}: no [tool.memlint] table" in result.stderr
+
+
+def test_a_config_path_that_is_not_a_file_says_so(make_store, cli, tmp_path):
+    result = cli("check", "--config", os.devnull, make_store({"MEMORY.md": ROOT, "a.md": MEM}))
+    assert result.exit_code == 2 and "not a file" in result.stderr
 
 
 def test_config_found_walking_up(tmp_path, make_store, findings):

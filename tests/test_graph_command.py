@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import re
+import subprocess
+from pathlib import Path
+
+import pytest
 
 MEM = "---\nname: {n}\ndescription: d\ntype: project\n---\nBody.\n"
 
@@ -169,3 +172,25 @@ def test_a_newline_in_the_store_folder_name_stays_in_the_mermaid_comment(tmp_pat
     out = cli("graph", "nl\nx", cwd=tmp_path).output
     assert all(line.startswith(("flowchart", "  ")) for line in out.splitlines()), out
 
+
+
+@pytest.mark.parametrize("command", [("graph",), ("report",), ("check", "--format", "json")])
+def test_an_output_file_the_store_reads_is_refused_not_replaced(make_store, cli, command):
+    store = make_store(SMALL)
+    root = (store / "MEMORY.md").read_bytes()
+    result = cli(*command, "-o", store / "MEMORY.md", store)
+    assert result.exit_code == 2 and "is a file of the store" in result.stderr
+    assert (store / "MEMORY.md").read_bytes() == root
+    (store / ".memlint.yaml").write_text("exclude: [report.md]\n")
+    (store / "report.md").write_text("old report\n")
+    kept = cli(*command, "-o", store / "report.md", store)  # excluded: the store does not read it
+    assert kept.exit_code in (0, 1) and (store / "report.md").read_text() != "old report\n"
+
+
+@pytest.mark.parametrize("command", [("graph",), ("report",), ("check", "--format", "json")])
+def test_an_output_named_as_a_folder_is_refused_and_dash_is_stdout(make_store, cli, tmp_path, command):
+    store = make_store(SMALL)
+    folder = cli(*command, "-o", f"{tmp_path / 'newdir'}/", store)
+    assert folder.exit_code == 2 and "names a folder" in folder.stderr and not (tmp_path / "newdir").exists()
+    to_stdout = cli(*command, "-o", "-", store)
+    assert to_stdout.output == cli(*command, store).output != "" and not (Path.cwd() / "-").exists()

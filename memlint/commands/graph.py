@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import build_stores, common_store_options, require_stores, warn_if_read_as_memory
+from memlint.cli import build_stores, common_store_options, output_option, require_stores, write_output
 from memlint.graphview import DEFAULT_MAX_PER_TOPIC, build_view, graph_json, render_dot, render_mermaid
 
 
@@ -15,7 +15,7 @@ from memlint.graphview import DEFAULT_MAX_PER_TOPIC, build_view, graph_json, ren
 @common_store_options
 @click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "json"]), default="mermaid", show_default=True, help="mermaid renders on GitHub; dot is Graphviz; json lists every node and link.")
 @click.option("--max-per-topic", type=click.IntRange(min=1), default=DEFAULT_MAX_PER_TOPIC, show_default=True, help="Memories drawn under one index before they collapse to counts.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file instead of stdout.")
+@output_option("Write to a file instead of stdout (- for stdout).")
 def graph_cmd(paths, preset, config_file, fmt, max_per_topic, output):
     """Draw the store: root -> topics -> memories, orphans and broken targets marked."""
     stores = build_stores(paths, preset, config_file)
@@ -28,11 +28,8 @@ def graph_cmd(paths, preset, config_file, fmt, max_per_topic, output):
         views = [build_view(s, max_per_topic) for s in stores]
         text = render_mermaid(views) if fmt == "mermaid" else render_dot(views)
     if output is not None:
-        from memlint.atomic import write_text_atomic
-
         if fmt == "mermaid" and output.suffix.lower() in (".md", ".markdown"):
             text = f"```mermaid\n{text}```\n"  # a markdown file shows the picture only inside a mermaid fence
-        write_text_atomic(output, text)
-        warn_if_read_as_memory(output, stores)
+        write_output(output, text, stores)
     else:
         click.echo(text, nl=False)

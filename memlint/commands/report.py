@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import build_stores, common_store_options, parse_today, require_stores, warn_if_read_as_memory
+from memlint.cli import build_stores, common_store_options, output_option, parse_today, require_stores, write_output
 
 
 @click.command()
@@ -21,7 +21,7 @@ from memlint.cli import build_stores, common_store_options, parse_today, require
 @click.option("--today", help="Date to compute ages from (YYYY-MM-DD; default today).")
 @click.option("--sessions", "sessions_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Folder of session transcripts (*.jsonl, *.md, *.txt) for heat and triage.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the markdown to FILE (atomically).")
+@output_option("Write the markdown to FILE (atomically; - for stdout).")
 @click.option("--github-summary", is_flag=True, help="Append the markdown to $GITHUB_STEP_SUMMARY (the job summary of a GitHub Actions run).")
 def report(paths, preset, config_file, today, sessions_dir, output, github_summary):
     """Markdown health dashboard: totals, one row per memory worst first, root -> topics graph."""
@@ -34,10 +34,7 @@ def report(paths, preset, config_file, today, sessions_dir, output, github_summa
     text = render_markdown([build_report(store, sessions_dir, today_date) for store in stores], __version__)
     summary = os.environ.get("GITHUB_STEP_SUMMARY") if github_summary else None
     if output is not None:
-        from memlint.atomic import write_text_atomic
-
-        write_text_atomic(output, text)
-        warn_if_read_as_memory(output, stores)
+        write_output(output, text, stores)
     if github_summary and summary:
         with open(summary, "a", encoding="utf-8", errors="backslashreplace") as fh:  # other steps' summaries stay
             fh.write(text)
