@@ -288,3 +288,30 @@ def test_readme_pre_commit_entry_and_workflow_are_valid(tmp_path):
     assert "memlint check --format github" in runs
     assert any(s.get("uses", "").startswith("github/codeql-action/upload-sarif@") for s in steps)
     assert "memlint report --github-summary" in runs
+
+
+def test_a_file_at_the_top_named_like_an_option_is_judged_as_a_file(repo):
+    """pre-commit puts the filenames after the hook's args: the manifest's
+    args end with `--`, so `-draft.md` is a file, not an unknown option."""
+    repo.install_hooks("memlint-files", "memlint-frontmatter", "memlint-backfill")
+    repo.write({"MEMORY.md": "# Index\n- [D](-draft.md) — a draft\n", "-draft.md": "# D\nno frontmatter\n"})
+    repo.git("add", "--", ".")
+    blocked = repo.commit()
+    assert blocked.returncode == 1 and "No such option" not in blocked.output
+    assert "-draft.md:1:1: MEM001 no frontmatter" in blocked.output
+
+
+def test_the_hooks_do_not_run_at_a_push(repo, tmp_path):
+    """A push is not a commit: the working tree is not what is pushed, and
+    the backfill fixer must not rewrite files and refuse the push."""
+    repo.install_hooks("memlint", "memlint-backfill")
+    done = repo.run(sys.executable, "-m", "pre_commit", "install", "--hook-type", "pre-push")
+    assert done.returncode == 0, done.stdout + done.stderr
+    repo.write({"memory/MEMORY.md": INDEX, "memory/a.md": GOOD})
+    repo.git("add", ".")
+    repo.git("commit", "-q", "--no-verify", "-m", "no dates yet")
+    repo.git("init", "-q", "--bare", str(tmp_path / "remote.git"))
+    repo.git("remote", "add", "origin", str(tmp_path / "remote.git"))
+    pushed = repo.run("git", "push", "-q", "origin", "main")
+    assert pushed.returncode == 0, pushed.stdout + pushed.stderr
+    assert repo.read("memory/a.md") == GOOD  # no dates written at the push
