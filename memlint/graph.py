@@ -768,9 +768,11 @@ class IndexFinder:
                 self.entries[rel].append((edge.target, edge.link.line))
         for rows in self.entries.values():
             rows.sort()
-        # Indexes by name, for memories that say where they belong (topics: [tools]).
+        # Indexes by name, for memories that say where they belong (topics: [tools]);
+        # again only those whose entries the agent reaches.
         self.by_topic: dict[str, str] = {}
-        for rel in sorted((r for r, d in docs.items() if d.role in INDEX_ROLES), key=lambda r: (r.count("/"), r)):
+        for rel in sorted((r for r, d in docs.items() if d.role in INDEX_ROLES
+                           and graph.depth.get(r, max_depth) < max_depth), key=lambda r: (r.count("/"), r)):
             stem = fold(docs[rel].stem)
             for key in (stem, stem[3:] if stem.startswith("moc") else stem):
                 self.by_topic.setdefault(key, rel)

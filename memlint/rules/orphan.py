@@ -24,7 +24,9 @@ Fires: ``project_x.md`` exists, but no line of ``MEMORY.md`` (or of a topic
 ``MEMORY.md`` links to) links to it.
 
 Fix: add a one-line entry for it to the index the message names, or move
-it to an archive folder if it is no longer needed.
+it to an archive folder if it is no longer needed. A file already listed in
+an index that sits too far from the root: link that index from one nearer
+the root (or raise ``index-depth``).
 """
 from collections import deque
 
@@ -110,16 +112,32 @@ def check(store, options):
         else:
             if finder is None:
                 finder = IndexFinder(graph)
-            message = f"not reachable from {root.rel} ({why}){_hint(finder, rel)}"
+            deep = _deep_index(graph, rel)
+            if deep is not None:  # it is filed: the index it is filed in is too far down
+                hint = f"; link {deep} from an index nearer the root, or raise index-depth"
+            else:
+                hint = _hint(finder, rel)
+            message = f"not reachable from {root.rel} ({why}){hint}"
         yield Problem(doc.path, 1, 1, message)
+
+
+def _indexes_listing(graph, rel: str) -> tuple[list[str], list[str]]:
+    """(the indexes that link to ``rel``, those of them the root reaches, too far down to route to it)."""
+    docs = graph.store.docs
+    inbound = graph.inbound.get(rel, ())
+    indexes = sorted({e.source for e in inbound if docs[e.source].role in INDEX_ROLES and e.source != rel})
+    return indexes, [r for r in indexes if r in graph.depth]
+
+
+def _deep_index(graph, rel: str) -> str | None:
+    return next(iter(_indexes_listing(graph, rel)[1]), None)
 
 
 def _why(graph, rel: str) -> str:
     docs = graph.store.docs
     max_depth = graph.store.settings["index-depth"]
     inbound = graph.inbound.get(rel, ())
-    indexes = sorted({e.source for e in inbound if docs[e.source].role in INDEX_ROLES and e.source != rel})
-    deep = [r for r in indexes if r in graph.depth]
+    indexes, deep = _indexes_listing(graph, rel)
     if indexes and not deep:
         shown = ", ".join(indexes[:2]) + (f" and {len(indexes) - 2} more" if len(indexes) > 2 else "")
         return f"listed only in {shown}, which the root does not reach either"

@@ -76,6 +76,24 @@ def test_orphan_hint_never_names_an_index_the_agent_does_not_read_to_its_end(mak
     found = run(cli, store, "--preset", "moc")
     text = message(found, "MEM201")
     assert "index-depth is 3" in text and "MOC-3.md, beside" not in text and "beside deep/c.md" not in text
+    assert text.endswith("; link MOC-3.md from an index nearer the root, or raise index-depth")
+
+
+def test_orphan_hint_never_sends_a_memory_to_a_declared_topic_too_far_down(make_store, cli):
+    """``topics: [deep]`` names an index the agent does not read: filing the
+    memory there would change nothing, and one listed there already would be
+    told to add what it has."""
+    store = make_store({
+        "MEMORY.md": "- [T1](MOC-1.md) — t1\n",
+        "MOC-1.md": "- [T2](MOC-2.md) — t2\n",
+        "MOC-2.md": "- [T3](MOC-deep.md) — t3\n",
+        "MOC-deep.md": "- [C](c.md) — c\n",
+        "c.md": "---\ntopics: [deep]\n---\n# c\n",
+        "d.md": "---\ntopics: [deep]\n---\n# d\n",
+    })
+    found = {f["path"]: f["message"] for f in run(cli, store, "--preset", "moc") if f["code"] == "MEM201"}
+    assert found["c.md"].endswith("; link MOC-deep.md from an index nearer the root, or raise index-depth")
+    assert "add an entry for it to MOC-deep.md" not in found["d.md"]
 
 
 def test_orphan_hint_follows_a_declared_topic(make_store, cli):
