@@ -128,6 +128,9 @@ def build_view(store, max_per_topic: int = DEFAULT_MAX_PER_TOPIC, *, expand_orph
     # Broken and out-of-repository targets, from every node drawn (a file, or
     # the count standing for it). When there are many, each node gets one
     # count instead of a node per target.
+    from memlint.redaction import link_redactor
+
+    redact = link_redactor(store)
     bad: dict[str, list] = defaultdict(list)
     for edge in graph.edges:
         if edge.status in (BROKEN, OUTSIDE) and (edge.source in ids or edge.source in holder):
@@ -141,7 +144,8 @@ def build_view(store, max_per_topic: int = DEFAULT_MAX_PER_TOPIC, *, expand_orph
             continue
         for edge in edges:
             what = "missing" if edge.status == BROKEN else "outside the repository"
-            target = node(f"{edge.status}:{edge.link.target}", f"{what}: {edge.link.target}", edge.status)
+            written = redact(edge.link.target, edge.source)  # a pasted token must not reach the picture
+            target = node(f"{edge.status}:{written}", f"{what}: {written}", edge.status)
             drawn = ids.get(edge.source) == source
             label = f"line {edge.link.line}" if drawn else f"{edge.source}:{edge.link.line}"
             view.edges.append((source, target, label, "dashed"))
@@ -264,11 +268,14 @@ def graph_json(store) -> dict:
         }
         for rel, doc in sorted(store.docs.items())
     ]
+    from memlint.redaction import link_redactor
+
+    redact = link_redactor(store)  # a pasted token must not reach the output
     edges = [
         {
             "source": e.source,
-            "target": e.target,
-            "written": e.link.target,
+            "target": redact(e.target, e.source) if e.status != OK else e.target,
+            "written": redact(e.link.target, e.source),
             "line": e.link.line,
             "column": e.link.column,
             "kind": e.link.kind,

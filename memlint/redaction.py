@@ -41,6 +41,24 @@ def redact_findings(findings: Iterable[Finding], secrets_in: Callable[[str], lis
     return out
 
 
+def link_redactor(store) -> Callable[[str, str], str]:
+    """``redact(text, rel)``: ``text`` quoted from the file ``rel`` of
+    ``store`` (a link's target, drawn by ``graph`` and ``report``) with the
+    secrets in that file, or of a known format in the text, redacted."""
+    from memlint.linter import _secrets_in
+
+    found_in: dict[str, list[str]] = {}
+
+    def redact(text: str, rel: str) -> str:
+        if not _TOKEN.search(text):
+            return text
+        if rel not in found_in:
+            found_in[rel] = _secrets_in(store.docs.get(rel), store)
+        return _redact(text, found_in[rel])
+
+    return redact
+
+
 def secret_values(text: str) -> list[str]:
     """The secrets :func:`memlint.secrets.scan` finds in ``text``, as text."""
     if not text:

@@ -194,3 +194,14 @@ def test_an_output_named_as_a_folder_is_refused_and_dash_is_stdout(make_store, c
     assert folder.exit_code == 2 and "names a folder" in folder.stderr and not (tmp_path / "newdir").exists()
     to_stdout = cli(*command, "-o", "-", store)
     assert to_stdout.output == cli(*command, store).output != "" and not (Path.cwd() / "-").exists()
+
+
+@pytest.mark.parametrize("command", [("graph",), ("graph", "--format", "json"), ("graph", "--format", "dot"), ("report",)])
+def test_a_secret_pasted_as_a_link_target_is_redacted_in_the_picture(make_store, cli, command):
+    """check redacts it in MEM202's message; the graph and the dashboard draw
+    the same target and must not print it either."""
+    key = "AKIAIOSFODNN7EXAMPLQ"
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n",
+                        "a.md": MEM.format(n="a") + f"See [x]({key}.md).\n"})
+    result = cli(*command, store)
+    assert result.exit_code == 0 and key not in result.output and "AKIA…" in result.output
