@@ -3,7 +3,8 @@
 Pure: bytes in, bytes out. The edit is made on the text: each new key is one
 line inserted before the closing fence (``created: 2024-03-05``, in the
 file's own newline style, after a BOM if there is one), and an empty value
-(``created:``, ``created: ~``, ``created: ""``) is filled in on its own line.
+(``created:``, ``created: ~``, ``created: ""``, ``created: |``, ``created:
+!!null``), flat or one level under ``metadata:``, is filled in on its own line.
 Every other byte stays, and the body after the closing fence is checked to be
 byte-identical. ruamel.yaml (round-trip) reads the result too, where it can
 read the original (it refuses some valid YAML that ``check`` accepts, such
@@ -24,7 +25,11 @@ from datetime import date
 from memlint import markdown
 
 BOM = b"\xef\xbb\xbf"
-_EMPTY_VALUES = r"(?:~|null|Null|NULL|''|\"\")?"
+_EMPTY_SCALAR = r"~|null|Null|NULL|''|\"\""
+# A block scalar's header (`|`, `>-`, `|2+`): empty only when no more-indented line follows it.
+_BLOCK_HEADER = r"[|>](?:[1-9][+-]?|[+-][1-9]?)?"
+_TAG = r"![^ \t\r]*"  # `!!null`, `!!str`: alone, or before an empty value (a CR ends it)
+_EMPTY_VALUES = (rf"(?:(?:{_TAG}[ \t]+)?(?:{_EMPTY_SCALAR}|(?P<block>{_BLOCK_HEADER}))|{_TAG})?")
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,7 @@ class Outcome:
 @dataclass
 class _Plan:
     fill: dict[str, str] = field(default_factory=dict)  # empty flat key -> value
+    fill_metadata: dict[str, str] = field(default_factory=dict)  # empty key under `metadata:` -> value
     insert: dict[str, str] = field(default_factory=dict)  # absent key -> value
 
 
@@ -63,6 +69,10 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
         return Outcome(data, skipped="not valid UTF-8")
     lines = text.split("\n")
     fences = markdown._find_frontmatter(lines)
+    if fences is not None and fences[1] != -1:
+        if parsed is None or parsed.text != text:
+            parsed = markdown.parse(text)
+        fences = _as_check_reads(fences, parsed)
     if fences is None and "\r" in text.replace("\r\n", ""):
         # Lines that end in a lone CR (old Mac files) read as one line here,
         # and perhaps as frontmatter elsewhere: a new block could be a second one.
@@ -94,7 +104,6 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
 
     plan = _Plan()
     unknown = []
-    by_hand = []  # empty keys under metadata: the other fields are still written
     for name, when in dates.items():
         if not _missing(fm.get(name)) or not _missing(meta.get(name)):
             continue  # already dated (an unparseable date is MEM004's, not ours to overwrite)
@@ -103,12 +112,11 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
         elif name in fm:
             plan.fill[name] = when.isoformat()
         elif name in meta:
-            by_hand.append(f"`metadata.{name}` is empty: fill it by hand")
+            plan.fill_metadata[name] = when.isoformat()
         else:
             plan.insert[name] = when.isoformat()
-    inverted = _drop_inverted(plan, fm, meta)
-    said = "; ".join(filter(None, [*by_hand, inverted])) or None
-    if not plan.fill and not plan.insert:
+    said = _drop_inverted(plan, fm, meta)
+    if not plan.fill and not plan.insert and not plan.fill_metadata:
         return Outcome(data, unknown=tuple(unknown), skipped=said)
 
     original_fm = "\n".join(line.rstrip("\r") for line in lines[start + 1:end])
@@ -123,11 +131,11 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
         ruamel_refuses = f"ruamel.yaml cannot read this frontmatter ({_first_line(exc)}): not touched"
     crlf = lines[end - 1].endswith("\r")  # the line before the closing fence: that fence may end the file
     new_fm_lines = _edit_lines(lines[start + 1:end], plan, "\r" if crlf else "")
-    added = {**plan.fill, **plan.insert}
+    added = {**plan.fill, **plan.insert, **plan.fill_metadata}
     new_text = None
     if new_fm_lines is not None:
         candidate = "\n".join([*lines[:start + 1], *new_fm_lines, *lines[end:]])
-        if _same_fields(candidate, original_fm, added, ruamel=ruamel_refuses is None):
+        if _same_fields(candidate, original_fm, plan, ruamel=ruamel_refuses is None):
             new_text = candidate
     if new_text is None and ruamel_refuses:
         return Outcome(data, unknown=tuple(unknown), skipped=ruamel_refuses)
@@ -141,7 +149,7 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
             if crlf:
                 fm_lines = [line + "\r" for line in fm_lines]
             candidate = "\n".join([*lines[:start + 1], *fm_lines, *lines[end:]])
-            if _same_fields(candidate, original_fm, added):
+            if _same_fields(candidate, original_fm, plan):
                 new_text = candidate
     if new_text is None:
         return Outcome(data, unknown=tuple(unknown),
@@ -160,19 +168,68 @@ def _edit_lines(fm_lines: list[str], plan: _Plan, cr: str) -> list[str] | None:
     if an empty key is written in a form this does not recognise."""
     out = list(fm_lines)
     for name, value in plan.fill.items():
-        key = re.escape(name)
-        pattern = re.compile(rf"^({key}|\"{key}\"|'{key}')[ \t]*:[ \t]*{_EMPTY_VALUES}([ \t]*)(#.*?)?(\r?)$")
-        for i, line in enumerate(out):
-            m = pattern.match(line)
-            if m:
-                # `key: ""  # why`: the comment keeps the gap written before it
-                comment = f"{m.group(2) or ' '}{m.group(3)}" if m.group(3) else ""
-                out[i] = f"{m.group(1)}: {value}{comment}{m.group(4)}"  # the key as it was written (quoted or not)
-                break
-        else:
+        if not _fill(out, range(len(out)), "", name, value):
             return None
+    if plan.fill_metadata:
+        children = _metadata_children(out)
+        if children is None:
+            return None
+        indent, rows = children
+        for name, value in plan.fill_metadata.items():
+            if not _fill(out, rows, indent, name, value):
+                return None
     out.extend(f"{name}: {value}{cr}" for name, value in plan.insert.items())
     return out
+
+
+def _fill(out: list[str], rows, indent: str, name: str, value: str) -> bool:
+    """Write ``value`` into the first of ``rows`` that holds ``name`` at
+    ``indent`` with an empty value; False when none does."""
+    key = re.escape(name)
+    pattern = re.compile(rf"^{indent}({key}|\"{key}\"|'{key}')[ \t]*:[ \t]*{_EMPTY_VALUES}([ \t]*)(#.*?)?(\r?)$")
+    for i in rows:
+        m = pattern.match(out[i])
+        if not m:
+            continue
+        if m.group("block") and _more_indented_follows(out, i, len(indent)):
+            return False  # the block scalar's lines run on below: one line cannot stand for them
+        key_as_written, gap, comment, line_cr = m.group(1), m.group(3), m.group(4), m.group(5)
+        # `key: ""  # why`: the comment keeps the gap written before it
+        comment = f"{gap or ' '}{comment}" if comment else ""
+        out[i] = f"{indent}{key_as_written}: {value}{comment}{line_cr}"  # the key as it was written (quoted or not)
+        return True
+    return False
+
+
+def _more_indented_follows(lines: list[str], i: int, indent: int) -> bool:
+    """Whether a line indented deeper than ``indent`` comes after ``lines[i]``
+    before the next line that is not blank (a block scalar's content)."""
+    for line in lines[i + 1:]:
+        if not line.rstrip("\r"):
+            continue
+        return len(line) - len(line.lstrip(" \t")) > indent
+    return False
+
+
+def _metadata_children(lines: list[str]) -> tuple[str, range] | None:
+    """The indentation of the keys under a top-level ``metadata:`` line and
+    the rows that block spans; None where it is not written that way."""
+    opening = re.compile(r"^(metadata|\"metadata\"|'metadata')[ \t]*:[ \t]*(#.*)?\r?$")
+    start = next((i for i, line in enumerate(lines) if opening.match(line)), None)
+    if start is None:
+        return None
+    end, indent = start + 1, None
+    while end < len(lines):
+        line = lines[end].rstrip("\r")
+        # blank lines and comments neither end the block nor set its indentation
+        if line.strip() and not line.lstrip(" ").startswith("#"):
+            if not line.startswith(" "):
+                break
+            indent = indent or line[:len(line) - len(line.lstrip(" "))]
+        end += 1
+    # Only lines at the children's own indentation are its keys (deeper ones
+    # belong to a nested value); the fields check then proves what was filled.
+    return (indent, range(start + 1, end)) if indent else None
 
 
 def _drop_inverted(plan: _Plan, fm: dict, meta: dict) -> str | None:
@@ -181,7 +238,7 @@ def _drop_inverted(plan: _Plan, fm: dict, meta: dict) -> str | None:
     from memlint.dates import parse_date
 
     def when(name: str) -> tuple[date | None, bool]:
-        planned = plan.fill.get(name) or plan.insert.get(name)
+        planned = plan.fill.get(name) or plan.insert.get(name) or plan.fill_metadata.get(name)
         if planned:
             return date.fromisoformat(planned), True
         value = fm.get(name) if not _missing(fm.get(name)) else meta.get(name)
@@ -194,12 +251,12 @@ def _drop_inverted(plan: _Plan, fm: dict, meta: dict) -> str | None:
     if created is None or verified is None or verified >= created or not (created_new or verified_new):
         return None  # in order, or both written by hand already (MEM004 reports that pair)
     if verified_new:  # git's last change dated before its first add (author dates out of order), or before `created`
-        plan.fill.pop("last_verified", None)
-        plan.insert.pop("last_verified", None)
+        for planned in (plan.fill, plan.insert, plan.fill_metadata):
+            planned.pop("last_verified", None)
         return (f"git dates its last change {verified.isoformat()}, before `created: {created.isoformat()}`: "
                 "last_verified left out; check the dates, then set it by hand")
-    plan.fill.pop("created", None)
-    plan.insert.pop("created", None)
+    for planned in (plan.fill, plan.insert, plan.fill_metadata):
+        planned.pop("created", None)
     return (f"`last_verified: {verified.isoformat()}` is before the day git first added it "
             f"({created.isoformat()}): created left out; a memory older than its repository is dated by hand")
 
@@ -214,11 +271,11 @@ def _keeps_comments(old_fm: str, new_fm: str) -> bool:
     return True
 
 
-def _same_fields(new_text: str, old_fm_text: str, added: dict[str, str], *, ruamel: bool = True) -> bool:
-    """Does the new frontmatter read back as the old fields plus the added ones,
-    in the same order, and nothing else, both as ``check`` reads YAML and (when
-    ``ruamel``) as ruamel.yaml does? (Read with its final newline, as YAML
-    means it: a ``|+`` block scalar at the end keeps its trailing blank lines.)"""
+def _same_fields(new_text: str, old_fm_text: str, plan: _Plan, *, ruamel: bool = True) -> bool:
+    """Does the new frontmatter read back as the old fields plus the planned
+    ones, in the same order, and nothing else, both as ``check`` reads YAML
+    and (when ``ruamel``) as ruamel.yaml does? (Read with its final newline, as
+    YAML means it: a ``|+`` block scalar at the end keeps its trailing blank lines.)"""
     parsed = markdown.parse(new_text)
     if parsed.frontmatter_error is not None or parsed.frontmatter is None:
         return False
@@ -229,7 +286,13 @@ def _same_fields(new_text: str, old_fm_text: str, added: dict[str, str], *, ruam
     old = old or {}
     if error is not None or not isinstance(new, dict):
         return False
-    if new != {**old, **added} or list(new) != [*old, *(k for k in added if k not in old)]:
+    added = {**plan.fill, **plan.insert}
+    expected = {**old, **added}
+    if plan.fill_metadata:  # filled where they were: metadata keeps its own order
+        expected["metadata"] = {**old["metadata"], **plan.fill_metadata}
+        if not isinstance(new.get("metadata"), dict) or list(new["metadata"]) != list(old["metadata"]):
+            return False
+    if new != expected or list(new) != [*old, *(k for k in added if k not in old)]:
         return False
     if not ruamel:
         return True
@@ -246,9 +309,18 @@ def _check(new_text: str, old_text: str) -> None:
         raise AssertionError("memlint backfill would change the body: nothing written (please report this)")
 
 
+def _as_check_reads(fences: tuple[int, int], parsed: markdown.Parsed) -> tuple[int, int] | None:
+    """``fences`` (of a closed block), or None where check reads no
+    frontmatter there: ``markdown.parse`` takes two ``---`` around plain
+    markdown (bold text, a table) for horizontal rules (MEM001, not MEM002)."""
+    return fences if parsed.frontmatter_lines is not None else None
+
+
 def _body(text: str) -> str:
     lines = text.split("\n")
     fences = markdown._find_frontmatter(lines)
+    if fences is not None and fences[1] != -1:
+        fences = _as_check_reads(fences, markdown.parse(text))
     if fences is None or fences[1] == -1:
         return text
     end = fences[1]
@@ -282,6 +354,8 @@ def _ruamel_round_trip(fm_text: str, plan: _Plan) -> str | None:
             return None
         for name, value in {**plan.fill, **plan.insert}.items():
             data[name] = date.fromisoformat(value)
+        for name, value in plan.fill_metadata.items():
+            data["metadata"][name] = date.fromisoformat(value)
         out = io.StringIO()
         yaml.dump(data, out)
     except Exception:

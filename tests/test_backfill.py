@@ -111,21 +111,56 @@ def test_an_empty_value_is_filled_on_its_own_line(empty):
     assert out.data == f"---\nname: a\ncreated: 2024-01-10{comment}\nlast_verified: 2024-02-20\n---\nBody\n".encode()
 
 
+@pytest.mark.parametrize("empty", ["created: |", "created: |-", "created: >", "created: >+", "created: |2-",
+                                   "created: !!null", 'created: !!null ""', "created: !!str", "created: !!null ~",
+                                   "created: |  # fill me"])
+def test_an_empty_block_scalar_or_tagged_value_is_filled_on_its_own_line(empty):
+    """An empty value in any form is filled where it is: the other lines are
+    never reformatted (as a ruamel.yaml rewrite would: `name:   a`, `n: ~`)."""
+    rest = "name:   a\ntags:\n    - a\nnums: [1,   2]\nn: ~\n"
+    old = f"---\n{rest}{empty}\n---\nBody\n".encode()
+    out = add_dates(old, BOTH, create_block=False)
+    comment = "  # fill me" if "#" in empty else ""
+    assert out.data == f"---\n{rest}created: 2024-01-10{comment}\nlast_verified: 2024-02-20\n---\nBody\n".encode()
+
+
+@pytest.mark.parametrize("empty", ["created: !!null", "created: |", "metadata:\r\n  created: !!str"])
+def test_a_filled_line_keeps_its_crlf(empty):
+    old = f"---\r\nname: a\r\n{empty}\r\n---\r\nBody\r\n".encode()
+    out = add_dates(old, {"created": JAN}, create_block=False)
+    assert out.data == old.replace(empty.split(": ")[-1].encode() + b"\r\n---", b"2024-01-10\r\n---")
+
+
+def test_a_block_scalar_with_more_indented_lines_is_not_taken_for_an_empty_value():
+    # `|` then an indented line: its value (here a blank one) runs on; the date
+    # line alone is not what the key holds, so no plain one-line fill is made.
+    from memlint.backfill import _edit_lines, _Plan
+
+    plan = _Plan(fill={"created": "2024-01-10"})
+    assert _edit_lines(["name: a", "created: |", "  ", "x: 1"], plan, "") is None
+    assert _edit_lines(["name: a", "created: |", "", "x: 1"], plan, "") == ["name: a", "created: 2024-01-10", "", "x: 1"]
+
+
 def test_a_comment_after_an_empty_quoted_value_keeps_its_gap():
     old = b'---\nname: a        # who\ncreated: ""     # fill me\n---\nBody\n'
     out = add_dates(old, {"created": JAN}, create_block=False)
     assert out.data == b'---\nname: a        # who\ncreated: 2024-01-10     # fill me\n---\nBody\n'
 
 
-def test_an_empty_metadata_date_is_left_to_a_person_and_the_other_date_still_written():
-    old = b"---\nname: a\nmetadata:\n  created:\n---\nBody\n"
+@pytest.mark.parametrize("empty", ["created:", "created: ~", "'created': ''", "created: |  # fill me"])
+def test_an_empty_metadata_date_is_filled_where_it_is_and_the_other_date_added_flat(empty):
+    old = f"---\nname: a\nmetadata:\n  # when\n  type: user\n  {empty}\n  tags:\n    - x\n---\nBody\n".encode()
     out = add_dates(old, BOTH, create_block=False)
-    assert out.added == ("last_verified",)
-    assert out.data == b"---\nname: a\nmetadata:\n  created:\nlast_verified: 2024-02-20\n---\nBody\n"
-    assert out.skipped == "`metadata.created` is empty: fill it by hand"
-    alone = add_dates(b"---\nname: a\nlast_verified: 2024-03-01\nmetadata:\n  created:\n---\nBody\n", BOTH,
-                      create_block=False)
-    assert not alone.changed and alone.skipped == "`metadata.created` is empty: fill it by hand"
+    assert out.added == ("created", "last_verified") and out.skipped is None
+    filled = empty.split(":")[0] + ": 2024-01-10" + ("  # fill me" if "#" in empty else "")
+    assert out.data == (f"---\nname: a\nmetadata:\n  # when\n  type: user\n  {filled}\n  tags:\n    - x\n"
+                        "last_verified: 2024-02-20\n---\nBody\n").encode()
+
+
+def test_an_empty_date_deeper_than_metadata_is_not_taken_for_it():
+    old = b"---\nname: a\nmetadata:\n  sub:\n    created:\n---\nBody\n"
+    out = add_dates(old, {"created": JAN}, create_block=False)
+    assert out.data == old.replace(b"\n---\nBody", b"\ncreated: 2024-01-10\n---\nBody")
 
 
 def test_crlf_bom_and_no_final_newline_are_kept():
@@ -227,6 +262,20 @@ def test_dry_run_prints_a_diff_and_writes_nothing(repo, cli):
         "--- a/memory/b c é.md\n+++ b/memory/b c é.md\n@@ -1,5 +1,6 @@\n ---\n name: b\n created: 2023-05-05\n"
         "+last_verified: 2024-01-10\n ---\n Body\n")
     assert repo.read("memory/a.md") == before
+
+
+def test_a_reader_that_goes_away_stops_the_printing_not_the_writes(repo):
+    """`memlint backfill | head -1`: every file is still dated, and the exit
+    status is the run's (1: it changed files)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "memlint", "backfill", str(repo.root / "memory")],
+                            cwd=repo.root, env=repo.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # gone before the first line
+    assert proc.wait(timeout=60) == 1 and b"Traceback" not in proc.stderr.read()
+    assert "last_verified: 2024-02-20" in repo.read("memory/a.md")
+    assert "last_verified: 2024-01-10" in repo.read("memory/b c é.md")
 
 
 def test_a_file_named_beside_another_stores_folder_limits_its_own_store(tmp_path, cli):
@@ -360,6 +409,91 @@ def test_uncommitted_invalid_and_symlinked_files_are_reported_and_left_alone(rep
     assert "memory/new.md: not committed yet" in err
     assert "memory/bad.md: invalid frontmatter (MEM002, line 3)" in err
     assert "memory/link.md" not in err  # a link to a.md is a.md: the store reads (and fixes) it once
+
+
+def test_an_empty_block_scalar_created_changes_that_line_only(tmp_path, cli):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("MEMORY.md", INDEX)
+    old = "---\nname:   a\ndescription: d\ntype: user\ntags:\n    - a\nnums: [1,   2]\nn: ~\ncreated: |\n---\nbody\n"
+    repo.write("a.md", old)
+    repo.commit("add", D1)
+    result = cli("backfill", repo.root)
+    assert result.exit_code == 1 and result.stderr == ""
+    assert repo.read("a.md") == old.replace("created: |\n", "created: 2024-01-10\nlast_verified: 2024-01-10\n")
+
+
+def test_a_read_only_file_is_left_as_it_was_and_said_so(repo, cli):
+    """The rename that writes a file atomically needs only its folder's write
+    permission: a file made read-only is left alone rather than replaced."""
+    path = repo.path("memory/a.md")
+    os.chmod(path, 0o444)
+    for dry_run in (["--dry-run"], []):
+        result = cli("backfill", *dry_run, repo.root / "memory")
+        assert "memlint: memory/a.md: read-only: left as it was" in result.stderr
+        assert "memory/a.md" not in result.output  # no diff, no "added"
+    assert result.exit_code == 1 and result.output == "memory/b c é.md: added last_verified: 2024-01-10\n"
+    assert repo.read("memory/a.md") == "---\nname: a\n---\nBody, edited\n"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o444
+    alone = cli("backfill", path)
+    assert alone.exit_code == 0 and alone.output == "" and "read-only: left as it was" in alone.stderr
+
+
+@pytest.mark.parametrize("preset", ["moc", "claude-code"])
+def test_rules_around_plain_markdown_are_no_frontmatter_as_check_reads_them(tmp_path, cli, preset):
+    """`---`, bold text, `---`: check reads horizontal rules, not a frontmatter
+    (MEM001 where one is required); backfill reads them the same way."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", f"preset: {preset}\n")
+    repo.write("MEMORY.md", INDEX)
+    old = "---\n**Note** x\n---\nbody\n"
+    repo.write("a.md", old)
+    repo.commit("add", D1)
+    found = cli("check", "--format", "json", "--select", "MEM001,MEM002", repo.root)
+    assert [f["code"] for f in found.json()] == (["MEM001"] if preset == "claude-code" else [])
+    result = cli("backfill", repo.root)
+    assert "ruamel" not in result.stderr
+    if preset == "moc":  # frontmatter optional: left alone
+        assert result.exit_code == 0 and repo.read("a.md") == old
+        assert "memlint: a.md: no frontmatter, and this store does not require one: left alone" in result.stderr
+    else:  # required: a minimal block goes on top, the rules stay body
+        assert result.exit_code == 1
+        assert repo.read("a.md") == "---\ncreated: 2024-01-10\nlast_verified: 2024-01-10\n---\n" + old
+        assert cli("check", "--format", "json", "--select", "MEM001,MEM002", repo.root).json() == []
+
+
+def test_an_empty_metadata_date_is_backfilled_so_check_and_backfill_agree(tmp_path, cli):
+    """MEM402 says `memlint backfill` for an empty `metadata.created`; backfill
+    fills it where it is, so the two do not send the user round in a loop."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("MEMORY.md", INDEX)
+    repo.write("a.md", "---\nname: a\ndescription: d\nmetadata:\n  created:\n---\nBody\n")
+    repo.commit("add", D1)
+    found = cli("check", "--format", "json", "--select", "MEM402", repo.root)
+    assert ["run `memlint backfill`" in f["message"] for f in found.json()] == [True]
+    result = cli("backfill", repo.root)
+    assert result.exit_code == 1 and result.stderr == ""
+    assert repo.read("a.md") == ("---\nname: a\ndescription: d\nmetadata:\n  created: 2024-01-10\n"
+                                 "last_verified: 2024-01-10\n---\nBody\n")
+    assert cli("check", "--format", "json", "--select", "MEM402", repo.root).json() == []
+
+
+def test_a_symlink_named_alone_is_reported_with_its_target(repo, cli):
+    """The store reads a link to one of its memories as that memory, once:
+    named alone, the link is said, and nothing is written through it."""
+    os.symlink("a.md", repo.path("memory/link.md"))
+    repo.add("memory/link.md")
+    repo.commit("link", D3)
+    result = cli("backfill", repo.root / "memory" / "link.md")
+    assert result.exit_code == 0 and result.output == ""
+    assert ("memlint: memory/link.md: symbolic link to memory/a.md: not written through the link; "
+            "name memory/a.md to date it") in result.stderr
+    assert repo.read("memory/a.md") == "---\nname: a\n---\nBody, edited\n"
+    assert os.path.islink(repo.path("memory/link.md"))
+    both = cli("backfill", repo.root / "memory" / "link.md", repo.root / "memory" / "a.md")
+    assert both.exit_code == 1 and both.output.startswith("memory/a.md: added created: 2024-01-10")
+    assert "memory/link.md: symbolic link to memory/a.md" in both.stderr
 
 
 def test_staged_new_file_is_created_today_under_staged(repo, cli):

@@ -252,14 +252,14 @@ def test_init_does_not_write_into_a_fifo(tmp_path, cli):
 
 
 def test_init_in_a_store_folder_below_the_top_names_it_for_the_hook(tmp_path, cli):
-    """pre-commit runs the hook at the top of the repository, where a store
-    in memory/ with an INDEX.md (and no NOW.md) is not found by itself."""
+    """pre-commit runs the hook at the top of the repository: the hook names
+    the store's folder, whatever discovery would find from there."""
     repo = tmp_path / "repo"
     write_files(repo, {"memory/INDEX.md": "- [Tools](mocs/tools.md) — tools\n", "memory/mocs/tools.md": "- [a](../a.md) — a\n",
                        "memory/a.md": "---\ntitle: a\n---\nbody\n", ".git/HEAD": "ref: refs/heads/main\n"})
     done = cli("init", "--pre-commit", "memory", cwd=repo)
     assert "`memlint check memory` lints with it" in done.output
-    assert cli("check", cwd=repo).exit_code == 2  # from the top, unnamed: not found
+    assert cli("check", cwd=repo).exit_code in (0, 1)  # from the top: a map of content's INDEX.md is found too
     assert cli("check", "memory", cwd=repo).exit_code in (0, 1)  # as the hook runs it
     assert 'args: ["memory"]' in (repo / ".pre-commit-config.yaml").read_text()
 
@@ -289,3 +289,103 @@ def test_init_pre_commit_adds_the_linter_beside_a_backfill_hook_alone(tmp_path, 
     assert "added the memlint hook" in done.output
     assert (repo / ".pre-commit-config.yaml").read_text() == only_backfill + SNIPPET
 
+
+
+def read_back(path):
+    """The config as PyYAML and ruamel read it, which must agree, after pre-commit has validated it."""
+    from ruamel.yaml import YAML
+
+    validate_pre_commit_config(path)
+    text = path.read_bytes().decode("utf-8")
+    data = yaml.safe_load(text)
+    assert YAML(typ="safe", pure=True).load(text) == data
+    return data
+
+
+OURS = "-   repo: local\n    hooks:\n    -   id: x\n        name: x\n        entry: x\n        language: system\n"
+LONG = "        args: [" + ", ".join(f'"--option-number-{n}"' for n in range(6)) + "]\n"  # past 80 columns
+
+
+@pytest.mark.parametrize(("head", "added", "tail"), [
+    ('repos:\n' + OURS + '        args: ["--a"]\n', SNIPPET, 'exclude: "^vendor/"\n'),  # the tester's
+    ("repos:\n" + OURS + LONG, SNIPPET, "ci:\n      autofix_prs: false   # odd indent\ndefault_stages: [pre-commit]\n"),
+    ("repos:\n" + OURS, SNIPPET, "...\n"),  # an end marker
+    ("repos:\n" + OURS + "    # -   id: y   (off for now)\n", SNIPPET, "\n# the rest\nexclude: '^x/'\n"),
+    ("# hooks\nrepos:\n  - repo: local\n    hooks:\n      - id: x\n        name: x\n        entry: x\n        language: system\n",
+     f"  - repo: https://github.com/memlint/memlint\n    rev: v{__version__}\n    hooks:\n      - id: memlint\n",
+     "\nfail_fast: true\n"),
+    ("repos:\n- repo: local\n  hooks:\n  - id: x\n    name: x\n    entry: x\n    language: system\n",
+     f"- repo: https://github.com/memlint/memlint\n  rev: v{__version__}\n  hooks:\n  - id: memlint\n",
+     "exclude: |\n  ^a/\nrepos_note: 'one'\n"),
+    ('"repos":   &hooks   # anchored\n' + OURS, SNIPPET, 'exclude: "^vendor/"\n'),
+], ids=["exclude", "long-lines-ci", "end-marker", "comments-between", "indented-list", "compact-list", "quoted-anchored"])
+def test_init_pre_commit_inserts_before_the_keys_after_repos_changing_no_byte(tmp_path, cli, head, added, tail):
+    """`exclude:`, `ci:`, ... after `repos:`: the entry goes at the end of
+    the list, in its style, and no other line changes (a round trip rewrote
+    quotes, wrapped long lines, re-indented `ci:` and dropped `...`)."""
+    write_files(tmp_path, {"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": MEM, ".pre-commit-config.yaml": head + tail})
+    before = yaml.safe_load(head + tail)
+    result = cli("init", "--pre-commit", tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / ".pre-commit-config.yaml").read_text() == head + added + tail
+    assert read_back(tmp_path / ".pre-commit-config.yaml") == {
+        **before, "repos": [*before["repos"], {"repo": "https://github.com/memlint/memlint", "rev": f"v{__version__}",
+                                               "hooks": [{"id": "memlint"}]}]}
+
+
+@pytest.mark.parametrize(("existing", "expected"), [
+    ("repos: []\n", "repos:\n" + SNIPPET),
+    ("repos: [] # none yet\nexclude: \"^vendor/\"\n", "repos: # none yet\n" + SNIPPET + "exclude: \"^vendor/\"\n"),
+    ("# ours\nrepos:   [ ]   \n...\n# after\n", "# ours\nrepos:\n" + SNIPPET + "...\n# after\n"),
+    ("\ufeffrepos: []\r\nci:\r\n    skip: []\r\n", "\ufeffrepos:\r\n" + SNIPPET.replace("\n", "\r\n") + "ci:\r\n    skip: []\r\n"),
+    ("'repos' : [] # q\nci: {skip: []}\n", "'repos' : # q\n" + SNIPPET + "ci: {skip: []}\n"),
+], ids=["alone", "comment", "spaced-end-marker", "bom-crlf", "quoted"])
+def test_init_pre_commit_adds_the_hook_to_an_empty_repos_list(tmp_path, cli, existing, expected):
+    """`repos: []`: only that value is replaced, and init does all or nothing
+    (the tester saw .memlint.yaml written, then exit 2)."""
+    write_files(tmp_path, {"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": MEM})
+    (tmp_path / ".pre-commit-config.yaml").write_bytes(existing.encode("utf-8"))
+    result = cli("init", "--pre-commit", tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / ".memlint.yaml").is_file() and "added the memlint hook" in result.output
+    assert (tmp_path / ".pre-commit-config.yaml").read_bytes().decode("utf-8") == expected
+    assert len(read_back(tmp_path / ".pre-commit-config.yaml")["repos"]) == 1
+
+
+def test_init_pre_commit_refuses_what_it_would_change_besides_repos(tmp_path, cli):
+    """`repos:` an alias of another key's list: a round trip added the hook to
+    both. Refused, before anything is written."""
+    existing = "x: &shared []\nrepos: *shared\n"
+    write_files(tmp_path, {"MEMORY.md": "# Index\n", ".pre-commit-config.yaml": existing})
+    result = cli("init", "--pre-commit", tmp_path)
+    assert result.exit_code == 2 and "cannot edit it safely" in result.stderr, result.output
+    assert (tmp_path / ".pre-commit-config.yaml").read_text() == existing
+    assert not (tmp_path / ".memlint.yaml").exists()
+
+
+@pytest.mark.parametrize(("ends", "new"), [
+    (["\r\n", "\n", "\n", "\r\n", "\n", "\n", "\n"], "\n"),  # mostly LF: the hook's lines too
+    (["\n", "\r\n", "\r\n", "\n", "\r\n", "\r\n", "\r\n"], "\r\n"),  # mostly CRLF
+], ids=["mostly-lf", "mostly-crlf"])
+@pytest.mark.parametrize("tail", [[], ["exclude: x"]], ids=["last", "then-exclude"])
+def test_init_pre_commit_keeps_each_line_ending_in_a_mixed_file(tmp_path, cli, ends, new, tail):
+    lines = ["repos:", "- repo: local", "  hooks:", "  - id: tidy", "    name: tidy", "    entry: tidy", "    language: system"]
+    head = "".join(line + end for line, end in zip(lines, ends))
+    rest = "".join(line + ends[0] for line in tail)
+    write_files(tmp_path, {"MEMORY.md": "# Index\n"})
+    (tmp_path / ".pre-commit-config.yaml").write_bytes((head + rest).encode("utf-8"))
+    assert cli("init", "--pre-commit", tmp_path).exit_code == 0
+    added = "".join(line + new for line in [
+        "- repo: https://github.com/memlint/memlint", f"  rev: v{__version__}", "  hooks:", "  - id: memlint"])
+    assert (tmp_path / ".pre-commit-config.yaml").read_bytes().decode("utf-8") == head + added + rest
+    assert len(read_back(tmp_path / ".pre-commit-config.yaml")["repos"]) == 2
+
+
+def test_init_pre_commit_keeps_line_endings_adding_repos_to_a_file_without(tmp_path, cli):
+    existing = "# nothing yet\r\n# really\r\n#\n"  # mostly CRLF, no newline at the very end either
+    write_files(tmp_path, {"MEMORY.md": "# Index\n"})
+    (tmp_path / ".pre-commit-config.yaml").write_bytes(existing.encode("utf-8") + b"# last")
+    assert cli("init", "--pre-commit", tmp_path).exit_code == 0
+    written = (tmp_path / ".pre-commit-config.yaml").read_bytes().decode("utf-8")
+    assert written == existing + "# last\r\n" + ("repos:\n" + SNIPPET).replace("\n", "\r\n")
+    read_back(tmp_path / ".pre-commit-config.yaml")

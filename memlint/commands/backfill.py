@@ -13,13 +13,16 @@ git, a shallow clone, bad config).
 from __future__ import annotations
 
 import difflib
+import os
 import re
+import stat
 import sys
 from pathlib import Path
 
 import click
 
-from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, UsageError, build_stores, common_store_options, parse_today, resolve_staged
+from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, UsageError, build_stores, common_store_options, emit,
+                         parse_today, resolve_staged)
 from memlint.reporters import printable
 
 SOURCES = ("created", "last_verified")  # the fields git can date: first add, last change
@@ -112,9 +115,12 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                                 "commit it first (under pre-commit, a file being added is dated today)")
             if not outcome.changed:
                 continue
+            if _read_only(doc.abspath):  # the rename would replace it all the same: its mode says leave it
+                _skip(shown_path, "read-only: left as it was")
+                continue
             changed += 1
             if dry_run:
-                click.echo(_diff(shown_path, data, outcome.data), nl=False)
+                emit(_diff(shown_path, data, outcome.data), nl=False)
                 continue
             from memlint.atomic import write_bytes_atomic
 
@@ -126,10 +132,38 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 _skip(shown_path, f"cannot write: {exc.strerror or exc}; left as it was")
                 continue
             shown = ", ".join(f"{name}: {known[name].isoformat()}" for name in outcome.added)
-            click.echo(f"{printable(shown_path)}: added {shown}")
+            emit(f"{printable(shown_path)}: added {shown}")  # a closed pipe must not stop the writes
+        if store.only_paths is not None:
+            _say_named_links(store)
     if failed:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
+
+
+def _read_only(path: Path) -> bool:
+    """No write bit set. (Not os.access: to root every file is writable.)"""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode) & 0o222 == 0
+    except OSError:
+        return False  # the write will say what is wrong
+
+
+def _say_named_links(store) -> None:
+    """A symbolic link named alone to a file of the store is not among its
+    memories (the store reads the target once, under the target's name:
+    ``Store._drop_link_twins``): say so, rather than nothing."""
+    read = {doc.path for doc in store.docs.values()}
+    for rel in sorted(store.only_paths - read):
+        link = store.repo_root / rel
+        if not link.is_symlink():
+            continue
+        target = link.resolve()
+        twin = next((doc for doc in store.docs.values() if doc.abspath.resolve() == target), None)
+        if twin is None:
+            continue
+        shown = store.shown(twin.path)
+        why = f"symbolic link to {printable(shown)}: not written through the link"
+        _skip(store.shown(rel), f"{why}; name {printable(shown)} to date it" if twin.is_memory else why)
 
 
 def _skip(path: str, why: str) -> None:

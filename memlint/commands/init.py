@@ -175,8 +175,9 @@ def _no_link_out(path: Path) -> None:
 def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
     """A function that adds the memlint hook to a pre-commit config and says
     what it did; a config memlint cannot edit safely is a UsageError raised
-    here, before anything is written. A byte-order mark and CRLF line ends
-    are kept. ``args``: the hook's arguments (the store's folder)."""
+    here, before anything is written. A byte-order mark and each line's
+    ending are kept; lines added end as most of the file's lines do.
+    ``args``: the hook's arguments (the store's folder)."""
     from memlint.atomic import write_text_atomic
 
     _no_link_out(path)
@@ -199,16 +200,20 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
     except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
         raise UsageError(f"{path}: cannot read it as YAML ({exc}); {by_hand}") from None
     bom, text = raw.startswith("\ufeff"), raw.removeprefix("\ufeff")
-    crlf = "\r\n" in text
-    text = text.replace("\r\n", "\n")
+    crlf = text.count("\r\n")
+    eol = "\r\n" if crlf > text.count("\n") - crlf else "\n"  # a mixed file: the ending most lines have
 
     def as_written(new: str) -> str:
-        new = new.replace("\r\n", "\n")
-        return ("\ufeff" if bom else "") + (new.replace("\n", "\r\n") if crlf else new)
+        return ("\ufeff" if bom else "") + new
 
+    entry = {"repo": HOOK_REPO, "rev": f"v{__version__}",
+             "hooks": [{"id": "memlint", **({"args": list(args)} if args else {})}]}
     if data is None:
-        new = text + ("" if text.endswith("\n") or not text else "\n") + "repos:\n" + hook_snippet(args=args)
-        return done(as_written(new), f"added the memlint hook to {path.name}")
+        new = (text + (eol if text and not text.endswith("\n") else "")
+               + ("repos:\n" + hook_snippet(args=args)).replace("\n", eol))
+        if _reads_as(new, {"repos": [entry]}):
+            return done(as_written(new), f"added the memlint hook to {path.name}")
+        raise UsageError(f"{path}: cannot edit it safely (it holds no mapping); {by_hand}")
     repos = data.get("repos") if isinstance(data, dict) else None
     if not isinstance(repos, list):
         raise UsageError(f"{path}: has no `repos:` list; {by_hand}")
@@ -218,53 +223,90 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
         if isinstance(hooks, list) and any(isinstance(h, dict) and str(h.get("id", "")).startswith("memlint")
                                            and h.get("id") != "memlint-backfill" for h in hooks):
             return done(None, f"{path.name} already runs memlint: left unchanged")
-    appended = _appended(text, repos, args)
-    if appended is not None:  # the entry written after the others, in their style: not a byte of theirs changes
-        return done(as_written(appended), f"added the memlint hook to {path.name}")
+    expected = {**data, "repos": [*repos, entry]}
+    inserted = _inserted(text, eol, args, expected)
+    if inserted is not None:  # the entry written after the others, in their style: not a byte of theirs changes
+        return done(as_written(inserted), f"added the memlint hook to {path.name}")
     from ruamel.yaml import YAML
     from ruamel.yaml.util import load_yaml_guess_indent
 
     try:  # ruamel is stricter than PyYAML (a duplicate key, say): its refusal is the user's to fix
-        _, indent, offset = load_yaml_guess_indent(text)
+        plain = text.replace("\r\n", "\n")  # rewritten whole: every line ends as most did
+        _, indent, offset = load_yaml_guess_indent(plain)
         round_trip = YAML()
         round_trip.indent(mapping=indent - offset if offset else indent, sequence=indent, offset=offset)
-        doc = round_trip.load(text)
-        doc["repos"].append({"repo": HOOK_REPO, "rev": f"v{__version__}",
-                             "hooks": [{"id": "memlint", **({"args": list(args)} if args else {})}]})
+        doc = round_trip.load(plain)
+        doc["repos"].append(entry)
         buffer = io.StringIO()
         round_trip.dump(doc, buffer)
+        if not _reads_as(buffer.getvalue(), expected):  # an alias: the entry would land in another key too
+            raise ValueError("the rewritten file would change more than `repos:`")
     except Exception as exc:  # noqa: BLE001
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"{path}: cannot edit it safely ({first}); {by_hand}") from None
-    return done(as_written(buffer.getvalue()), f"added the memlint hook to {path.name}")
+    return done(as_written(buffer.getvalue().replace("\n", eol)), f"added the memlint hook to {path.name}")
 
 
-def _appended(text: str, repos: list, args: list[str] | None) -> str | None:
-    """``text`` with the memlint entry added at its end, indented as its
-    first ``- repo:`` is, when that reads back as the same list plus the
-    entry (``repos`` last, in block style); None otherwise."""
+def _reads_as(text: str, expected) -> bool:
     import yaml
 
-    first = re.search(r"^( *)-( +)repo:", text, re.MULTILINE)
-    if first is None:
+    try:
+        return yaml.safe_load(text) == expected
+    except (yaml.YAMLError, RecursionError):
+        return False
+
+
+def _inserted(text: str, eol: str, args: list[str] | None, expected) -> str | None:
+    """``text`` with the memlint entry added as the last of the block list
+    under its top-level ``repos:``, indented as the entries there are (``[]``,
+    an empty flow list, is replaced by the entry alone), when that reads back
+    as ``expected``; None otherwise (a flow list with entries, an alias...).
+    The list ends at the next top-level key, a ``...`` or ``---`` marker, or
+    the end; comments and blank lines after its last entry stay where they
+    are. The lines added end with ``eol``; no other line changes."""
+    lines = re.findall(r"[^\n]*\n|[^\n]+", text)  # each with its own ending
+    content = [line.rstrip("\r\n") for line in lines]
+    key = r"""(?:repos|"repos"|'repos')[ \t]*:"""
+    starts = [i for i, line in enumerate(content) if re.match(rf"{key}(\s|$)", line)]
+    if len(starts) != 1:
         return None
-    item, gap = first.group(1), first.group(2)
+    start = starts[0]
+    end = next((i for i in range(start + 1, len(lines)) if content[i].strip() and content[i][0] not in " \t#"
+                and not re.match(r"-(\s|$)", content[i])), len(lines))
+    item, gap, hook_item, hook_gap = "", "   ", "    ", "   "  # hook_snippet's, for a list with no entry yet
+    empty = re.match(rf"({key})[ \t]*\[[ \t]*\]([ \t]*)(#.*)?$", content[start])
+    if empty:
+        if any(content[i].strip() and not content[i].lstrip().startswith("#") for i in range(start + 1, end)):
+            return None
+        lines[start] = empty.group(1) + ((empty.group(2) or " ") + empty.group(3) if empty.group(3) else "") \
+            + lines[start][len(content[start]):]
+        places = [start + 1]
+    elif re.match(rf"{key}([ \t]+[&!][^\s#]*)*[ \t]*(#.*)?$", content[start]):  # an anchor or a tag, kept
+        block = range(start + 1, end)
+        first = next((m for m in (re.match(r"( *)-( +)[^\s#]", content[i]) for i in block) if m), None)
+        if first is None:
+            return None
+        item, gap = first.group(1), first.group(2)
+        hook = next((m for m in (re.match(r"( *)-( +)id:", content[i]) for i in block) if m), None)  # the hooks' style
+        inner = " " * (len(item) + 1 + len(gap))
+        hook_item, hook_gap = (hook.group(1), hook.group(2)) if hook else (inner, gap)
+        last = max(i for i in block if content[i].strip() and not content[i].startswith("#"))
+        places = [last + 1] + ([end] if end != last + 1 else [])  # before the comments after it, else after them
+    else:
+        return None
     inner = " " * (len(item) + 1 + len(gap))
-    hook = re.search(r"^( *)-( +)id:", text, re.MULTILINE)  # the hooks' own style, if there is one
-    hook_item, hook_gap = (hook.group(1), hook.group(2)) if hook else (inner, gap)
-    lines = [f"{item}-{gap}repo: {HOOK_REPO}", f"{inner}rev: v{__version__}", f"{inner}hooks:",
+    entry = [f"{item}-{gap}repo: {HOOK_REPO}", f"{inner}rev: v{__version__}", f"{inner}hooks:",
              f"{hook_item}-{hook_gap}id: memlint"]
     if args:
-        lines.append(f"{hook_item} {hook_gap}args: {_yaml_value(args)}")
-    new = text + ("" if text.endswith("\n") else "\n") + "".join(line + "\n" for line in lines)
-    entry = {"repo": HOOK_REPO, "rev": f"v{__version__}", "hooks": [{"id": "memlint", **({"args": args} if args else {})}]}
-    try:
-        data = yaml.safe_load(new)
-    except yaml.YAMLError:
-        return None
-    if not isinstance(data, dict) or data.get("repos") != [*repos, entry]:
-        return None
-    return new
+        entry.append(f"{hook_item} {hook_gap}args: {_yaml_value(args)}")
+    for at in places:
+        before = lines[:at]
+        if before and not before[-1].endswith("\n"):  # the last line had no ending: it gets one
+            before[-1] += eol
+        new = "".join(before) + "".join(line + eol for line in entry) + "".join(lines[at:])
+        if _reads_as(new, expected):
+            return new
+    return None
 
 
 @click.command("init")
@@ -298,7 +340,7 @@ def init(path, preset, force, pre_commit):
     stores = [] if keep else find_stores(folder)  # a config kept is not read again: its root may name any file
     if not stores and not keep:
         raise UsageError(
-            f"{path}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md, "
+            f"{path}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content, "
             f"also in {' and '.join(HIDDEN_STORE_FOLDERS)}); run `memlint init` where the store is"
         )
     # pre-commit runs the hook at the top of the repository: a store in a
