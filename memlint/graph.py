@@ -768,14 +768,15 @@ class IndexFinder:
                 self.entries[rel].append((edge.target, edge.link.line))
         for rows in self.entries.values():
             rows.sort()
-        # Indexes by name, for memories that say where they belong (topics: [tools]);
-        # again only those whose entries the agent reaches.
+        # Indexes by name, for memories that say where they belong (topics:
+        # [tools]): those whose entries the agent reaches, and the others.
         self.by_topic: dict[str, str] = {}
-        for rel in sorted((r for r, d in docs.items() if d.role in INDEX_ROLES
-                           and graph.depth.get(r, max_depth) < max_depth), key=lambda r: (r.count("/"), r)):
+        self.unread_by_topic: dict[str, str] = {}
+        for rel in sorted((r for r, d in docs.items() if d.role in INDEX_ROLES), key=lambda r: (r.count("/"), r)):
+            names = self.by_topic if graph.depth.get(rel, max_depth) < max_depth else self.unread_by_topic
             stem = fold(docs[rel].stem)
             for key in (stem, stem[3:] if stem.startswith("moc") else stem):
-                self.by_topic.setdefault(key, rel)
+                names.setdefault(key, rel)
 
     @staticmethod
     def _clear_winner(counts: dict[str, int]) -> str | None:
@@ -786,15 +787,21 @@ class IndexFinder:
         best, n = ranked[0]
         return best if n * 2 > total else None
 
-    def _declared_topic(self, rel: str) -> str | None:
+    def _declared_topic(self, rel: str, names: dict[str, str] | None = None) -> str | None:
         doc = self.graph.store.docs[rel]
+        names = self.by_topic if names is None else names
         declared = doc.field("topics") or doc.field("topic") or doc.field("moc")
         for value in declared if isinstance(declared, list) else [declared]:
             if isinstance(value, str) and value.strip():
                 key = fold(value.strip().strip("[]"))
-                if key in self.by_topic:
-                    return self.by_topic[key]
+                if key in names:
+                    return names[key]
         return None
+
+    def unread_topic(self, rel: str) -> str | None:
+        """The index ``rel`` names as its topic when the agent does not read
+        that index (the root does not reach it within index-depth)."""
+        return self._declared_topic(rel, self.unread_by_topic)
 
     def best(self, rel: str) -> tuple[str, tuple[str, int] | None] | None:
         """(index, (neighbour, its line) or None) for an unfiled file, or None if nothing is obvious."""

@@ -372,7 +372,7 @@ def _scan_private_keys(text: str, emit: Callable[[int, int, str, str], None]) ->
 _KEYWORD_LITERALS = ("pass", "pwd", "secret", "token", "auth", "credential", "key")
 _KEY_QUALIFIER = re.compile(r"(?:api|access|private)(?:[_.\-]|[ \t]+)?\Z")  # spaces: "API Key: ..."
 _KEYWORD = re.compile(
-    r"pass|pwd|secret|token|auth|credential|(?:api|access|private)(?:[_.\-]|[ \t]+)?key",
+    r"pass|pwd|secret|token|auth|credential|(?:api|access|private)(?:[_.\-]|[ \t]+)?key|(?<![a-z])keys?(?![a-z])",
     re.IGNORECASE | re.ASCII,
 )
 
@@ -386,11 +386,19 @@ def _keyword_positions(text: str) -> list[int]:
     for word in _KEYWORD_LITERALS:
         i = find(word)
         while i >= 0:
-            if word != "key" or _KEY_QUALIFIER.search(lowered, max(0, i - 8), i):
+            if word != "key" or _KEY_QUALIFIER.search(lowered, max(0, i - 8), i) or _whole_key_word(lowered, i):
                 found.append(i)
             i = find(word, i + 1)
     found.sort()
     return found
+
+
+def _whole_key_word(lowered: str, i: int) -> bool:
+    """"key" or "keys" at ``i`` as a word of its own ("Consumer key: ..."), not in "keyboard" or "monkey"."""
+    if i and lowered[i - 1].isalpha():
+        return False
+    end = i + 3 + (lowered[i + 3:i + 4] == "s")
+    return not lowered[end:end + 1].isalpha()
 
 
 _CHUNK_GAP = 4096  # keyword lines closer than this are scanned as one span
@@ -430,11 +438,14 @@ _ASSIGN = re.compile(
     (?<![A-Za-z0-9_.\-])
     (?P<name>[A-Za-z0-9_.\-]{1,80})
     (?![A-Za-z0-9_.\-])
-    [\"'`*]{0,3}
-    [ \t]*
-    (?P<op>:=|=>|=|:|\|)      # "|": a table row, | **Token** | value |
-    \*{0,2}                    # "**Token:** value"
-    [ \t]*
+    (?:
+        [\"'`*]{0,3}
+        [ \t]*
+        (?P<op>:=|=>|=|:|\|)  # "|": a table row, | **Token** | value |
+        \*{0,2}                # "**Token:** value"
+        [ \t]*
+      | [\"'*]{0,3}[ \t]+(?=`)  # no operator: a code span right after the name, "API Key `...`"
+    )
     (?:
         "(?P<dq>[^"\n]{1,512})"
       | '(?P<sq>[^'\n]{1,512})'
@@ -620,7 +631,58 @@ def _generic_value(m: re.Match[str]) -> tuple[int, str] | None:
 
 # Google's OAuth client ids (the secrets start GOCSPX-): public, shipped in apps.
 _GOOGLE_CLIENT_ID = re.compile(r"[0-9]{12}-[a-z0-9]{32}(?:\.apps\.googleusercontent\.com)?")  # project number - id
-_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z]{2,20})[ \t]+$")
+
+
+_LABEL_WORDS = re.compile(r"[a-z]+")
+_LABEL_HINT = re.compile(r"key|pass|secret|token|credential")
+_LABEL_REACH = 48  # characters of the line before the name that a label may span
+_LABEL_TAIL = 4  # words after the secret's own word ("key saved to ~/.env")
+# Words before "key" that make it no credential: whose it is, or a key of
+# another kind (a database's, a keyboard's, a public one).
+_NOT_A_KEY_QUALIFIER = frozenset({
+    "my", "your", "our", "their", "his", "her", "its", "the", "a", "an", "this", "that", "these", "those",
+    "no", "one", "each", "every", "which", "primary", "foreign", "sort", "partition", "composite", "unique",
+    "cache", "hot", "shortcut", "keyboard", "lookup", "hash", "map", "dict", "dictionary", "object", "json",
+    "yaml", "config", "registry", "translation", "idempotency", "dedup", "public", "gpg", "pgp", "ssh", "host",
+    "music", "piano", "major", "minor", "session",  # an agent's session key names a conversation
+})
+
+
+# What may follow the secret's own word in a label: how it was handled, and where.
+_LABEL_VERBS = frozenset({
+    "updated", "saved", "stored", "set", "rotated", "regenerated", "generated", "created", "changed", "added",
+    "issued", "reset", "renewed", "new", "now", "is", "was", "here", "used",
+})
+_LABEL_PLACES = frozenset({"to", "in", "into", "at", "under"})  # then any word: "saved to ~/.env"
+
+
+def _secret_label(text: str, name_start: int, name: str, *, table: bool = False) -> str | None:
+    """The secret's name when ``name`` ends a label of several words that
+    names one, else None: ``key`` after a word that makes it a credential
+    ("API key", "Consumer key") or a word naming a secret ("token"), then
+    only words saying what was done with it and where ("Management key
+    updated", "API key saved to ~/.env"). A table's name cell is read more
+    strictly: two words that name a secret together ("API Key")."""
+    lowered = text[max(0, name_start - _LABEL_REACH):name_start].lower()
+    if not (_LABEL_HINT.search(lowered) or _LABEL_HINT.search(name.lower())) or name.lower() in _VAULT_NAMES:
+        return None  # most names: no word before them that could name a secret
+    line_start = lowered.rfind("\n") + 1
+    words = _LABEL_WORDS.findall(lowered, line_start)
+    if table:
+        if words and (words[-1], name.lower()) in _NAME_PAIRS:
+            return f"{words[-1]}_{name}"
+        return None
+    words.append(name.lower())  # the name as one word: "s3key" is no "key" of its own
+    for i in range(len(words) - 1, max(-1, len(words) - 2 - _LABEL_TAIL), -1):
+        if any(w not in _LABEL_VERBS and w not in _LABEL_PLACES and words[j - 1] not in _LABEL_PLACES
+               for j, w in enumerate(words[i + 1:], i + 1)):
+            return None  # "auth config", "token count", "key name": about the secret, not it
+        word = words[i]
+        if word in ("key", "keys") and i and words[i - 1] not in _NOT_A_KEY_QUALIFIER:
+            return f"{words[i - 1]}_{word}"
+        if any(part in word for part in _NAME_SUBSTRINGS) and not word.startswith("tokeni"):
+            return word
+    return None
 
 
 def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None:
@@ -646,11 +708,12 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
                 pos = m.end()
             name = m.group("name")
             if not _is_secret_name(name):
-                # a label written as two words: "API Key: ...", "Access key = ..."
-                word = _WORD_BEFORE.search(text, max(span_start, m.start("name") - 24), m.start("name"))
-                if word is None or (word.group(1).lower(), name.lower()) not in _NAME_PAIRS:
+                # a label of several words: "API Key: ...", "Consumer key = ...", "Token updated: ..."
+                name = _secret_label(text, m.start("name"), name, table=m.group("op") == "|")
+                if name is None:
                     continue
-                name = f"{word.group(1)}_{name}"
+            elif m.group("op") is None and not _is_table_secret_name(name):
+                continue  # no operator: "pass `x` to", "auth `y`" are prose, "API Key `...`" is not
             if m.group("op") == "|" and not _is_table_secret_name(name):
                 continue  # a table's name cell says less than an assignment: | Auth | <commit sha> |
             got = _generic_value(m)

@@ -216,6 +216,13 @@ HEXVAL = rand(40, HEX)
         ("| **API Key** | " + HEXVAL + " |", 17),
         ("Stripe-API Key: " + HEXVAL, 17),
         ("password: 20240315-5ivu0vhpinhjkrdcgcahh5is7ajafa7s", 11),  # a client id's shape, not its 12 digits
+        # labels of several words, as agents write them in daily logs
+        ("- 当前 API Key `" + HEXVAL + "` 是 Gamma API", 15),  # no operator: a code span after the name
+        ("- Management key updated: `" + VAL + "`", 28),
+        ("- Composio consumer key: " + VAL, 26),
+        ("- API key saved to ~/.env: `" + VAL + "`", 29),
+        ("Tap token rotated: " + VAL, 20),
+        ("the password `" + VAL + "` works", 15),
     ],
 )
 def test_generic_assignment_fires(line, column):
@@ -336,6 +343,15 @@ def test_password_in_url():
         "The deploy token is in 1Password: Deploy/GitHub",  # MEM601's own advice: a pointer
         "Keys live in Bitwarden: Infra/Prod-Keys",
         "| token | the `" + rand(4) + "` of the bot, in the vault |",
+        # words in a label that are not a credential's name
+        "- Phase 2 agents now pass `max_retries=" + rand(6) + "` to `run_agent`",  # "pass" the verb
+        "- s3key: `project/pr_" + rand(12) + "/tool_" + rand(10) + "`",  # an object's key in a bucket
+        "- Session key: agent:main:subagent:" + rand(12, HEX),  # an agent session's name
+        "API key name: `" + rand(24) + "`",  # about the key, not the key
+        "Token count in the prompt: " + rand(12),
+        "Key commit: " + rand(10, HEX),
+        "Primary key: `" + rand(16) + "`",
+        "The public key: " + rand(32),
     ],
 )
 def test_generic_negatives(line):

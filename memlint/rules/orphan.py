@@ -153,6 +153,10 @@ def _why(graph, rel: str) -> str:
 def _hint(finder: IndexFinder, rel: str) -> str:
     best = finder.best(rel)
     if best is None:
+        topic = finder.unread_topic(rel)
+        if topic is not None:
+            return (f"; add an entry for it to its topic {topic}, and link {topic} from an index the root "
+                    "reaches (the agent does not read it now)")
         return "; add an entry for it to the index where it belongs"
     index, near = best
     if near is None:
