@@ -4,8 +4,11 @@ Why: a map of content works when each memory has one home. A second entry
 spends the index's line budget twice, the two hooks drift apart, and an
 agent that reads both topics loads the file twice. Only entries count (list
 items and table rows, the first store file each links to); a prose mention
-("see also") is not a listing, nor is a path in backticks. The root listing a memory that a topic also
-lists is not reported: roots often keep a few hot entries.
+("see also") is not a listing. A path in backticks is an entry when it is
+the item's subject: ``- `memory/x.md` — what it holds``, ``- Plan:
+`memory/x.md```, a table cell of its own; not in ``- Never edit `x.md`
+by hand``. The root listing a memory that a topic also lists is not
+reported: roots often keep a few hot entries.
 
 Options: none.
 
@@ -15,6 +18,8 @@ in both ``MOC-tools.md`` and ``MOC-projects.md``.
 Fix: keep the entry in the one topic where the agent would look for it;
 cross-link topics instead of copying entries.
 """
+import re
+
 from memlint.finding import Problem
 from memlint.graph import INDEX_ROLES
 from memlint.rules._common import line_targets
@@ -34,10 +39,15 @@ def check(store, options):
     for rel in sorted(r for r, d in docs.items() if d.role in INDEX_ROLES):
         doc = docs[rel]
         first_here: dict[str, int] = {}
-        for line, edge in line_targets(graph, rel, entries_only=True, kinds=("link", "wiki")):
+        text_lines = None
+        for line, edge in line_targets(graph, rel, entries_only=True, kinds=("link", "wiki", "code")):
             target = edge.target
             if target == rel or docs[target].role in INDEX_ROLES:
                 continue
+            if edge.link.kind == "code":
+                text_lines = text_lines or doc.parsed.text.split("\n")
+                if not _code_entry(text_lines[line - 1], edge.link.column - 1):
+                    continue
             if target in first_here:
                 yield Problem(doc.path, line, edge.link.column, f"{target} is listed twice in this index (first on line {first_here[target]})")
                 continue
@@ -54,3 +64,19 @@ def check(store, options):
                 )
             else:
                 homes[target] = (rel, line)
+
+
+# Before a backtick path that is an item's subject: the list marker or table
+# pipe, and at most a label ending in a colon ("- Plan: `x.md`").
+_SUBJECT_BEFORE = re.compile(r"\s*(?:[-*+]|\d+[.)])?\s*(?:\|\s*)?(?:[^`|]{0,60}[:：]\**\s*)?\Z")
+# After it: nothing, or a separator before its description.
+_SUBJECT_AFTER = re.compile(r"\s*(?:\Z|[—–:：|(]|-\s|\*\*)")
+
+
+def _code_entry(line: str, column: int) -> bool:
+    """Whether the backtick path at ``column`` (0-based, inside the backticks) is its item's subject."""
+    start = column - 1
+    end = line.find("`", column)
+    if start < 0 or line[start] != "`" or end < 0:
+        return False
+    return bool(_SUBJECT_BEFORE.match(line, 0, start)) and bool(_SUBJECT_AFTER.match(line, end + 1))
