@@ -1,8 +1,8 @@
 """Atomic writes: a temp file in the same folder, fsync, then rename.
 
 An interrupted write leaves either the old file or the new one, never a
-truncated mix; the file's mode is kept, and its owner where the writer may
-set it (root). A hard link to the old file keeps the old content: the new
+truncated mix; the file's mode is kept, its extended attributes (an ACL,
+an SELinux label) and its owner where the writer may set them. A hard link to the old file keeps the old content: the new
 file is a new inode, as with most editors' saves.
 """
 from __future__ import annotations
@@ -62,6 +62,8 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool) -> None:
             except OSError:
                 pass  # not allowed: the file becomes the writer's, as any editor's save makes it
         os.chmod(tmp, mode)
+        if owner is not None:
+            _copy_xattrs(path, tmp)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -69,6 +71,24 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _copy_xattrs(source: Path, target: str) -> None:
+    """The old file's extended attributes on the new one: its ACL
+    (system.posix_acl_access), its SELinux label, a user's own tags. Each
+    is copied where the writer may set it; one it may not stays behind, as
+    with an editor's save."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(source)
+    except OSError:
+        return
+    for name in names:
+        try:
+            os.setxattr(target, name, os.getxattr(source, name))
+        except OSError:
+            pass
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -50,3 +50,18 @@ def test_a_name_near_the_length_limit_is_written(tmp_path):
     write_bytes_atomic(path, b"new\n")
     assert path.read_bytes() == b"new\n"
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temp file left
+
+
+def test_extended_attributes_are_kept(tmp_path):
+    """An ACL or an SELinux label lives in extended attributes: a rewrite
+    must not drop them (a user's own attribute stands in for them here)."""
+    import pytest
+
+    path = tmp_path / "a.md"
+    path.write_text("old\n")
+    try:
+        os.setxattr(path, "user.memlint-test", b"kept")
+    except (AttributeError, OSError):
+        pytest.skip("no user extended attributes on this file system")
+    write_text_atomic(path, "new\n")
+    assert path.read_text() == "new\n" and os.getxattr(path, "user.memlint-test") == b"kept"
