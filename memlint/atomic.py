@@ -13,35 +13,42 @@ import tempfile
 from pathlib import Path
 
 
-def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True, own_file: bool = False) -> None:
     """``durable=False`` skips the fsync: still all-or-nothing for readers, but a
     power cut may lose the write (fine for a cache that checks what it reads).
+    ``own_file``: a file only memlint writes (its cache): a symbolic link or
+    device found there is replaced, never written through.
     A failure is an OSError naming ``path`` as given (not the temp file, nor
     nothing, as a full device says)."""
     try:
-        _write_bytes_atomic(Path(path), data, durable)
+        _write_bytes_atomic(Path(path), data, durable, own_file)
     except OSError as exc:
         if exc.errno is None:
             raise
         raise OSError(exc.errno, exc.strerror, str(path)) from None  # the subclass the errno makes
 
 
-def _write_bytes_atomic(path: Path, data: bytes, durable: bool) -> None:
+def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool = False) -> None:
     try:
-        info = os.stat(path)  # follows a symlink: the file it names is what changes
+        # A user's file: a symlink's target is what changes. memlint's own: the link itself.
+        info = os.lstat(path) if own_file else os.stat(path)
     except FileNotFoundError:
         info = None
+    if own_file and info is not None and not stat.S_ISREG(info.st_mode):
+        info = None  # replaced by a regular file, whatever was there
     if info is not None and not stat.S_ISREG(info.st_mode):
         # /dev/null, /dev/stdout, a FIFO: there is nothing to replace, and a
         # rename over a device would destroy it. Write straight through.
         with open(path, "wb") as fh:
             fh.write(data)
         return
-    if path.is_symlink():
+    if not own_file and path.is_symlink():
         path = path.resolve()
     owner = None
     try:
-        st = os.stat(path)
+        if own_file and info is None:
+            raise FileNotFoundError  # nothing of memlint's own there yet
+        st = info if own_file else os.stat(path)
         mode, owner = stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)
     except FileNotFoundError:
         umask = os.umask(0)

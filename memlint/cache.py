@@ -169,7 +169,7 @@ def _write(path: Path, value) -> None:
     from memlint.atomic import write_bytes_atomic
 
     try:
-        write_bytes_atomic(path, header + b"\n" + payload, durable=False)
+        write_bytes_atomic(path, header + b"\n" + payload, durable=False, own_file=True)
     except OSError:
         pass  # a cache that cannot be written is only slower next time
 

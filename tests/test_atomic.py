@@ -65,3 +65,18 @@ def test_extended_attributes_are_kept(tmp_path):
         pytest.skip("no user extended attributes on this file system")
     write_text_atomic(path, "new\n")
     assert path.read_text() == "new\n" and os.getxattr(path, "user.memlint-test") == b"kept"
+
+
+def test_memlints_own_file_replaces_a_symlink_planted_there(tmp_path):
+    """The cache is memlint's own: a link left in its place is replaced, and
+    the file it points to is not written through it."""
+    from memlint.atomic import write_bytes_atomic
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    planted = tmp_path / "cache" / "shard.pickle"
+    planted.parent.mkdir()
+    planted.symlink_to(victim)
+    write_bytes_atomic(planted, b"cache\n", durable=False, own_file=True)
+    assert victim.read_text() == "keep me\n"
+    assert not planted.is_symlink() and planted.read_bytes() == b"cache\n"
