@@ -340,6 +340,8 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     selection = Selection(select=_split_keys(select), ignore=_split_keys(ignore), scopes=scopes)
     for key in (*selection.select, *selection.ignore):
         _validate_rule_key(key)
+    if (select or ignore or scope != "all") and not any(map(selection.wants, all_rules())):
+        raise UsageError("no rule is left to run: --select, --ignore and --scope together exclude every rule")
     result = lint_stores(stores, selection)
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"

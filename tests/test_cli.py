@@ -431,3 +431,10 @@ def test_a_reader_that_goes_away_does_not_change_the_exit_status(make_store):
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # gone before memlint writes a line
     assert proc.wait(timeout=60) == 0 and b"Traceback" not in proc.stderr.read()
+
+
+@pytest.mark.parametrize("args", [("--select", "MEM201", "--ignore", "MEM201"), ("--scope", "file", "--select", "links")])
+def test_a_selection_that_leaves_no_rule_is_an_error_not_a_silent_pass(make_store, cli, args):
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    result = cli("check", *args, store)
+    assert result.exit_code == 2 and "no rule is left to run" in result.stderr
