@@ -70,7 +70,11 @@ def check(store, options):
             else:  # both repo-relative
                 found = posixpath.normpath(posixpath.join(posixpath.dirname(doc.path), suggestion))
                 wanted = edge.target or link.target
-            if _look_alike(found, wanted):
+            if not wiki and suggestion == link.target and ("?" in link.target or "#" in link.target):
+                message = (f"link target `{link.target}` does not exist: a `?` or `#` in a link starts a query or an "
+                           f"anchor, so the file read is `{link.target.split('#', 1)[0].split('?', 1)[0]}`; to link "
+                           "the file whose name holds it, write `%3F` for `?` and `%23` for `#`")
+            elif _look_alike(found, wanted):
                 message += (f"; {suggestion} exists, but its name is spelt with other Unicode code points"
                             " (NFC vs NFD): the names look the same and differ on Linux and GitHub;"
                             " retype the link or rename the file")

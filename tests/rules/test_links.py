@@ -212,6 +212,14 @@ def test_an_encoded_hash_or_question_mark_is_part_of_the_file_name(make_store, c
     assert "gone%23.md" in message(found, "MEM202")
 
 
+def test_a_file_named_with_a_question_mark_is_told_how_to_link_it(make_store, cli):
+    """`?` starts a query: the link reads `plan`, and "did you mean plan?.md"
+    would print the link as written back."""
+    store = make_store({"MEMORY.md": "# M\n- [P](<plan?.md>) — the plan\n", "plan?.md": mem("p")})
+    text = message(run(cli, store), "MEM202")
+    assert "did you mean" not in text and "the file read is `plan`" in text and "write `%3F` for `?`" in text
+
+
 def test_broken_link_suggests_same_name_in_another_folder_and_case(make_store, cli):
     store = make_store(
         {
