@@ -176,6 +176,48 @@ def _read_by_store(output: Path, stores) -> tuple:
     return None, None
 
 
+def _staged_config(folder: Path, loaded: dict):
+    """The config a commit of ``folder``'s store is judged by: the one found
+    upwards, as the index holds it. A config file git does not track does
+    not count (as an untracked memory does not), and an edit not staged is
+    not read; a config outside any repository is read from disk."""
+    from memlint import config as config_mod
+    from memlint.config import ConfigError
+    from memlint.store import _find_git_root, _git, _read_blobs
+
+    candidates = config_mod.config_candidates(folder)
+    root = _find_git_root(folder.resolve()) if candidates else None
+    if root is None:
+        found = config_mod.find_config_file(folder)
+        if found not in loaded:
+            loaded[found] = config_mod.load(found)
+        return loaded[found]
+    rel = {path: path.relative_to(root).as_posix() for path in candidates if path.is_relative_to(root)}
+    listing = _git(root, "ls-files", "--stage", "-z", "--full-name", "--", *rel.values()) if rel else b""
+    staged_blob = {}
+    for record in listing.split(b"\0"):
+        meta, _, name = record.partition(b"\t")
+        if name:
+            staged_blob[name.decode("utf-8", "surrogateescape")] = meta.split()[1].decode()
+    for path in candidates:
+        blob = staged_blob.get(rel.get(path, ""))
+        if blob is None:
+            continue  # untracked: not in the commit
+        key = (path, blob)
+        if key not in loaded:
+            try:
+                text = _read_blobs(root, {blob})[blob].decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ConfigError(f"{path}: cannot read the staged file: {exc}") from None
+            if path.name == "pyproject.toml" and config_mod._pyproject_section(path, text) is None:
+                loaded[key] = None
+            else:
+                loaded[key] = config_mod.load(path, text=text)
+        if loaded[key] is not None:
+            return loaded[key]
+    return config_mod.load(None)
+
+
 def build_stores(paths, preset, config_file, today=None, staged=False, cache=False):
     """Load config and every store the paths name.
 
@@ -196,6 +238,8 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
 
     def config_for(folder: Path):
         """--config for everything, else the config each folder finds upwards (loaded once)."""
+        if staged and not config_file:
+            return _staged_config(folder, configs)
         found = Path(config_file) if config_file else config_mod.find_config_file(folder)
         if found not in configs:
             configs[found] = config_mod.load(found)

@@ -110,28 +110,35 @@ def _git_root(start: Path) -> Path | None:
 
 
 def find_config_file(start: Path) -> Path | None:
-    start = start if start.is_dir() else start.parent
-    start = start.resolve()
-    stop = _git_root(start)
-    for folder in (start, *start.parents):
-        for name in CONFIG_NAMES:
-            if (folder / name).is_file():
-                return folder / name
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and _pyproject_section(pyproject) is not None:
-            return pyproject
-        if stop is not None and folder == stop:
-            break
+    for path in config_candidates(start):
+        if path.name != "pyproject.toml" or _pyproject_section(path) is not None:
+            return path
     return None
 
 
-def _pyproject_section(path: Path):
+def config_candidates(start: Path) -> list[Path]:
+    """The files that may hold the config for ``start``, nearest first, as
+    found on disk: each folder's .memlint.yaml, .memlint.yml and
+    pyproject.toml (which counts only with a [tool.memlint] table), up to
+    the top of the repository."""
+    start = start if start.is_dir() else start.parent
+    start = start.resolve()
+    stop = _git_root(start)
+    found = []
+    for folder in (start, *start.parents):
+        found += [folder / name for name in (*CONFIG_NAMES, "pyproject.toml") if (folder / name).is_file()]
+        if stop is not None and folder == stop:
+            break
+    return found
+
+
+def _pyproject_section(path: Path, text: str | None = None):
     try:
         import tomllib  # type: ignore[import-not-found]
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8") if text is None else text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read TOML: {exc}") from None
     except RecursionError:
@@ -139,25 +146,27 @@ def _pyproject_section(path: Path):
     return data.get("tool", {}).get("memlint")
 
 
-def load(path: Path | None = None, *, start: Path | None = None) -> Config:
-    """Load and validate config from ``path``, or discover it from ``start``."""
+def load(path: Path | None = None, *, start: Path | None = None, text: str | None = None) -> Config:
+    """Load and validate config from ``path``, or discover it from ``start``.
+    ``text``: the file's content as given (the staged one), not read from disk."""
     if path is None and start is not None:
         path = find_config_file(start)
     if path is None:
         return Config(None, None, {})
     path = Path(path)
-    if not path.is_file():
+    if text is None and not path.is_file():
         raise ConfigError(f"{path}: " + ("not a file: name a config file" if path.exists() else "config file not found"))
     if path.suffix.lower() == ".toml":  # pyproject.toml, or a TOML file of its own, named with --config
-        data = _pyproject_section(path)
+        data = _pyproject_section(path, text)
         if data is None:
             raise ConfigError(f"{path}: no [tool.memlint] table: memlint reads its settings from there in a TOML file")
-        _validate_naming_line(data, path, _toml_line_of, lambda: path.read_text(encoding="utf-8"))
+        _validate_naming_line(data, path, _toml_line_of,
+                              lambda: path.read_text(encoding="utf-8") if text is None else text)
         return Config(path, path.parent.resolve(), data)
     from memlint.frontmatter_yaml import load_yaml
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8") if text is None else text
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     # The frontmatter loader: duplicate keys are errors (a second `rules:`

@@ -57,6 +57,23 @@ def test_staged_reads_the_index_not_the_working_tree(repo, cli):
         ("memory/a.md", 1, "MEM001"), ("memory/new.md", 1, "MEM001"), ("memory/new.md", 1, "MEM201")]
 
 
+def test_the_config_is_read_as_the_commit_holds_it(repo, cli):
+    """An untracked config does not count, as an untracked memory does not,
+    and a config edit not staged is not read: the hook then judges what CI
+    will judge after the push."""
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": NOFM})
+    git(repo, "add", "memory")
+    write_files(repo, {".memlint.yaml": "rules:\n  MEM001: off\n"})  # untracked
+    assert codes(cli, "--staged", repo / "memory") == [("memory/b.md", 1, "MEM001")]
+    assert codes(cli, repo / "memory") == []  # on disk, by hand: the file there counts
+    git(repo, "add", ".memlint.yaml")
+    assert codes(cli, "--staged", repo / "memory") == []
+    write_files(repo, {".memlint.yaml": "rules:\n  MEM001: error\n  MEM003: off\n"})  # not staged
+    assert codes(cli, "--staged", repo / "memory") == []
+    write_files(repo, {".memlint.yaml": "rules: [\n"})  # broken on disk only: the commit's config is fine
+    assert codes(cli, "--staged", repo / "memory") == []
+
+
 def test_an_intent_to_add_file_is_not_in_the_commit_but_an_empty_staged_one_is(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b")})
     git(repo, "add", ".")
