@@ -182,14 +182,16 @@ def root_load(store: "Store") -> dict | None:
     options = store.config.rule_config(root_budget, store.preset).options
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
     text = root_budget.loaded_text(store, root)
+    first_hidden = root_budget.first_hidden_line(text, *caps)
     return {
         "lines": root.parsed.line_count,
         "bytes": len(text.encode("utf-8")),
-        "chars": len(text),
+        "chars": root_budget.js_length(text),
         "max-lines": caps[0],
         "max-bytes": caps[1],
         "max-chars": caps[2],
-        "first-hidden-line": root_budget.first_hidden_line(text, *caps),
+        # as MEM101 judges it: blank lines past the cap lose nothing
+        "first-hidden-line": 0 if root_budget.nothing_lost(text, first_hidden) else first_hidden,
     }
 
 
@@ -334,8 +336,10 @@ def _cap_text(load: dict | None) -> str:
     if load["max-chars"] is not None:
         caps.append(f"{load['chars']:,} of {load['max-chars']:,} characters")
     size = ", ".join(caps) if caps else f"{load['lines']:,} lines (no load cap)"
-    if load["first-hidden-line"]:
-        return f"{size}: **over the cap**, lines {load['first-hidden-line']:,}–{load['lines']:,} never load"
+    first, last = load["first-hidden-line"], load["lines"]
+    if first:
+        return f"{size}: **over the cap**, " + (f"line {first:,} never loads" if first == last
+                                                else f"lines {first:,}–{last:,} never load")
     return f"{size}: loads whole"
 
 

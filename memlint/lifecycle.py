@@ -30,6 +30,7 @@ Core memories (``priority`` starting with a value of the store setting
 from __future__ import annotations
 
 import errno
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property, lru_cache
@@ -134,8 +135,10 @@ def keys_of(doc: "Doc") -> list[str]:
     """The facts a memory asserts (``key``), folded for comparison."""
     value = doc.field("key")
     values = value if isinstance(value, list) else [value]
-    # `key: 8080` is read by YAML as a number: the same fact as "8080"
-    return [str(v).strip().casefold() for v in values if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
+    # `key: 8080` is read by YAML as a number: the same fact as "8080"; `café`
+    # typed on macOS (NFD) is the same key as on Linux (NFC)
+    return [unicodedata.normalize("NFC", str(v).strip()).casefold()
+            for v in values if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
 
 
 def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
@@ -145,8 +148,10 @@ def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
         return out  # the common case, asked of every memory: no field looked up one by one
     for name in fields:
         value = doc.field(name)
-        values = value if isinstance(value, list) else [value]
+        wiki = _unquoted_wikilink(value)
+        values = [wiki] if wiki else value if isinstance(value, list) else [value]
         for item in values:
+            item = _unquoted_wikilink(item) or item
             if isinstance(item, bool) or not isinstance(item, (str, int)):
                 continue
             text = str(item).strip()
@@ -155,6 +160,16 @@ def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
             if text:
                 out.append((name, text))
     return out
+
+
+def _unquoted_wikilink(node) -> str | None:
+    """``[[old]]`` written unquoted, which YAML reads as a list holding a list
+    holding ``old``: the wikilink it was meant as, else None."""
+    if isinstance(node, list) and len(node) == 1 and isinstance(node[0], list) and len(node[0]) == 1:
+        inner = node[0][0]
+        if isinstance(inner, (str, int)) and not isinstance(inner, bool):
+            return f"[[{inner}]]"
+    return None
 
 
 def ref_field(doc: "Doc", fields) -> str | None:
@@ -302,6 +317,18 @@ class Lifecycle:
             return self._ids[raw]
         return self.store.wiki_names.lookup(doc, raw)
 
+    def reference_to(self, doc: "Doc", target: str) -> str:
+        """How ``doc`` can name the memory ``target`` (store-relative) in a
+        reference that ``resolve`` reads back as it: its store path, else
+        its path from ``doc``'s folder (``a/price.md`` naming ``price.md``)."""
+        import posixpath
+
+        relative = posixpath.relpath(target, posixpath.dirname(doc.rel) or ".")
+        for raw in (target, relative):
+            if self.resolve(doc, raw) == target:
+                return raw
+        return relative
+
     def unread_file(self, doc: "Doc", raw: str) -> str | None:
         """The store-relative path of a markdown file a reference that
         ``resolve`` found nothing for names, when the store does not read it:
@@ -368,13 +395,14 @@ class Lifecycle:
     def newer(self) -> dict[str, dict[str, str]]:
         """old -> {newer memory: how we know}, from both sides of the relation."""
         out: dict[str, dict[str, str]] = {}
+        # A memory naming itself replaces nothing: MEM503 reports the reference.
         for rel, refs in self.supersedes.items():
             for ref in refs:
-                if ref.target in self.memories:
+                if ref.target in self.memories and ref.target != rel:
                     out.setdefault(ref.target, {}).setdefault(rel, f"{rel} says `{ref.field}: {ref.raw}`")
         for rel, refs in self.superseded_by.items():
             for ref in refs:
-                if ref.target in self.memories:
+                if ref.target in self.memories and ref.target != rel:
                     out.setdefault(rel, {}).setdefault(ref.target, f"its `{ref.field}: {ref.raw}`")
         return out
 

@@ -270,6 +270,20 @@ def test_bad_input_exits_2(cli, tmp_path):
     assert cli("report", "--today", "yesterday", tmp_path).exit_code == 2
 
 
+def test_the_root_line_agrees_with_check_on_blank_lines_and_one_line_past_the_cap(cli, make_store):
+    """Blank lines past the cap lose nothing (MEM101 is quiet): the dashboard
+    says the root loads whole; one line past it is one line."""
+    config = "rules:\n  root-budget:\n    max-lines: 5\n"
+    entries = "".join(f"- [M{i}](m{i}.md) — m{i}\n" for i in range(4))
+    files = {**{f"m{i}.md": f"---\nname: m{i}\ndescription: d\ntype: user\n---\nm{i}\n" for i in range(4)},
+             ".memlint.yaml": config}
+    blank = make_store({"MEMORY.md": "# Index\n" + entries + "\n\n\n", **files}, sub="blank")
+    assert cli("check", "--select", "MEM101", blank).exit_code == 0
+    assert "5 of 5 lines" not in (text := cli("report", blank).output) and "loads whole" in text.split("**Root**")[1]
+    one = make_store({"MEMORY.md": "# Index\n" + entries + "- [M0](m0.md) — again\n", **files}, sub="one")
+    assert "**over the cap**, line 6 never loads" in cli("report", one).output
+
+
 def test_memories_linked_only_past_the_root_cap(cli, make_store):
     lines = ["# Memory"] + [f"- [Note {i}](n{i}.md) — note {i}" for i in range(1, 9)]
     files = {"MEMORY.md": "\n".join(lines) + "\n", ".memlint.yaml": "preset: generic\nrules:\n  root-budget: {max-lines: 5}\n"}

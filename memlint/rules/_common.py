@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import re
 
-_ENTRY = re.compile(r"^\s{0,8}(?:[-*+]|\d+[.)])\s|^\s*\|")
+# A list item or a table row, at any depth, in blockquotes too (a line in a
+# code block never gets here: the parse finds no links in code).
+_ENTRY = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d+[.)])\s|\|)")
 
 
 def entry_lines(doc) -> list[int]:

@@ -26,8 +26,10 @@ entries; if it is not, retire it instead. Undecided: mark the disputed ones
 """
 from __future__ import annotations
 
+import unicodedata
+
 from memlint.finding import Problem
-from memlint.lifecycle import retire_as
+from memlint.lifecycle import retire_as, retired_statuses
 
 CODE = "MEM504"
 NAME = "conflict"
@@ -40,7 +42,7 @@ OPTIONS: dict = {}
 def _key_as_written(doc, folded: str) -> str:
     value = doc.field("key")
     for item in value if isinstance(value, list) else [value]:
-        if str(item).strip().casefold() == folded:
+        if unicodedata.normalize("NFC", str(item).strip()).casefold() == folded:
             return str(item).strip()
     return folded
 
@@ -49,6 +51,7 @@ def check(store, options):
     lc = store.lifecycle
     docs = store.docs
     retire = retire_as(store.settings)
+    undecided = "conflicted" if "conflicted" in retired_statuses(store.settings) else retire  # one this store retires
     for key, members in lc.conflicts():
         newest = docs[members[0]]
 
@@ -58,14 +61,14 @@ def check(store, options):
 
         others = members[1:]
         listing = ", ".join(dated(rel) for rel in members)
-        refs = ", ".join(others)
+        refs = ", ".join(lc.reference_to(newest, rel) for rel in others)  # as read from this file
         two = len(members) == 2
         message = (
             f"{len(members)} live memories assert `key: {_key_as_written(newest, key)}` and "
             f"{'neither supersedes the other' if two else 'none supersedes another'}; newest first: {listing}. "
             f"If this one is current, add `supersedes: [{refs}]` here, set `status: {retire}` on "
             f"{'the other and remove its index entry' if two else 'the others and remove their index entries'}; "
-            "if it is not, retire it instead (undecided: mark the disputed ones `status: conflicted` "
+            f"if it is not, retire it instead (undecided: mark the disputed ones `status: {undecided}` "
             "and take them out of the indexes)"
         )
         yield Problem(newest.path, newest.key_line("key"), 1, message)

@@ -11,8 +11,10 @@ Options (defaults by preset): ``max-lines`` (claude-code 200, moc 40),
 
 Fires: a 249-line MEMORY.md under claude-code. The finding sits on the first
 line that will not load and counts the index entries past it. A byte order
-mark counts (three bytes, one character); blank lines past the cap, and
-nothing else, lose nothing and are not reported.
+mark counts (three bytes, one character). Characters are counted as
+OpenClaw (JavaScript) counts them: an emoji outside the Basic Multilingual
+Plane is two. Blank lines past the cap, and nothing else, lose nothing and
+are not reported.
 
 Fix: move detail into topic files and keep one short line per topic in the root.
 """
@@ -42,7 +44,7 @@ def first_hidden_line(text: str, max_lines, max_bytes, max_chars) -> int:
     if newline_at_end:
         lines.pop()
     cut = len(lines) if max_lines is None else min(len(lines), max_lines)
-    for cap, measure in ((max_bytes, lambda s: len(s.encode("utf-8"))), (max_chars, len)):
+    for cap, measure in ((max_bytes, lambda s: len(s.encode("utf-8"))), (max_chars, js_length)):
         if cap is None:
             continue
         total = 0
@@ -55,13 +57,25 @@ def first_hidden_line(text: str, max_lines, max_bytes, max_chars) -> int:
     return 0 if cut >= len(lines) else cut + 1
 
 
+def js_length(text: str) -> int:
+    """Characters as OpenClaw counts them: JavaScript's ``length``, in UTF-16
+    code units, so a character outside the Basic Multilingual Plane (an
+    emoji) counts two."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def nothing_lost(text: str, first_hidden: int) -> bool:
+    """All of the root loads, or what is cut is blank lines: nothing is lost."""
+    return not first_hidden or not "".join(text.split("\n")[first_hidden - 1:]).strip()
+
+
 def caps_exceeded(text: str, line_count: int, max_lines, max_bytes, max_chars) -> list[str]:
     over = []
     if max_lines is not None and line_count > max_lines:
         over.append(f"{max_lines:,} lines")
     if max_bytes is not None and len(text.encode("utf-8")) > max_bytes:
         over.append(f"{max_bytes:,} bytes")
-    if max_chars is not None and len(text) > max_chars:
+    if max_chars is not None and js_length(text) > max_chars:
         over.append(f"{max_chars:,} characters")
     return over
 
@@ -73,8 +87,8 @@ def check(store, options):
     text = loaded_text(store, root)
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
     first_hidden = first_hidden_line(text, *caps)
-    if not first_hidden or not "".join(text.split("\n")[first_hidden - 1:]).strip():
-        return  # all loads, or what is cut is blank lines: nothing is lost
+    if nothing_lost(text, first_hidden):
+        return
     total_lines = root.parsed.line_count
     reasons = caps_exceeded(text, total_lines, *caps)
     size = len(text.encode("utf-8"))
@@ -83,7 +97,7 @@ def check(store, options):
         root.path,
         first_hidden,
         1,
-        f"{root.rel} is {total_lines:,} lines / {size:,} bytes / {len(text):,} characters, over the load cap "
+        f"{root.rel} is {total_lines:,} lines / {size:,} bytes / {js_length(text):,} characters, over the load cap "
         f"({' and '.join(reasons)}): "
         + (f"line {first_hidden:,} is" if first_hidden == total_lines else f"lines {first_hidden:,}-{total_lines:,} are")
         + " never loaded, "

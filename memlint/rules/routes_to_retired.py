@@ -42,6 +42,8 @@ def check(store, options):
     lifecycle = store.lifecycle
     verdicts: dict[str, str | None] = {}
     for rel in sorted(r for r, d in docs.items() if d.role in INDEX_ROLES):
+        if not graph.routes(rel) or lifecycle.retired_because(rel):
+            continue  # an index the agent does not read (MEM201 says so), or one retired itself, routes nobody
         for line, edge in line_targets(graph, rel):
             target = edge.target
             if target not in verdicts:

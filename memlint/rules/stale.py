@@ -43,6 +43,10 @@ def check(store, options):
         if source == "last_verified":
             what = f"last verified {verified.isoformat()}, {plural(days, 'day')} ago, over the store's {window}-day {window_name}"
             fix = f"set `last_verified: {today}`"
+        elif doc.field("last_verified") not in (None, ""):  # there, but not a date (MEM004 says so)
+            what = (f"`last_verified` is not a date, and the file is unchanged in git since {verified.isoformat()}, "
+                    f"{plural(days, 'day')} ago, over the store's {window}-day {window_name}")
+            fix = f"correct it to `last_verified: {today}`"
         else:
             what = (f"no `last_verified`, and unchanged in git since {verified.isoformat()}, {plural(days, 'day')} ago, "
                     f"over the store's {window}-day {window_name}")

@@ -123,15 +123,20 @@ def check(store, options):
     for old, newer in lc.newer.items():
         for new in newer:
             edges.setdefault(new, set()).add(old)
+    for refs in (*lc.supersedes.values(), *lc.superseded_by.values()):
+        for ref in refs:
+            if ref.target == ref.source:  # not in lc.newer: a self-reference retires nothing
+                edges.setdefault(ref.source, set()).add(ref.source)
     for group in _cycles(edges):
         first = group[0]
         doc = docs[first]
         line = doc.key_line(ref_field(doc, SUPERSEDES_FIELDS) or ref_field(doc, SUPERSEDED_BY_FIELDS) or "supersedes")
         if len(group) == 1:
-            text = "this memory supersedes itself"
-        else:
-            names = [docs[r].path for r in group]
-            text = f"{', '.join(names[:-1])} and {names[-1]} supersede one another in a cycle, so none is current"
+            add(first, line, "this memory supersedes itself: point the reference at the memory it replaces, "
+                             "or remove it")
+            continue
+        names = [docs[r].path for r in group]
+        text = f"{', '.join(names[:-1])} and {names[-1]} supersede one another in a cycle, so none is current"
         add(first, line, f"{text}: keep only the `supersedes` that points from the newer memory to the older one")
 
     for (rel, line), messages in sorted(found.items()):

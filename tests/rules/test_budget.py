@@ -100,6 +100,25 @@ def test_mem101_openclaw_character_cap(make_store, findings):
     assert codes(findings(store, "--select", "MEM101", "--preset", "claude-code"), "MEM101") == []
 
 
+def test_mem101_openclaw_counts_characters_as_javascript_does(make_store, cli):
+    """OpenClaw compares JavaScript's length, in UTF-16 units: an emoji is two.
+    7,097 code points, of which 7,000 emoji, are 14,097 of its characters."""
+    root = "# Memory\n" + ("Mood: " + "😀" * 1000 + "\n") * 7 + "- [Fix](memory/2026-01-01.md) — newest\n"
+    assert len(root) == 7097 and len(root.encode("utf-16-le")) // 2 == 14097
+    store = make_store({"MEMORY.md": root, "memory/2026-01-01.md": "# log\n"})
+    [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "openclaw", store).json()
+    assert "14,097 characters" in f["message"] and "12,000 characters" in f["message"]
+    assert f["line"] == 7 and "hiding 1 index entry" in f["message"]
+
+
+def test_mem101_counts_entries_nested_deep_and_in_blockquotes(make_store, cli):
+    root = ("# Index\n" + entries(199) + "1. Topic\n   1. Sub\n      1. Subsub\n         - [A](m1.md)\n"
+            "         - [B](m2.md)\n> - [Q](m3.md)\n")
+    store = make_store({"MEMORY.md": root, **memories(199)})
+    [f] = cli("check", "--format", "json", "--select", "MEM101", store).json()
+    assert f["line"] == 201 and "hiding 3 index entries" in f["message"]
+
+
 def test_mem101_option_from_config(make_store, findings):
     store = make_store(
         {"MEMORY.md": "# Index\n" + entries(20), **memories(20), ".memlint.yaml": "rules:\n  root-budget:\n    max-lines: 10\n"}

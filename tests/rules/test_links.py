@@ -414,6 +414,22 @@ def test_routes_to_retired_by_status_superseded_by_and_expiry(make_store, cli):
     ]
 
 
+def test_routes_to_retired_only_from_indexes_the_agent_reads(make_store, cli):
+    """An archive list nobody links to, or one retired itself, routes no
+    agent; a topic the root reaches does."""
+    archive = "".join(f"- [O{i}](old{i}.md) — old\n" for i in range(5))
+    store = make_store({
+        "MEMORY.md": "# M\n- [Live](live.md) — live\n- [Topics](topics/live.md) — topics\n",
+        "live.md": mem("live"),
+        **{f"old{i}.md": mem(f"old{i}", status="archived") for i in range(5)},
+        "topics/archive.md": "# Archive\n" + archive.replace("(old", "(../old"),
+        "topics/live.md": "# Live\n- [O0](../old0.md) — still listed\n- [L](../live.md) — live\n",
+        "archive-list.md": "---\nname: a\ndescription: d\ntype: reference\nstatus: archived\n---\n" + archive,
+    })
+    found = run(cli, store, "--preset", "moc")
+    assert only(found, "MEM205") == [("topics/live.md", 2, 3)]
+
+
 @pytest.mark.parametrize("status", ["outdated", "archived", "conflicted", "Deprecated"])
 def test_routes_to_retired_statuses_and_metadata_nesting(make_store, cli, status):
     nested = f"---\nname: n\ndescription: d\nmetadata:\n  type: project\n  status: {status}\n---\nBody\n"

@@ -104,6 +104,18 @@ def test_mem501_takes_git_last_change_when_last_verified_is_missing(tmp_path, cl
     assert "add `last_verified: 2026-11-30`" in found[0][2]
 
 
+def test_mem501_an_invalid_last_verified_is_to_be_corrected_not_added_again(tmp_path, cli):
+    """Adding the key as told would make a duplicate key (MEM002)."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("INDEX.md", INDEX)
+    repo.write("NOW.md", "# NOW\n")
+    repo.write("a.md", layer("status: active\nlast_verified: 2026-13-45\n"))
+    repo.commit("add", date="2026-06-01T12:00:00+00:00")
+    [(path, line, message)] = messages(cli, repo.root, "MEM501")
+    assert (path, line) == ("a.md", 4) and "`last_verified` is not a date" in message
+    assert "correct it to `last_verified: 2026-11-30`" in message and "add `last_verified" not in message
+
+
 def test_mem501_last_verified_wins_over_git(tmp_path, findings):
     repo = GitRepo(tmp_path / "repo")
     repo.write("INDEX.md", INDEX + "| [b](b.md) | active |\n")

@@ -221,6 +221,29 @@ def test_mem503_self_supersession(make_store, cli):
     assert (path, line) == ("a.md", 5) and "supersedes itself" in message
 
 
+@pytest.mark.parametrize("field", ["supersedes", "superseded_by"])
+def test_a_memory_naming_itself_is_not_retired_by_it(make_store, cli, field):
+    """A self-reference replaces nothing: the memory stays live, its index
+    entry is no route to a retired memory, and a conflict it is in is seen."""
+    store = make_store({"MEMORY.md": index("me.md", "live.md"), "me.md": mem("me", f"{field}: me\nkey: k\n"),
+                        "live.md": mem("live", "key: k\n")})
+    found = cli("check", "--format", "json", "--today", TODAY, store).json()
+    assert [(f["path"], f["code"]) for f in found if f["code"] in ("MEM205", "MEM503", "MEM504")] == [
+        ("me.md", "MEM503"), ("me.md", "MEM504")] or [(f["path"], f["code"]) for f in found if f["code"] in (
+            "MEM205", "MEM503", "MEM504")] == [("live.md", "MEM504"), ("me.md", "MEM503")]
+    assert not any(f["code"] == "MEM205" for f in found)
+
+
+@pytest.mark.parametrize("written", ["supersedes: [[old]]\n", "supersedes:\n  - [[old]]\n"])
+def test_an_unquoted_wikilink_reference_is_read_as_the_wikilink(make_store, cli, written):
+    """YAML reads `[[old]]` unquoted as a list in a list: it still names old.md."""
+    store = make_store({"MEMORY.md": index("new.md"), "old.md": mem("old", "key: price\n"),
+                        "new.md": mem("new", written + "key: price\n")})
+    found = cli("check", "--format", "json", "--today", TODAY, store).json()
+    # new.md supersedes old.md: no conflict between them, and old.md must now be retired
+    assert [(f["path"], f["code"]) for f in found if f["code"] in ("MEM503", "MEM504")] == [("old.md", "MEM503")]
+
+
 # ------------------------------------------------------------------ MEM504
 
 OLD_DATES = [f"2026-01-0{i}" for i in range(1, 9)]
@@ -291,6 +314,31 @@ def test_mem504_the_undecided_fix_it_gives_leaves_no_error(make_store, cli):
     assert [f for f in result.json() if f["severity"] == "error"] == []
 
 
+def test_mem504_the_fix_it_gives_names_the_other_as_this_file_can_reach_it(make_store, cli):
+    """a/price.md naming `price.md` would name itself (references resolve
+    from the file's folder first): the advice must read back as the other."""
+    key = "key: price\n"
+    files = {"MEMORY.md": index("price.md", "a/price.md"), "price.md": mem("p1", key + "created: 2026-01-01\n"),
+             "a/price.md": mem("p2", key + "created: 2026-05-01\n")}
+    store = make_store(files)
+    [(path, _, message)] = messages(cli, store, "MEM504")
+    ref = message.split("add `supersedes: [", 1)[1].split("]`", 1)[0]
+    assert path == "a/price.md" and ref == "../price.md"
+    fixed = make_store({**files, "MEMORY.md": index("a/price.md"),
+                        "price.md": mem("p1", key + "created: 2026-01-01\nstatus: superseded\n"),
+                        "a/price.md": mem("p2", key + f"created: 2026-05-01\nsupersedes: [{ref}]\n")}, sub="fixed")
+    result = cli("check", "--format", "json", "--today", TODAY, fixed)
+    assert [f for f in result.json() if f["severity"] == "error"] == []
+
+
+def test_mem504_the_undecided_status_is_one_the_store_retires(make_store, cli):
+    key = "key: price\n"
+    store = make_store({"MEMORY.md": index("a.md", "b.md"), "a.md": mem("a", key), "b.md": mem("b", key),
+                        ".memlint.yaml": "retired-statuses: [Outdated, archived]\n"})
+    [(_, _, message)] = messages(cli, store, "MEM504")
+    assert "`status: Outdated` and take them out" in message
+
+
 def test_mem504_two_members_and_retired_ones_do_not_count(make_store, cli):
     store = make_store({
         "MEMORY.md": index("a.md", "b.md"),
@@ -303,6 +351,13 @@ def test_mem504_two_members_and_retired_ones_do_not_count(make_store, cli):
     assert (path, line) == ("b.md", 5)
     assert "2 live memories assert `key: team/lead` and neither supersedes the other" in message
     assert "newest first: b.md (2026-05-01), a.md (2026-03-01)" in message and "c.md" not in message
+
+
+def test_mem504_a_key_typed_in_nfd_is_the_same_fact_as_in_nfc(make_store, cli):
+    """macOS writes `café` as e + a combining accent: the same key."""
+    store = make_store({"MEMORY.md": index("a.md", "b.md"), "a.md": mem("a", "key: caf\u00e9/price\n"),
+                        "b.md": mem("b", "key: cafe\u0301/price\n")})
+    assert len(messages(cli, store, "MEM504")) == 1
 
 
 def test_mem504_a_numeric_key_is_the_same_fact_as_its_text(make_store, cli):
