@@ -117,7 +117,7 @@ def sessions_from_logs(store_dir: Path, log_paths: Iterable[str]) -> Iterator[Se
             text, when = _text_and_date(path)
         except OSError:
             continue
-        yield Session(id=f"log:{rel_posix}", when=when, text=text)
+        yield Session(id=_session_id("log", rel_posix), when=when, text=text)
 
 
 def _parse_timestamp(value: object) -> date | None:
@@ -292,7 +292,7 @@ def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = (), *, markdown
                 text, when = _text_and_date(path)
         except OSError:
             continue
-        yield Session(id=f"file:{rel}", when=when, text=text)
+        yield Session(id=_session_id("file", rel), when=when, text=text)
 
 
 def sessions_from_git(repo_root: Path, under: str | None) -> Iterator[Session]:
@@ -376,6 +376,13 @@ _TABLES = {"sessions", "fts"}
 
 class _Foreign(Exception):
     """The file is an SQLite database, but not (this version of) ours."""
+
+
+def _session_id(kind: str, rel) -> str:
+    """``kind:<path>``. A file name's bytes that are not UTF-8 (lone
+    surrogates, which SQLite refuses) are kept as \\xNN escapes: the same
+    file gets the same id every run."""
+    return f"{kind}:{str(rel).encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')}"
 
 
 def _content_hash(s: Session) -> str:

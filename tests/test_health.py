@@ -197,6 +197,25 @@ def test_sessions_dir_of_transcripts(make_store, cli, tmp_path):
     assert row["sessions"] == 6 and row["matched"] == ["zephyrine"]
 
 
+@pytest.mark.parametrize("command", ["health", "triage", "report"])
+def test_a_file_name_that_is_not_utf8_is_a_session_not_a_crash(make_store, cli, tmp_path, command):
+    """A transcript, or a daily log in the store, named with bytes that are
+    not UTF-8 (a Latin-1 file system): read and counted like any other."""
+    store = make_store({"MEMORY.md": "# M\n", "zephyrine.md": MEM.format(name="zephyrine", desc="d", body="b"),
+                        "memory/2026-03-29.md": "# log\nzephyrine\n"})
+    os.rename(store / "memory" / "2026-03-29.md", os.fsencode(store / "memory") + b"/2026-03-29-caf\xe9.md")
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    line = {"type": "user", "message": {"role": "user", "content": "zephyrine"}, "timestamp": f"{days_ago(1)}T10:00:00Z"}
+    (sessions / os.fsdecode(b"caf\xe9.jsonl")).write_text(json.dumps(line) + "\n")
+    for extra in ((), ("--sessions", sessions)):
+        result = cli(command, "--today", TODAY.isoformat(), *extra, store)
+        assert result.exit_code == 0, result.stderr
+    if command == "health":
+        [row] = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions, store).json()
+        assert row["sessions"] == 1
+
+
 def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tmp_path, cli):
     """Claude Code keeps a project's transcripts beside its memory/ folder:
     --sessions on the project counts the transcripts; the memories (this
