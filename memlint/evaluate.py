@@ -520,7 +520,27 @@ def run_record(outcomes: Sequence[Outcome], k: int, golden: str) -> dict:
 @dataclass(frozen=True)
 class Baseline:
     k: int
-    passed: dict[tuple[str, str], bool]
+    passed: dict[tuple[str, str, str], bool]  # (q, "file", path found) and (q, "spelt", expect as spelt)
+
+    def before(self, outcome: "Outcome") -> bool | None:
+        """Whether the question passed in the baseline (None: not in it). The
+        same question and file, however ``expect`` is spelt in either run."""
+        if outcome.found is not None and (outcome.q, "file", outcome.found) in self.passed:
+            return self.passed[(outcome.q, "file", outcome.found)]
+        return self.passed.get((outcome.q, "spelt", _spelling(outcome.expect)))
+
+
+def same_question_twice(outcomes: Sequence["Outcome"]) -> tuple["Outcome", "Outcome"] | None:
+    """Two questions of a golden set that ask the same for the same file,
+    spelt two ways (``memory/a.md`` and ``a.md``): (the first, the second)."""
+    seen: dict[tuple[str, str], Outcome] = {}
+    for outcome in outcomes:
+        if outcome.found is None:
+            continue
+        first = seen.setdefault((outcome.q, outcome.found), outcome)
+        if first is not outcome:
+            return first, outcome
+    return None
 
 
 def load_baseline(path: Path) -> Baseline:
@@ -542,16 +562,18 @@ def load_baseline(path: Path) -> Baseline:
         if not (isinstance(item, dict) and isinstance(item.get("q"), str) and isinstance(item.get("expect"), str)
                 and isinstance(item.get("passed"), bool)):
             raise GoldenError(f"{path}: question {i + 1} of the saved run lacks q, expect or passed")
-        passed[(item["q"], item["expect"])] = item["passed"]
+        if isinstance(item.get("found"), str):
+            passed[(item["q"], "file", item["found"])] = item["passed"]
+        passed[(item["q"], "spelt", _spelling(item["expect"]))] = item["passed"]
     k = data.get("k")
     return Baseline(k if isinstance(k, int) else DEFAULT_K, passed)
 
 
 def regressions(baseline: Baseline, outcomes: Sequence[Outcome]) -> list[Outcome]:
     """Questions that passed in the baseline and fail now."""
-    return [o for o in outcomes if baseline.passed.get((o.q, o.expect)) is True and not o.passed]
+    return [o for o in outcomes if baseline.before(o) is True and not o.passed]
 
 
 def fixed(baseline: Baseline, outcomes: Sequence[Outcome]) -> list[Outcome]:
     """Questions that failed in the baseline and pass now."""
-    return [o for o in outcomes if baseline.passed.get((o.q, o.expect)) is False and o.passed]
+    return [o for o in outcomes if baseline.before(o) is False and o.passed]

@@ -143,6 +143,26 @@ def test_baseline_names_the_question_that_regressed(cli, moc, tmp_path):
     assert again.output.splitlines()[-1] == f"no regression against {baseline}"
 
 
+def test_a_regression_is_found_however_the_file_is_spelt_in_either_run(cli, moc, tmp_path):
+    before_golden, after_golden = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    before_golden.write_text("- q: which search tool flags do we use?\n  expect: tools/ripgrep.md\n")
+    after_golden.write_text(f"- q: which search tool flags do we use?\n  expect: '{moc.resolve() / 'tools/ripgrep.md'}'\n")
+    baseline = tmp_path / "before.json"
+    cli("eval", "--save", baseline, before_golden, moc)
+    topic = moc / "MOC-tools.md"
+    topic.write_text(topic.read_text().replace("- [[ripgrep]] — fast search flags we use\n", ""))
+    after = cli("eval", "--baseline", baseline, after_golden, moc)
+    assert after.exit_code == 1 and "REGRESSION: 1 passed" in after.output and "new questions" not in after.output
+
+
+def test_the_same_question_for_one_file_spelt_two_ways_is_an_error(cli, moc, tmp_path):
+    golden = tmp_path / "golden.yaml"
+    golden.write_text("- q: flags?\n  expect: tools/ripgrep.md\n"
+                      f"- q: flags?\n  expect: '{moc.resolve() / 'tools/ripgrep.md'}'\n")
+    result = cli("eval", golden, moc)
+    assert result.exit_code == 2 and f"{golden}:3: the same question and file as line 1" in result.stderr
+
+
 def test_a_question_that_failed_before_is_not_a_regression(cli, moc, tmp_path):
     topic = moc / "MOC-tools.md"
     original = topic.read_text()

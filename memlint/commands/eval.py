@@ -62,6 +62,10 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
     stores = build_stores(paths, preset, config_file)
     require_stores(stores, paths, f"eval {golden}")  # a file named that no store holds
     outcomes = ev.evaluate(stores, questions, k)
+    twice = ev.same_question_twice(outcomes)
+    if twice is not None:  # as parse_golden refuses the same spelling twice
+        raise UsageError(f"{golden}:{twice[1].line}: the same question and file as line {twice[0].line} "
+                         f"({printable(twice[1].expect)} is {printable(twice[0].expect)})")
     record = ev.run_record(outcomes, k, str(golden))
     if save is not None:
         from memlint.atomic import write_text_atomic
@@ -77,7 +81,7 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
         click.echo(f"memlint: the baseline routed with --k {base.k}, this run with --k {k}: routing is not compared like for like", err=True)
     worse = ev.regressions(base, outcomes)
     better = ev.fixed(base, outcomes)
-    unknown = sum(1 for o in outcomes if (o.q, o.expect) not in base.passed)
+    unknown = sum(1 for o in outcomes if base.before(o) is None)
     stream = sys.stderr if fmt == "json" else sys.stdout
     if better:
         click.echo(f"{len(better)} now pass that failed in {baseline}: " + "; ".join(_name(o) for o in better), file=stream)
