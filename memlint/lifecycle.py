@@ -67,6 +67,8 @@ def status_of(doc: "Doc") -> str | None:
         return held[1]
     value = doc.field("status")
     status = None
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]  # `status: [superseded]`: one status, written as a list
     if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
         status = str(value).strip().casefold()
     doc.__dict__["_status_of"] = (doc.parsed, status)

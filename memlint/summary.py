@@ -26,6 +26,7 @@ class StoreSummary:
     by_status: Counter = field(default_factory=Counter)
     stale: int = 0
     stale_days: int | None = None
+    core_stale_days: int | None = None  # core memories' own window
     expired_live: int = 0
     superseded_live: int = 0
     conflict_members: int = 0
@@ -45,7 +46,8 @@ def summarize(store) -> StoreSummary:
     from memlint.lifecycle import is_live, status_of
 
     lc = store.lifecycle
-    out = StoreSummary(_display(store.dir), store.preset, stale_days=store.settings.get("stale-days"))
+    out = StoreSummary(_display(store.dir), store.preset, stale_days=store.settings.get("stale-days"),
+                       core_stale_days=store.settings.get("core-stale-days"))
     for rel, doc in lc.memories.items():
         out.memories += 1
         out.by_status[status_of(doc) or NO_STATUS] += 1
@@ -67,7 +69,10 @@ def render(summaries: list[StoreSummary], exempted: int = 0) -> str:
     lines = []
     for s in summaries:
         statuses = ", ".join(f"{name} {n}" for name, n in sorted(s.by_status.items(), key=lambda p: (-p[1], p[0])))
-        window = f"not verified for over {s.stale_days} days" if s.stale_days is not None else "no stale-days window set"
+        windows = [f"not verified for over {s.stale_days} days" if s.stale_days is not None else "no stale-days window set"]
+        if s.core_stale_days is not None:
+            windows.append(f"core memories {s.core_stale_days} days")
+        window = "; ".join(windows)
         lines += [
             f"summary: {printable(s.name)} ({s.preset})",
             f"  memories       {s.memories}: {s.live} live, {s.retired} retired",

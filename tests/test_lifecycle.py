@@ -136,6 +136,23 @@ def test_summary_counts_text(make_store, cli):
     assert "memories " not in result.stderr  # stderr holds only the one no-git notice
 
 
+def test_summary_names_the_core_window_when_the_store_sets_one(make_store, cli):
+    store = make_store({
+        "INDEX.md": "# INDEX\n- [a](a.md)\n", "NOW.md": "# NOW\n",
+        "a.md": "---\ntitle: a\nstatus: active\npriority: core\nlast_verified: 2026-06-01\n---\nold core\n",
+        ".memlint.yaml": "stale-days: 1000\ncore-stale-days: 10\n",
+    })
+    out = cli("check", "--today", TODAY, "--summary", store).output
+    assert "  stale          1 (not verified for over 1000 days; core memories 10 days)" in out.splitlines()
+
+
+def test_a_status_written_as_a_one_item_list_is_that_status(make_store, cli):
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n",
+                        "a.md": "---\nname: a\ndescription: d\ntype: user\nstatus: [superseded]\n---\nold\n"})
+    found = cli("check", "--format", "json", "--today", TODAY, store).json()
+    assert [f["code"] for f in found if f["code"] == "MEM205"] == ["MEM205"]
+
+
 def test_summary_goes_to_stderr_for_machine_readable_formats(make_store, cli):
     store = summary_store(make_store)
     for fmt in ("json", "sarif"):

@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from memlint.finding import Problem
+from memlint.lifecycle import retired_statuses
 
 CODE = "MEM003"
 NAME = "frontmatter-schema"
@@ -153,6 +154,36 @@ def _json_type(value) -> str:
     return type(value).__name__
 
 
+def _status_as_lifecycle_reads_it(instance, schema, retired: tuple[str, ...]):
+    """The frontmatter with a ``status`` (flat or under ``metadata:``) that
+    the lifecycle rules read as a known status, in any case and padding, or
+    one of the store's ``retired-statuses``, spelt as the schema lists it:
+    the schema must not call invalid what the lifecycle accepts."""
+    if not isinstance(instance, dict):
+        return instance
+    allowed = _status_enum(schema)
+    if not allowed:
+        return instance
+    by_fold = {value.casefold(): value for value in allowed if isinstance(value, str)}
+    out = dict(instance)
+    for holder in (out, out.get("metadata")):
+        if not isinstance(holder, dict) or not isinstance(holder.get("status"), str):
+            continue
+        folded = holder["status"].strip().casefold()
+        spelt = by_fold.get(folded) or (next(iter(by_fold.values()), None) if folded in retired else None)
+        if spelt is not None and spelt != holder["status"]:
+            if holder is not out:
+                holder = out["metadata"] = dict(holder)
+            holder["status"] = spelt
+    return out
+
+
+def _status_enum(schema) -> list:
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    status = properties.get("status") if isinstance(properties, dict) else None
+    return status.get("enum") or [] if isinstance(status, dict) else []
+
+
 def content_memo(store, options):
     """(cache kind, function of a doc): the schema errors of one file depend
     only on its content, the schema and the date fields (kept by blob id)."""
@@ -161,11 +192,12 @@ def content_memo(store, options):
         return None
     schema, digest = _schema(str(path))
     skip = tuple(store.settings["date-fields"])
+    retired = tuple(sorted(retired_statuses(store.settings)))
 
     def problems(doc):
-        return _problems(doc, str(path), schema, skip) if doc.frontmatter is not None else []
+        return _problems(doc, str(path), schema, skip, retired) if doc.frontmatter is not None else []
 
-    return f"schema:{digest}:{','.join(skip)}", problems
+    return f"schema:{digest}:{','.join(skip)}:{','.join(retired)}", problems
 
 
 def check(doc, store, options):
@@ -179,11 +211,11 @@ def check(doc, store, options):
         yield Problem(doc.path, line, column, message)
 
 
-def _problems(doc, path: str, schema, skip: tuple[str, ...]) -> list[tuple[int, int, str]]:
+def _problems(doc, path: str, schema, skip: tuple[str, ...], retired: tuple[str, ...] = ()) -> list[tuple[int, int, str]]:
     """(line, column, message) of each schema error in the doc's frontmatter."""
     if not _is_shipped(path):
         _validator(path)  # a user's schema is checked against its meta-schema once (ConfigError: exit 2)
-    instance = _jsonable(doc.frontmatter)
+    instance = _status_as_lifecycle_reads_it(_jsonable(doc.frontmatter), schema, retired)
     test = _path_test(path)
     if test is not None and test(instance):
         return []

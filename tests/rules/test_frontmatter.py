@@ -224,6 +224,19 @@ def test_every_retired_status_the_lifecycle_knows_is_valid_in_the_shipped_schema
     assert set(RETIRED_STATUSES) <= allowed
 
 
+@pytest.mark.parametrize("status, valid", [("paused", True), ("Superseded", True), ('"archived "', True),
+                                           ("bogus", False)])
+def test_mem003_accepts_a_status_the_lifecycle_reads_as_known(make_store, cli, status, valid):
+    """A status the store retires (its own retired-statuses), or a known one
+    in another case or padding, is what the lifecycle rules go by: the
+    schema must not call it invalid."""
+    store = make_store({"INDEX.md": "# INDEX\n- [a](a.md)\n", "NOW.md": "# NOW\n",
+                        "a.md": f"---\ntitle: A\nstatus: {status}\n---\nA fact.\n",
+                        ".memlint.yaml": "retired-statuses: [superseded, archived, paused]\n"})
+    found = [f for f in cli("check", "--format", "json", "--select", "MEM003", store).json()]
+    assert (found == []) is valid, found
+
+
 def test_mem002_says_what_yaml_was_reading_when_it_gave_up(make_store, cli):
     store = make_store({"MEMORY.md": ROOT, "a.md": "---\nname: \"unclosed\ndescription: d\ntype: user\n---\nBody\n"})
     [text] = [f["message"] for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM002"]
