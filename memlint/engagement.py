@@ -226,13 +226,16 @@ def engagement(
     kws: Sequence[str],
     today: date,
     window_days: int = HEALTH_WINDOW_DAYS,
+    names: Sequence[str] = (),
 ) -> Engagement:
     """Engagement of a file with keywords ``kws``.
 
     The window is ``today - window_days <= session date <= today``
     (sessions dated after ``today`` are ignored). Keyword weights are
     :func:`idf` over every indexed session; keywords weighing less than
-    :data:`MIN_WEIGHT` are ignored.
+    :data:`MIN_WEIGHT` are ignored. ``names`` name the file itself (its
+    file name, ``project_kafka.md``): a session that writes one refers to
+    the file, however many do, and weighs 1.
     """
     n_sessions = index.count()
     since = today - timedelta(days=window_days)
@@ -240,7 +243,8 @@ def engagement(
     matched: dict[str, float] = {}
     last: date | None = None
     order = {}
-    for kw in kws:
+    own = {name.strip().lower() for name in names}
+    for kw in [*names, *kws]:
         kw = kw.strip().lower()
         if not kw or kw in order:
             continue
@@ -248,7 +252,7 @@ def engagement(
         df = index.document_frequency(kw)
         if df == 0:
             continue
-        w = idf(df, n_sessions)
+        w = 1.0 if kw in own else idf(df, n_sessions)
         if w < MIN_WEIGHT:
             continue
         in_window = False

@@ -216,6 +216,25 @@ def test_a_file_name_that_is_not_utf8_is_a_session_not_a_crash(make_store, cli, 
         assert row["sessions"] == 1
 
 
+def test_a_memory_opened_in_many_sessions_is_hot_not_archived(make_store, cli, tmp_path):
+    """Its words are then in many sessions, and IDF weighs them down to
+    nothing; a session that writes its file name refers to it all the same."""
+    store = make_store({"MEMORY.md": "# M\n- [Kafka](project_kafka.md) — kafka cluster\n",
+                        "project_kafka.md": MEM.format(name="kafka", desc="k", body="kafka")})
+    set_mtime(store / "project_kafka.md", 89)
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    for n in range(8):
+        read = {"type": "tool_use", "name": "Read", "input": {"file_path": f"/p/{store.name}/project_kafka.md"}}
+        line = {"type": "assistant", "message": {"content": [read]}, "timestamp": f"{days_ago(n + 1)}T10:00:00Z"}
+        (sessions / f"s{n}.jsonl").write_text(json.dumps(line) + "\n")
+    [row] = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions, store).json()
+    assert row["sessions"] == 8 and row["matched"][0] == "project_kafka.md"
+    [triaged] = cli("triage", "--all", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions,
+                    store).json()
+    assert triaged["recommendation"] != "ARCHIVE"
+
+
 def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tmp_path, cli):
     """Claude Code keeps a project's transcripts beside its memory/ folder:
     --sessions on the project counts the transcripts; the memories (this

@@ -126,7 +126,8 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
         if doc.parsed is None:
             continue
         kws = eng.keywords(doc.rel, _title(doc), _tags(doc))
-        e = eng.engagement(index, kws, today, window_days)
+        # its file name, as a session that opens or cites it writes it: `project_kafka.md`
+        e = eng.engagement(index, kws, today, window_days, names=[doc.rel.rsplit("/", 1)[-1]])
         days, source = _days_since_changed(store, doc, today)
         uses.append(
             FileUse(doc.path, kws, list(e.matched), round(e.hits, 3), e.sessions,
