@@ -235,6 +235,15 @@ def test_a_memory_opened_in_many_sessions_is_hot_not_archived(make_store, cli, t
     assert triaged["recommendation"] != "ARCHIVE"
 
 
+@pytest.mark.parametrize("command", ["health", "triage"])
+def test_a_file_named_reports_that_file_only(make_store, cli, command):
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n- [B](b.md) — b\n",
+                        "a.md": MEM.format(name="a", desc="d", body="a"), "b.md": MEM.format(name="b", desc="d", body="b")})
+    args = ("--all",) if command == "triage" else ()
+    rows = cli(command, *args, "--format", "json", "--today", TODAY.isoformat(), store / "b.md").json()
+    assert [row["path"] for row in rows] == ["b.md"]
+
+
 def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tmp_path, cli):
     """Claude Code keeps a project's transcripts beside its memory/ folder:
     --sessions on the project counts the transcripts; the memories (this

@@ -187,7 +187,9 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
                    for sid in index.ids(since=today_date - timedelta(days=window_days), until=today_date)}
         index.close()
         store.save_cache()
-        rows.extend(replace(u, path=store.shown(u.path)) for u in uses)
+        # files named: only their rows (hotness is still relative to the whole store's)
+        rows.extend(replace(u, path=store.shown(u.path)) for u in uses
+                    if store.only_paths is None or u.path in store.only_paths)
     n_sessions = len(recent)
     rows.sort(key=lambda u: (-u.hotness, u.path))
     if fmt == "json":
@@ -247,6 +249,8 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         for u in uses:
             if not triaged(by_path[u.path]):
                 continue  # a topic index routes to memories: archiving it would lose them all
+            if store.only_paths is not None and u.path not in store.only_paths:
+                continue  # files named: only those
             t = triage_use(by_path[u.path], u, today_date)
             scored.append({"path": store.shown(u.path), "recommendation": t.recommendation, "score": round(t.score, 3),
                            "recency": t.recency, "recurrence": round(t.recurrence, 3),
