@@ -644,10 +644,15 @@ def findings_key(store, selection) -> str | None:
 
 
 def _staged_digest(repo_root: Path) -> str | None:
-    """HEAD and the whole index, for a staged run (the index is the file set)."""
+    """HEAD, the whole index, and the commits a merge being made merges, for
+    a staged run (the index is the file set; a merge dates what it brings by
+    its branches' commits)."""
+    from memlint.history import _merge_heads
+
     try:
         out = [gitrun.run(repo_root, args)[1]
                for args in (["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"], ["ls-files", "-s", "-z"])]
+        out.append(" ".join(_merge_heads(Path(repo_root))).encode())
     except OSError:
         return None
     return hashlib.blake2b(b"\0".join(out), digest_size=16).hexdigest()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 STAGED = "staged"  # the commit being made, in place of a sha
 _MAX_PATH_ARGS = 200  # beyond this, one pathspec for the store folder, filtered here
 _MAX_MOVES = 8  # earlier names followed per file; past that, history's last change stands
+_MAX_ENDS = 200  # commits a walk of MEM404's may be cut at (`^sha` arguments); past that, none
 
 
 @dataclass(frozen=True)
@@ -168,9 +169,14 @@ class GitDates:
         added after the date has not changed since). A file moved to its name
         after the date is followed to its earlier names (a pure move is not a
         change; the lines a move edits are judged like any others), on every
-        line of history a later merge brought in. One ``git log -p`` for every
-        path, bounded by the oldest date, and one more per commit that moved
-        such files; in a staged run the index counts as a commit made today.
+        line of history a later merge brought in. Dates are judged here, not
+        cut by git (commit dates need not grow along history): one ``git log
+        -p`` of every path's whole history (the store's folder, for many
+        paths: then cut below the commits that, with all their ancestors, are
+        older than the oldest date), and one more per commit that moved such
+        files; in a staged run the index counts as a commit made today,
+        except in a merge being made (a merge is no change: its branches'
+        commits are read instead).
         """
         history = self.history
         if not wanted or not self.usable:
@@ -187,6 +193,8 @@ class GitDates:
             if path in done or path not in wanted or path in found:
                 return
             if when <= wanted[path]:
+                if patch.born:  # (no cut by date: commit dates need not grow along history)
+                    done.add(path)  # its birth: what is older at this name was another file
                 return  # older than the date: a later commit of this path may still be newer
             if patch.born:
                 done.add(path)
@@ -200,29 +208,96 @@ class GitDates:
         base = ["--no-color", "--no-ext-diff", "--no-textconv", "--text", "-U0",
                 "--src-prefix=a/", "--dst-prefix=b/"]
         paths = sorted(wanted)
+        # In a merge being made, the commit being made is a merge: skipped, as
+        # merges are once made (a file keeps its branch commits' dates), so the
+        # history is read from HEAD and the merged commits, and the index not.
+        merging = self.staged and bool(history.merge_heads)
+        tips = ["HEAD", *history.merge_heads] if merging else ["HEAD"]
         # A file renamed in the index has its committed history under its old name.
-        old_names = {history.staged_renames[p]: p for p in wanted if self.staged and p in history.staged_renames}
+        old_names = {history.staged_renames[p]: p for p in wanted
+                     if self.staged and not merging and p in history.staged_renames}
         done: set[str] = set()
-        if self.staged:
+        if self.staged and not merging:
             spec = [*paths, *old_names] if len(paths) <= _MAX_PATH_ARGS else self._store_spec()
+            if spec and len(paths) > _MAX_PATH_ARGS and len(old_names) <= _MAX_PATH_ARGS:
+                spec += old_names  # a move into the store: git pairs it only when it sees the old name
             _, out, _ = history_mod._run(root, ["diff", "--cached", "-M", *base, "--", *spec])
             for patch in _patches(history_mod._decode(out)):
                 judge(patch.path, self.store.today, STAGED, patch, done)
         if history.head is None or done >= wanted.keys():
             return found  # nothing committed yet, or the index settled every path
-        oldest = min(wanted.values()) - timedelta(days=2)  # slack: --since reads the committer date
+        # Only commits dated after the oldest date can change anything, but
+        # `git log --since` cannot pick them: it reads the committer date and
+        # stops at the first commits older than it, hiding newer ones below
+        # them (a rebase with --committer-date-is-author-date, `git am`, a
+        # wrong clock). The dates are judged here; a walk is cut only below
+        # the `ends` of the commit graph, which nothing newer is below.
+        oldest = min(wanted.values())
         fmt = "%H %cd" if self.date_kind == "committer" else "%H %ad"
-        log = ["log", "--no-merges", "--no-renames", f"--since={oldest.isoformat()}",
-               f"--format=%x00{fmt}", "--date=raw", "-p", *base]
+        # children before parents (--date-order): a file's edits before its birth
+        log = ["log", "--no-merges", "--date-order", "--no-renames", f"--format=%x00{fmt}", "--date=raw", "-p", *base]
+        children: dict[str, list[str]] = {}  # commit -> its children (`graph`)
+        merges: set[str] = set()
+        # The commits where a walk can end, as ``^sha``: those that, with all
+        # their ancestors, are dated no later than the oldest date, and have a
+        # child (or are a start) that is not. None: not read yet, or too many.
+        ends: list[str] | None = None
+        read: list[bool] = []
 
-        def walk(revision: str, names: dict[str, str], done: set[str], skip: set[str] = frozenset()) -> None:
-            """Judge the commits from ``revision`` back that touched ``names``
+        def graph() -> None:
+            """Read the commit graph from ``tips`` once (one ``git log``,
+            no diffs): children, merges and ``ends``."""
+            nonlocal ends
+            if read:
+                return
+            read.append(True)
+            _, out, _ = history_mod._run(root, ["log", "--date-order", f"--format={fmt} %P", "--date=raw",
+                                                "--end-of-options", *tips, "--"])
+            lines = [line.split() for line in history_mod._decode(out).splitlines()]  # sha, stamp, zone, parents
+            _, stamps = history_mod.commit_dates([" ".join(line[:3]) for line in lines])
+            newer: dict[str, bool] = {}  # commit -> it or an ancestor is dated after the oldest date
+            for (sha, _, _, *parents), when in zip(reversed(lines), reversed(stamps)):  # parents first
+                if len(parents) > 1:
+                    merges.add(sha)
+                newer[sha] = when.date() > oldest or any(newer.get(parent, True) for parent in parents)
+                for parent in parents:
+                    children.setdefault(parent, []).append(sha)
+            found_ends = {parent for sha, _, _, *parents in lines if newer[sha]
+                          for parent in parents if newer.get(parent) is False}
+            found_ends.update(sha for sha in newer if not newer[sha] and sha not in children)  # a start, all old
+            if len(found_ends) <= _MAX_ENDS:  # (else the walks go on to the root)
+                ends = [f"^{sha}" for sha in sorted(found_ends)]
+
+        def walk(revisions: list[str], names: dict[str, str], done: set[str], skip: set[str] = frozenset()) -> None:
+            """Judge the commits from ``revisions`` back that touched ``names``
             ({name in those commits: path at HEAD}), but those in ``skip``;
             with a ``skip``, on every line of history (a merge that kept one
-            side's version of a name does not hide the other side's edits)."""
-            spec = list(names) if len(names) <= _MAX_PATH_ARGS else self._store_spec()
+            side's version of a name does not hide the other side's edits).
+
+            One ``git log -p``, cut at the graph's ``ends``; for a few names
+            before the graph is read (the first walk), their whole history
+            instead (reading the graph costs more than walking on to the
+            root, and the patches of a few files are small). For many, the
+            store's folder, whose old patches would cost: without ``ends``
+            (too many), a first log without patches picks the commits dated
+            after the oldest date, and the second reads only those."""
             full = ["--full-history"] if skip else []
-            _, out, _ = history_mod._run(root, [*log, *full, revision, "--", *spec])
+            many = len(names) > _MAX_PATH_ARGS
+            spec = self._store_spec() if many else list(names)
+            if many:
+                graph()
+            if ends is not None or not many:
+                _, out, _ = history_mod._run(root, [*log, *full, "--end-of-options", *revisions, *(ends or ()),
+                                                    "--", *spec])
+            else:
+                _, out, _ = history_mod._run(root, ["log", "--no-merges", "--date-order", *full, f"--format={fmt}",
+                                                    "--date=raw", "--end-of-options", *revisions, "--", *spec])
+                shas, stamps = history_mod.commit_dates(history_mod._decode(out).splitlines())
+                picked = [sha for sha, when in zip(shas, stamps) if sha not in skip and when.date() > oldest]
+                if not picked:
+                    return
+                _, out, _ = history_mod._run(root, [*log, "--no-walk=unsorted", "--stdin", "--", *spec],
+                                             stdin="".join(sha + "\n" for sha in picked).encode("ascii"))
             for sha, when, patches in _commits(history_mod._decode(out)):
                 if sha in skip:
                     continue
@@ -234,22 +309,10 @@ class GitDates:
             known = history.dates(path)
             found[path] = (known.changed.date(), known.changed_commit)
 
-        children: dict[str, list[str]] | None = None  # commit since `oldest` -> its children, read at the first move
-        merges: set[str] = set()
-
         def descendants(commit: str) -> set[str]:
-            """The commits since ``oldest`` that descend from ``commit``."""
-            nonlocal children
-            if children is None:
-                children = {}
-                _, out, _ = history_mod._run(root, ["rev-list", "--parents", f"--since={oldest.isoformat()}",
-                                                    "HEAD", "--"])
-                for line in history_mod._decode(out).splitlines():
-                    sha, *parents = line.split(" ")
-                    if len(parents) > 1:
-                        merges.add(sha)
-                    for parent in parents:
-                        children.setdefault(parent, []).append(sha)
+            """The commits that descend from ``commit`` (no cut by date: a
+            child may carry an older date than its parent)."""
+            graph()
             later, stack = set(), [commit]
             while stack:
                 for child in children.get(stack.pop(), ()):
@@ -258,7 +321,7 @@ class GitDates:
                         stack.append(child)
             return later
 
-        walk("HEAD", {**{p: p for p in paths}, **old_names}, done)
+        walk(tips, {**{p: p for p in paths}, **old_names}, done)
         for _ in range(_MAX_MOVES):
             if not moved:
                 break
@@ -282,9 +345,9 @@ class GitDates:
                     # name (git carries such an edit into the new one): walk every
                     # line from HEAD but the move and what came after it (where the
                     # old name, if used again, is another file).
-                    walk("HEAD", names, set(), later | {commit})
+                    walk(tips, names, set(), later | {commit})
                 else:
-                    walk(f"{commit}^", names, set())
+                    walk([f"{commit}^"], names, set())
         for path in moved:  # moved more often than followed
             as_history_has_it(path)
         return found

@@ -13,6 +13,7 @@ it follows copies to the original's birth).
 """
 from __future__ import annotations
 
+import os
 import subprocess
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -62,9 +63,17 @@ class History:
     staged_moved_in: dict[str, FileDates] = field(default_factory=dict)
     # Paths whose content the index changes against HEAD (edits, renames with edits).
     staged_changed: frozenset[str] = frozenset()
+    # A merge being made (MERGE_HEAD): the commits it merges, and the dates
+    # the files the index changes against HEAD will have once it is made
+    # (merge commits are skipped: a file keeps its branch commits' dates).
+    # Those files are then neither new nor changed by the commit being made.
+    merge_heads: tuple[str, ...] = ()
+    staged_merged: dict[str, FileDates] = field(default_factory=dict)
 
     def dates(self, path: str) -> FileDates | None:
         found = self.files.get(path)
+        if self.staged_merged:
+            found = self.staged_merged.get(path, found)
         if found is None and path in self.staged_renames:
             found = self.files.get(self.staged_renames[path]) or self.staged_moved_in.get(path)
         return found
@@ -72,7 +81,8 @@ class History:
     def __reduce__(self):
         # Kept by memlint.cache: each commit's sha and date once, and each file
         # as two indexes into them (a third the pickling time of 10,000
-        # FileDates with their datetimes, half the loading time).
+        # FileDates with their datetimes, half the loading time). A merge
+        # being made is not kept (it is of the index, as the staged fields).
         return _history, (self.repo_root, self.head, self.shallow, *_pack(self.files), self.staged_new,
                           self.staged_renames, self.staged_moved_in, self.staged_changed)
 
@@ -149,6 +159,9 @@ class _Replay:
     did, R carries the file to its old name, and A or C is its birth, after
     which older events at that path belong to some other file. D needs
     nothing: a path deleted before a re-add is closed by the re-add.
+    An older A at a path an A closed, with no D (nor rename) of it between,
+    was on a parallel line of history: the same file added there first
+    (both lines added it, a merge joined them), born at that older A.
 
     Parallel branches: a D seen while the file is still open was on another
     branch and the merge kept the file; an edit to a path that another branch
@@ -161,6 +174,9 @@ class _Replay:
         # [created, changed] commit indexes, and the name the file was born under
         self.files: dict[str, list] = {p: [None, None, None] for p in tracked}
         self.orphans: dict[str, int] = {}  # newest edit of a path no HEAD file has (yet)
+        # path -> the record an A closed there, while no D or R of it has been seen
+        self.closed: dict[str, list] = {}
+        self.gone: set[str] = set()  # paths a D or R has been seen to remove
         # {commit: names}: names followed only from the commit before that one
         # on (files that left those names there: `_follow_moves_in`)
         self.after = after or {}
@@ -169,7 +185,7 @@ class _Replay:
         self.names: dict[str, list] = {p: rec for p, rec in self.files.items() if p not in waiting}
 
     def feed(self, tokens: Iterable[str]) -> None:
-        commits, names, orphans = self.commits, self.names, self.orphans
+        commits, names, orphans, closed, gone = self.commits, self.names, self.orphans, self.closed, self.gone
         c = len(commits) - 1
         it = iter(tokens)
         after = self.after
@@ -204,11 +220,21 @@ class _Replay:
                     rec[0], rec[2] = c, path
                     if rec[1] is None:
                         rec[1] = c
+                    if kind == "A" and path not in gone:
+                        closed[path] = rec
+                elif kind == "A":
+                    rec = closed.get(path)
+                    if rec is not None:  # added on a parallel line too, before: born there
+                        rec[0] = c
             elif kind == "R":
                 old, new = next(it), next(it)
                 rec = names.pop(new, None)
                 orphans.pop(new, None)
+                gone.add(old)
+                closed.pop(old, None)
                 if rec is None:
+                    if closed.pop(new, None) is not None:
+                        gone.add(new)
                     continue
                 if rec[1] is None and tok != "R100":
                     rec[1] = c  # renamed with edits
@@ -218,7 +244,10 @@ class _Replay:
                     if edited is not None and (rec[1] is None or edited < rec[1]):
                         rec[1] = edited
             elif kind == "D":
-                orphans.pop(next(it), None)
+                path = next(it)
+                orphans.pop(path, None)
+                gone.add(path)
+                closed.pop(path, None)
             else:  # U/X/B never appear in log output; skip the path to stay aligned
                 next(it)
 
@@ -511,22 +540,51 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
     replay, deleted = _feed_log(root, args, lambda: _Replay(_decode(listed()[1]).split("\0")[:-1]), spec,
                                 started=early.take(root, args) if early is not None else None)
 
-    missing = [p for p, record in replay.files.items() if record[0] is None]
-    if missing:
-        # Only a merge commit brought these (say, added while resolving a
-        # conflict): one more log, over those paths, with merge diffs shown.
-        # (Too many paths for a command line: the whole store, same answer.)
-        paths = missing if len(missing) <= _MAX_PATH_ARGS else spec
-        extra = _Replay(missing)
-        extra.feed(_run_log(root, [*log_args, "-m", "--no-renames", head, "--", *paths]).split("\0"))
-        offset = len(replay.commits)
-        replay.commits += extra.commits
-        for p, (created, changed, born_as) in extra.files.items():
-            if created is not None:
-                replay.files[p] = [created + offset, changed + offset, born_as]
+    _merge_births(root, replay, [head], spec, log_args)
     files, born_as = _dates_of(replay)
     _follow_moves_in(root, spec, files, born_as, log_args, deleted=deleted)
     return History(root, head, shallow, files, *staged())
+
+
+def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str], log_args: list[str]) -> None:
+    """Date the files `replay` (of a ``--no-merges`` log of `revisions`) saw
+    no commit add: only a merge brought these (say, added while resolving a
+    conflict, or by `git subtree`). One more log, over those paths, with
+    merges as combined diffs (`-c`): a merge adds a path only when none of
+    its parents has it, so a later merge of a branch that never had the file
+    does not add it again (a diff against each parent would; and
+    ``--diff-merges=first-parent``, git 2.31, would still take a merge into
+    a branch that lacked the file for its birth). (Too many paths for a
+    command line: the folders `spec`, same answer.)"""
+    missing = [p for p, record in replay.files.items() if record[0] is None]
+    if not missing:
+        return
+    paths = missing if len(missing) <= _MAX_PATH_ARGS else spec
+    extra = _Replay(missing)
+    extra.feed(_combined(_run_log(root, [*log_args, "-c", "--no-renames", *revisions, "--", *paths]).split("\0")))
+    offset = len(replay.commits)
+    replay.commits += extra.commits
+    for p, (created, changed, born_as) in extra.files.items():
+        if created is not None:
+            replay.files[p] = [created + offset, changed + offset, born_as]
+
+
+def _combined(tokens: Iterable[str]):
+    """The tokens of a ``-c --no-renames --name-status -z`` log as the replay
+    reads them: a merge's combined status, one letter per parent, as one
+    letter: A when the path is new to every parent (the merge made it), D
+    when it is gone from every one, M otherwise (it came from a parent and
+    the merge changed it). Every status is followed by one path."""
+    it = iter(tokens)
+    for tok in it:
+        status = tok[1:] if tok[:1] == "\n" else tok
+        if not status or len(status) > 8:  # the empty string after a merge's header or at the end; a header
+            yield tok
+            continue
+        if len(status) > 1:
+            tok = "A" if not status.strip("A") else "D" if not status.strip("D") else "M"
+        yield tok
+        yield next(it, "")
 
 
 def _dates_of(replay: "_Replay") -> tuple[dict[str, FileDates], dict[str, str]]:
@@ -632,7 +690,8 @@ def _deleted_outside(root, spec: list[str], commits: list[str]) -> set[str]:
 
 
 def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as: dict[str, str],
-                     log_args: list[str], depth: int = 0, deleted: set[str] | None = None) -> None:
+                     log_args: list[str], depth: int = 0, deleted: set[str] | None = None,
+                     revisions: list[str] | None = None) -> None:
     """Follow back the files that came into the store's folder by a move.
 
     The log is limited to the store's folder, so git's rename detection
@@ -648,7 +707,8 @@ def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as
     the same way, `_MOVE_DEPTH` folders back at most.
 
     `deleted`: the commits known to have deleted a file outside the folders
-    (`_feed_log`); None: the birth commits are asked about."""
+    (`_feed_log`); None: the birth commits are asked about. `revisions`:
+    where the history read starts (default HEAD)."""
     if not spec or not born_as or depth >= _MOVE_DEPTH:
         return
     birth = {(files[path].created_commit, name): path for path, name in born_as.items()}
@@ -681,7 +741,7 @@ def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as
     olds = sorted({old for names in after.values() for old in names})
     if len(olds) < sum(map(len, after.values())):
         return  # one name left twice (moved in, back out, in again): not followed
-    before = _old_names_dates(root, olds, log_args, depth + 1, after)
+    before = _old_names_dates(root, olds, log_args, depth + 1, after, revisions)
     for commit, renames in moved.items():
         for path, (old, unchanged) in renames.items():
             earlier, now = before.get(old), files[path]
@@ -702,8 +762,19 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple:
     deletes some elsewhere, is it made again with those deleted paths in it,
     so that git can pair a move in (rename detection, costly, stays on what
     could pair), whose old name's dates are read as for a committed move.
-    Works before the first commit too: git then diffs against the empty tree."""
+    Works before the first commit too: git then diffs against the empty tree.
+
+    In a merge being made (MERGE_HEAD), what the index changes came from the
+    branches merged, or was made while merging: the files are dated as the
+    merge commit will leave them (`_merged_dates`), and only those no commit
+    of either side made are new; the last two of the tuple then say so
+    (History.merge_heads, History.staged_merged)."""
     new, renames, changed = _staged_diff(root, spec)
+    if new or renames or changed:  # (an index as HEAD has nothing to date: no merge looked for)
+        heads = _merge_heads(root)
+        if heads:
+            merged = _merged_dates(root, spec, sorted(new | changed | renames.keys()), log_args, heads)
+            return new - merged.keys(), renames, {}, changed - merged.keys(), heads, merged
     if not (new and spec):
         return new, renames, {}, changed
     excluded = [f":(exclude){folder}" for folder in spec]
@@ -726,6 +797,39 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple:
         return new, renames, {}, changed
     return (new - moved_in.keys(), {**renames, **moved_in}, _dates_at_head(root, moved_in, log_args),
             changed | (edited & moved_in.keys()))
+
+
+def _merge_heads(root) -> tuple[str, ...]:
+    """The commits a merge being made merges (MERGE_HEAD: a conflicted
+    merge, ``--no-commit``, a pre-merge-commit hook), or ()."""
+    if (root / ".git").is_dir() and not os.environ.get("GIT_DIR"):
+        where = root / ".git" / "MERGE_HEAD"  # the common case, without a git call
+    else:  # a worktree's or submodule's .git file, or GIT_DIR: git says where
+        status, out, _ = _run(root, ["rev-parse", "--git-path", "MERGE_HEAD"], check=False)
+        if status:
+            return ()
+        where = root / _decode(out).strip()  # (an absolute path stays one)
+    try:
+        text = where.read_text("ascii")
+    except (OSError, UnicodeDecodeError):
+        return ()  # no merge in progress
+    heads = tuple(text.split())
+    return heads if heads and all(len(h) in (40, 64) and not h.strip("0123456789abcdef") for h in heads) else ()
+
+
+def _merged_dates(root, spec: list[str], paths: list[str], log_args: list[str],
+                  heads: tuple[str, ...]) -> dict[str, FileDates]:
+    """The dates ``paths`` (as the index has them) will have once the merge
+    of ``heads`` into HEAD is made: the replay of the folders ``spec`` from
+    HEAD and ``heads`` together, merges skipped as they will be then; files
+    only merges made, and moves into the folders, followed as for HEAD's."""
+    revisions = ["HEAD", *heads]
+    replay = _Replay(paths)
+    replay.feed(_run_log(root, [*log_args, "--no-merges", *revisions, "--", *spec]).split("\0"))
+    _merge_births(root, replay, revisions, spec, log_args)
+    files, born_as = _dates_of(replay)
+    _follow_moves_in(root, spec, files, born_as, log_args, revisions=revisions)
+    return files
 
 
 def _staged_diff(root, paths: list[str], inside: tuple[str, ...] = ()) -> tuple[frozenset[str], dict[str, str], frozenset[str]]:
@@ -771,7 +875,8 @@ def _dates_at_head(root, moved: dict[str, str], log_args: list[str]) -> dict[str
 
 
 def _old_names_dates(root, olds: list[str], log_args: list[str], depth: int,
-                     after: dict[str, list[str]] | None = None) -> dict[str, FileDates]:
+                     after: dict[str, list[str]] | None = None,
+                     revisions: list[str] | None = None) -> dict[str, FileDates]:
     """The dates of the files once at ``olds`` (``after``: each from the
     commit before it left), in one log of their folders, so that renames
     there are followed, and moves into those folders in turn; of the names
@@ -781,10 +886,10 @@ def _old_names_dates(root, olds: list[str], log_args: list[str], depth: int,
     if len(paths) > _MAX_PATH_ARGS:
         return {}
     replay = _Replay(olds, after=after)
-    replay.feed(_run_log(root, [*log_args, "--no-merges", "HEAD", "--", *paths]).split("\0"))
+    replay.feed(_run_log(root, [*log_args, "--no-merges", *(revisions or ["HEAD"]), "--", *paths]).split("\0"))
     before, born_as = _dates_of(replay)
     if paths is folders:
-        _follow_moves_in(root, folders, before, born_as, log_args, depth)
+        _follow_moves_in(root, folders, before, born_as, log_args, depth, revisions=revisions)
     return before
 
 
@@ -804,7 +909,10 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
     with violations only; appends at the end, and inserted lines, are fine.
     A path git finds renamed from another (looked for among the pathspecs
     ``under``, with their magic: the store's markdown files) is judged
-    against that one's lines when ``follow(old, new)`` says so.
+    against that one's lines when ``follow(old, new)`` says so; with
+    ``since``, also through the renames of each commit since (and of the
+    index, with ``staged``): a log renamed in one commit and rewritten in the
+    next is too unlike its old self for one diff of the range to pair them.
     """
     root = Path(repo_root).resolve()
     rel = []
@@ -827,22 +935,95 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
     else:
         compared = ["--end-of-options", since, "HEAD"]
     wanted = set(rel)
-    renamed_from = []
+    renamed_from, added = [], []
+    spec = under or ["."]
     if follow is not None:
         # A log renamed and rewritten in one change is followed to its old
         # name, among the store's markdown files (a big change to other
         # files must not use up git's limit on rename pairs).
         _, names, _ = _run(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", *compared,
-                                  "--", *(under or ["."])], pathspec_magic=bool(under))
-        fields = iter(names.split(b"\0"))
-        for status in fields:  # "M\0path" or "R073\0old\0new"
-            paths = [_decode(next(fields, b""))] + ([_decode(next(fields, b""))] if status[:1] in (b"R", b"C") else [])
-            if status[:1] == b"R" and paths[1] in wanted and follow(paths[0], paths[1]):
-                renamed_from.append(paths[0])
+                                  "--", *spec], pathspec_magic=bool(under))
+        for kind, old, new in _name_status(names):
+            if kind == "R" and new in wanted and follow(old, new):
+                renamed_from.append(old)
+            elif kind == "A" and new in wanted:
+                added.append(new)  # (not paired: renamed in one commit, rewritten in another?)
     args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "-M" if renamed_from else "--no-renames",
             "--src-prefix=a/", "--dst-prefix=b/", *compared]
     _, out, _ = _run(root, [*args, "--", *rel, *renamed_from])
-    return {path: found for path, found in _changed_old_lines(_decode(out)).items() if path in wanted}
+    found = {path: lines for path, lines in _changed_old_lines(_decode(out)).items() if path in wanted}
+    if since is not None and added:
+        found.update(_violations_through_renames(root, since, added, staged, follow, spec, bool(under)))
+    return found
+
+
+def _name_status(out: bytes):
+    """(status letter, old path or None, path) of each file of a ``git diff --name-status -z``."""
+    fields = iter(out.split(b"\0"))
+    for status in fields:  # "M\0path" or "R073\0old\0new"
+        if not status:
+            continue
+        first = _decode(next(fields, b""))
+        if status[:1] in (b"R", b"C"):
+            yield chr(status[0]), first, _decode(next(fields, b""))
+        else:
+            yield chr(status[0]), None, first
+
+
+def _violations_through_renames(root: Path, since: str, paths: list[str], staged: bool, follow, spec: list[str],
+                                magic: bool) -> dict[str, list[int]]:
+    """Violations of the logs ``paths``, new since ``since`` under their
+    name, judged against the name each had there: the renames of every
+    commit from ``since`` to HEAD (and of the index, with ``staged``) are
+    followed back, newest first, each one that ``follow`` allows."""
+    # One log of the renames, each commit's own (children before parents);
+    # --format=%H: a header token between commits.
+    _, out, _ = _run(root, ["log", "--no-merges", "--topo-order", "-M", "--diff-filter=R", "--name-status", "-z",
+                            "--no-color", "--format=%H", "--end-of-options", f"{since}..HEAD", "--", *spec],
+                     pathspec_magic=magic)
+    steps: list[dict[str, str]] = []  # new -> old, per commit, newest first
+    step: dict[str, str] | None = None
+    it = iter(out.split(b"\0"))
+    for token in it:  # only R statuses: any other token is a commit's header
+        token = token.lstrip(b"\n")
+        if token[:1] == b"R" and token[1:].isdigit():
+            old, new = _decode(next(it, b"")), _decode(next(it, b""))
+            if step is not None:
+                step[new] = old
+        elif token:
+            step = {}
+            steps.append(step)
+    if staged:
+        _, out, _ = _run(root, ["diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--", *spec],
+                         pathspec_magic=magic)
+        steps.insert(0, {new: old for kind, old, new in _name_status(out) if kind == "R"})
+    earlier: dict[str, str] = {}  # path now -> its name at `since`
+    for path in paths:
+        name = path
+        for step in steps:
+            old = step.get(name)
+            if old is not None and follow(old, name):
+                name = old
+        if name != path:
+            earlier[path] = name
+    if not earlier:
+        return {}
+    there = existing_at(root, since, sorted(set(earlier.values())))
+    if not there:
+        return {}  # all born since `since`: nothing of them to rewrite
+    _, out, _ = _run(root, ["rev-parse", "--verify", "-q", "--end-of-options", f"{since}^{{commit}}"])
+    base = _decode(out).strip()  # (a sha: `REV:path` must not read a colon of REV's own)
+    found: dict[str, list[int]] = {}
+    now = ":" if staged else "HEAD:"
+    for path, old in sorted(earlier.items()):
+        if old not in there:
+            continue
+        _, out, _ = _run(root, ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
+                                "--dst-prefix=b/", "--end-of-options", f"{base}:{old}", f"{now}{path}"])
+        lines = [n for changed in _changed_old_lines(_decode(out)).values() for n in changed]
+        if lines:
+            found[path] = lines
+    return found
 
 
 def merge_base(repo_root: Path, rev: str) -> tuple[str, bool]:

@@ -8,8 +8,8 @@ new day's log), where they are visible as corrections.
 When it looks: in a staged run (pre-commit, ``check --staged``) at the
 staged changes against HEAD; with ``check --since REV`` at everything
 between REV and HEAD (from where they meet, when HEAD has not merged REV;
-one ``git diff`` for all logs; a log renamed and rewritten at once, keeping
-its date, is followed to its old name); with both, at REV
+one ``git diff`` for all logs; a log renamed keeping its date is followed
+to its old name, rewritten at once or in a later commit); with both, at REV
 against what is being committed (the commits since and the staged change as
 one: a commit that restores a rewritten log passes), and a log born since
 REV at its staged change against HEAD. A plain ``check``

@@ -1,17 +1,20 @@
 """The memory changed in git after its ``last_verified`` date: what it says now was never verified.
 
 Why: ``last_verified`` vouches for the text as it was on that day. An edit
-after it (a new price, a reworded rule, a merge) leaves the memory looking
-verified while nobody checked the new text, and staleness (MEM501) trusts
-the date.
+after it (a new price, a reworded rule, a branch's edit that a merge brought
+in) leaves the memory looking verified while nobody checked the new text,
+and staleness (MEM501) trusts the date.
 
-A change is a commit (merges aside) that touched more than date lines: a
-commit that only writes ``created``/``last_verified``/other date fields (by
-hand or by ``memlint backfill``) or frontmatter fences is not one, nor is a
-pure rename. In a staged run (pre-commit) the commit being made counts, dated
-today. Quiet without git (one notice), in a shallow clone (MEM403), and for a
-file added after the date (moving a verified memory into the repository is
-not an edit).
+A change is a commit that touched more than date lines: a commit that only
+writes ``created``/``last_verified``/other date fields (by hand or by
+``memlint backfill``) or frontmatter fences is not one, nor is a pure
+rename. Merge commits are skipped: an edit made on a branch counts with its
+own commit's date, and what was changed only while resolving a merge does
+not count. In a staged run (pre-commit) the commit being made counts, dated
+today, unless it is a merge (the merged branches' commits are read instead).
+Quiet without git (one notice), in a shallow clone (MEM403), and for a file
+added after the date (moving a verified memory into the repository is not an
+edit).
 
 Options: ``tolerance-days`` (default 1): a change this many days after the
 date is taken as part of the verification (commits made the next day).
