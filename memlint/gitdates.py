@@ -129,6 +129,60 @@ class GitDates:
             return DocDates(created, today, found.created_commit, STAGED)
         return DocDates(created, changed, found.created_commit, found.changed_commit)
 
+    def content_changed(self, docs) -> dict[str, date]:
+        """{repo path: the day each of ``docs`` last changed in more than its
+        date lines}, for those git dates: a commit that only writes dates (as
+        ``memlint backfill``'s) is no change, as for MEM404. One ``git log
+        -p`` of the commits that last changed them, and one of the history of
+        those whose last change was only dates (a move counts as a change
+        there). Kept in the cache for HEAD: a commit's diffs do not change."""
+        if not self.usable:
+            return {}
+        from memlint import history as history_mod
+
+        history = self.history
+        key = (history.head, self.date_kind, tuple(self.store.settings.get("date-fields") or ()))
+        kept = self.store.kept("content-changed")
+        known = kept[1] if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == key else {}
+        last: dict[str, str] = {}  # path -> the commit that last changed it, when not known
+        out: dict[str, date] = {}
+        for doc in docs:
+            path, found = self.repo_path(doc), self.of(doc)
+            if found.changed_commit in (None, STAGED):
+                if found.changed is not None:
+                    out[path] = found.changed  # staged: a change being made today
+            elif path in known:
+                out[path] = known[path]
+            else:
+                last[path] = found.changed_commit
+        if not last:
+            return out
+        neutral = _neutral_line(self.store.settings.get("date-fields") or ())
+        fmt = "%H %cd" if self.date_kind == "committer" else "%H %ad"
+        log = ["log", "--no-renames", f"--format=%x00{fmt}", "--date=raw", "-p", "--no-color", "--no-ext-diff",
+               "--no-textconv", "--text", "-U0", "--src-prefix=a/", "--dst-prefix=b/"]
+
+        def changes(pending: dict[str, str | None], args: list[str], stdin: bytes | None = None) -> None:
+            """Take, for each path of ``pending`` (its commit, or None: any),
+            the newest of ``args``'s commits that changed more than dates."""
+            spec = sorted(pending) if len(pending) <= _MAX_PATH_ARGS else self._store_spec()
+            _, text, _ = history_mod._run(history.repo_root, [*log, *args, "--", *spec], stdin=stdin)
+            for sha, when, patches in _commits(history_mod._decode(text)):
+                for patch in patches:
+                    if patch.path in pending and pending[patch.path] in (None, sha) and (
+                            patch.born or any(not neutral(line) for line in patch.lines)):
+                        out[patch.path] = when
+                        del pending[patch.path]
+
+        pending: dict[str, str | None] = dict(last)
+        changes(pending, ["--no-walk=unsorted", "--stdin"], "".join(sha + "\n" for sha in set(last.values())).encode())
+        if pending:  # their last change wrote dates only: the one before it
+            changes(dict.fromkeys(pending), ["--no-merges", "HEAD"])
+        for path in pending:
+            out.setdefault(path, history.dates(path).created.date())
+        self.store.keep("content-changed", (key, {**known, **{path: out[path] for path in last}}))
+        return out
+
     @cached_property
     def first_commits(self) -> frozenset[str]:
         """The commits that first added the store's oldest files (all those

@@ -399,6 +399,10 @@ def _phrase(term: str) -> str | None:
     term = term.strip()
     if not term or not any(ch.isalnum() for ch in term):
         return None
+    try:
+        term.encode("utf-8")
+    except UnicodeEncodeError:  # a file name's bytes that are not UTF-8: no session text holds them
+        return None
     return '"' + term.replace('"', '""') + '"'
 
 

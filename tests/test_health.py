@@ -244,6 +244,35 @@ def test_a_file_named_reports_that_file_only(make_store, cli, command):
     assert [row["path"] for row in rows] == ["b.md"]
 
 
+def test_a_commit_that_only_wrote_dates_is_no_change(tmp_path, cli):
+    """backfill's commit writes dates: health and triage still count the days
+    from the last change of what the memory says, as MEM404 does."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "# M\n- [K](project_kafka.md) — kafka\n- [L](project_logs.md) — logs\n")
+    repo.write("memory/project_kafka.md", MEM.format(name="kafka", desc="k", body="kafka cluster"))
+    repo.write("memory/project_logs.md", MEM.format(name="logs", desc="l", body="log shipping"))
+    repo.commit("init", "2026-01-01T12:00:00+00:00")
+    repo.write("memory/project_logs.md", MEM.format(name="logs", desc="l", body="log shipping, now to s3"))
+    repo.commit("edit logs", "2026-02-01T12:00:00+00:00")
+    backfilled = MEM.format(name="kafka", desc="k", body="kafka cluster").replace(
+        "---\nkafka", "created: 2026-01-01\nlast_verified: 2026-01-01\n---\nkafka")
+    assert backfilled.count("last_verified") == 1
+    repo.write("memory/project_kafka.md", backfilled)
+    repo.write("memory/project_logs.md", MEM.format(name="logs", desc="l", body="log shipping, now to s3").replace(
+        "---\nlog", "created: 2026-01-01\n---\nlog"))
+    repo.commit("backfill", "2026-03-30T12:00:00+00:00")
+    today = "2026-03-31"
+    for _ in range(2):  # the second from what the first kept in the cache
+        rows = {r["path"]: r for r in cli("health", "--format", "json", "--today", today, repo.root / "memory").json()}
+        assert rows["memory/project_kafka.md"]["days_since_changed"] == 89  # since 2026-01-01, not 1
+        assert rows["memory/project_logs.md"]["days_since_changed"] == 58  # since 2026-02-01
+    triage = {r["path"]: r for r in cli("triage", "--all", "--format", "json", "--today", today,
+                                         repo.root / "memory").json()}
+    assert triage["memory/project_kafka.md"]["days_since_changed"] == 89
+
+
 def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tmp_path, cli):
     """Claude Code keeps a project's transcripts beside its memory/ folder:
     --sessions on the project counts the transcripts; the memories (this

@@ -69,7 +69,12 @@ def _sessions_for(store, sessions_dir: Path | None):
 def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
     git_dates = store.git_dates
     if git_dates.usable:  # no git, or a shallow clone's wrong dates: file times instead
-        changed = git_dates.of(doc).changed
+        # a commit that only wrote dates (backfill's) is no change, as for MEM404
+        content = store.__dict__.get("_content_changed")
+        if content is None:
+            content = store.__dict__["_content_changed"] = git_dates.content_changed(
+                store.by_role("memory", "index"))
+        changed = content.get(git_dates.repo_path(doc))
         if changed is not None:
             return max(0, (today - changed).days), "git"
         return 0, "uncommitted"
