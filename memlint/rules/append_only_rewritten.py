@@ -103,8 +103,14 @@ def check(store, options):
         count = doc.parsed.line_count if doc.parsed else 1
         line = max(1, min(lines[0], count))
         what = "line" if len(lines) == 1 else "lines"
+        amend = ""
+        dates = history.dates(path) if store.staged and against[path] == "HEAD" else None
+        if dates is not None and dates.created_commit == history.head:
+            # git tells a hook nothing of --amend: the commit that added the log may be the one being redone
+            amend = ("; if you are amending the commit that added it (HEAD), the log is still new: "
+                     "commit with --no-verify")
         yield Problem(
             doc.path, line, 1,
             f"append-only file rewritten: {what} {_ranges(lines)} of its {against[path]} version changed or deleted; "
-            f"restore {'it' if len(lines) == 1 else 'them'} and add the correction at the end",
+            f"restore {'it' if len(lines) == 1 else 'them'} and add the correction at the end{amend}",
         )

@@ -477,10 +477,20 @@ def test_a_staged_edit_of_a_daily_log_fires(logs, findings, cli):
     assert rewritten(findings, logs) == []  # a plain check has no change to judge
     assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10.md", 2, "MEM405")]
     result = cli("check", "--format", "json", "--select", "MEM405", "--staged", logs.root)
+    # HEAD added the log: the commit may be an amend of it, which a hook cannot tell
+    assert result.json()[0]["message"] == (
+        "append-only file rewritten: line 2 of its HEAD version changed or deleted; "
+        "restore it and add the correction at the end; if you are amending the commit that added it (HEAD), "
+        "the log is still new: commit with --no-verify")
+    assert result.exit_code == 1  # an error by default
+    logs.write("memory/2024-01-10.md", "- 09:00 deployed\n- 10:00 rolled back\n- 11:00 fixed\n")
+    logs.write("README.md", "notes\n")
+    logs.commit("later", D2)  # the log is now older than HEAD: no amend of its first commit
+    logs.write("memory/2024-01-10.md", "- 09:00 deployed\n- 10:00 nothing happened\n- 11:00 fixed\n")
+    result = cli("check", "--format", "json", "--select", "MEM405", "--staged", logs.root)
     assert result.json()[0]["message"] == (
         "append-only file rewritten: line 2 of its HEAD version changed or deleted; "
         "restore it and add the correction at the end")
-    assert result.exit_code == 1  # an error by default
 
 
 def test_a_staged_edit_of_a_daily_log_under_a_quoted_folder_fires(tmp_path, findings):
