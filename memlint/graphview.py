@@ -274,7 +274,7 @@ def graph_json(store) -> dict:
     edges = [
         {
             "source": e.source,
-            "target": redact(e.target, e.source) if e.status != OK else e.target,
+            "target": redact(e.target, e.source) if e.status != OK and e.target is not None else e.target,
             "written": redact(e.link.target, e.source),
             "line": e.link.line,
             "column": e.link.column,

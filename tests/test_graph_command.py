@@ -205,3 +205,12 @@ def test_a_secret_pasted_as_a_link_target_is_redacted_in_the_picture(make_store,
                         "a.md": MEM.format(n="a") + f"See [x]({key}.md).\n"})
     result = cli(*command, store)
     assert result.exit_code == 0 and key not in result.output and "AKIA…" in result.output
+
+
+def test_json_lists_a_web_link_with_no_target(make_store, cli):
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n- [x](https://example.com) — web\n- <https://example.org>\n",
+                        "a.md": MEM.format(n="a")})
+    result = cli("graph", "--format", "json", store)
+    assert result.exit_code == 0
+    edges = json.loads(result.output)["stores"][0]["edges"]
+    assert {e["written"] for e in edges} >= {"a.md", "https://example.com"}
