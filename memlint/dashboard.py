@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
@@ -99,18 +99,23 @@ def build_store_report(
     lifecycle = store.lifecycle
     stale = {rel for rel, *_ in lifecycle.stale()}
     walk = Walk(store)
+    from memlint.redaction import link_redactor
+
+    redact = link_redactor(store)  # frontmatter text a cell quotes may be a pasted token
     rows = []
     for doc in store.by_role("root", "index", "memory"):
         mine = by_path.get(doc.path, [])
         hot = heat.get(doc.path)
+        created = _date_cell(doc, CREATED_FIELDS, store.git_dates, "created")
+        verified = _date_cell(doc, VERIFIED_FIELDS, store.git_dates, "changed")
         rows.append(Row(
             path=doc.path,
             rel=doc.rel,
             role=doc.role,
-            kind=_kind(doc),
-            status=_status(doc, lifecycle, stale),
-            created=_date_cell(doc, CREATED_FIELDS, store.git_dates, "created"),
-            verified=_date_cell(doc, VERIFIED_FIELDS, store.git_dates, "changed"),
+            kind=redact(_kind(doc), doc.rel),
+            status=redact(_status(doc, lifecycle, stale), doc.rel),
+            created=replace(created, value=redact(created.value, doc.rel)) if created.value else created,
+            verified=replace(verified, value=redact(verified.value, doc.rel)) if verified.value else verified,
             reached=graph.reachable(doc.rel),
             loaded=doc.rel in walk.parents_loaded,
             retired=lifecycle.retired_because(doc.rel) is not None,  # memories only, listings included

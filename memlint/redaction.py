@@ -67,6 +67,8 @@ def secret_values(text: str) -> list[str]:
     values = []
     for hit in secrets.scan(text):
         line = lines[hit.line - 1] if hit.line <= len(lines) else ""
+        if hit.length:  # the value as the scanner read it (a quoted one may hold , ; or a bracket)
+            values.append(line[hit.column - 1:hit.column - 1 + hit.length])
         m = _TOKEN.match(line, hit.column - 1)
         if m:
             values.append(m.group(0).rstrip(".:"))

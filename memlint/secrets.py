@@ -81,6 +81,7 @@ class SecretHit:
     column: int  # 1-based column (Python characters)
     kind: str  # human-readable kind, e.g. "GitHub token"
     fingerprint: str  # short non-reversible id, for allow-listing
+    length: int = 0  # characters the secret spans from the column (0: not known)
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}: {self.kind} (fingerprint {self.fingerprint})"
@@ -441,7 +442,7 @@ _ASSIGN = re.compile(
     (?:
         [\"'`*]{0,3}
         [ \t]*
-        (?P<op>:=|=>|=|:|\|)  # "|": a table row, | **Token** | value |
+        (?P<op>:=|=>|=|:|：|\|)  # "：" as CJK keyboards type it; "|": a table row, | **Token** | value |
         \*{0,2}                # "**Token:** value"
         [ \t]*
       | [\"'*]{0,3}[ \t]+(?=`)  # no operator: a code span right after the name, "API Key `...`"
@@ -477,6 +478,8 @@ _NAME_META_SUFFIX = frozenset(
         # file names such as "design-tokens.json" or "secrets.yaml"
         "json", "yaml", "yml", "toml", "ini", "cfg", "conf", "md", "txt", "py",
         "js", "ts", "sh",
+        # where a service is, or what identifies or digests a secret: not the secret
+        "domain", "host", "hostname", "issuer", "audience", "region", "hash", "digest", "fingerprint",
     }
 )
 
@@ -499,9 +502,12 @@ def _is_secret_name(name: str) -> bool:
     last = segs[-1]
     if last in _NAME_META_SUFFIX:
         return False
-    # key ids (private_key_id, api_key_id) identify a key; they are not one
-    if last == "id" and len(segs) >= 2 and segs[-2] == "key":
+    # ids (private_key_id, refresh_token_id) identify a secret; they are not one
+    if last in ("id", "ids") and len(segs) >= 2:
         return False
+    # an environment variable named for a key: ENCRYPTION_KEY, SIGNING_KEY, STRIPE_KEY
+    if last == "key" and len(segs) >= 2 and name.isupper() and segs[-2] not in _NOT_A_KEY_QUALIFIER:
+        return True
     for seg in segs:
         if seg in _NAME_EXACT:
             return True
@@ -645,6 +651,7 @@ _NOT_A_KEY_QUALIFIER = frozenset({
     "cache", "hot", "shortcut", "keyboard", "lookup", "hash", "map", "dict", "dictionary", "object", "json",
     "yaml", "config", "registry", "translation", "idempotency", "dedup", "public", "gpg", "pgp", "ssh", "host",
     "music", "piano", "major", "minor", "session",  # an agent's session key names a conversation
+    "publishable",  # Stripe's publishable key (pk_live_...) ships in web pages
 })
 
 
@@ -654,6 +661,19 @@ _LABEL_VERBS = frozenset({
     "issued", "reset", "renewed", "new", "now", "is", "was", "here", "used",
 })
 _LABEL_PLACES = frozenset({"to", "in", "into", "at", "under"})  # then any word: "saved to ~/.env"
+_NOT_A_PLACE = frozenset({"id", "ids", "name", "names", "type", "count", "length", "size"})  # "secret in id=..."
+
+
+_PUBLIC_WORDS = re.compile(r"(?:public|publishable|fingerprint(?: of(?: the)?)?)[ \t]+\Z", re.IGNORECASE)
+
+
+def _not_a_secret_here(text: str, name_start: int) -> bool:
+    """A name that is part of an identifier (``arn:aws:...:secret:prod/db``)
+    or says its value is public or a fingerprint (``public token``,
+    ``publishable key``, ``fingerprint of the token``)."""
+    if name_start and text[name_start - 1] == ":":
+        return True
+    return bool(_PUBLIC_WORDS.search(text, max(0, name_start - 24), name_start))
 
 
 def _secret_label(text: str, name_start: int, name: str, *, table: bool = False) -> str | None:
@@ -674,14 +694,15 @@ def _secret_label(text: str, name_start: int, name: str, *, table: bool = False)
         return None
     words.append(name.lower())  # the name as one word: "s3key" is no "key" of its own
     for i in range(len(words) - 1, max(-1, len(words) - 2 - _LABEL_TAIL), -1):
-        if any(w not in _LABEL_VERBS and w not in _LABEL_PLACES and words[j - 1] not in _LABEL_PLACES
+        if any(w not in _LABEL_VERBS and w not in _LABEL_PLACES and (words[j - 1] not in _LABEL_PLACES
+                                                                     or w in _NOT_A_PLACE)
                for j, w in enumerate(words[i + 1:], i + 1)):
             return None  # "auth config", "token count", "key name": about the secret, not it
         word = words[i]
         if word in ("key", "keys") and i and words[i - 1] not in _NOT_A_KEY_QUALIFIER:
             return f"{words[i - 1]}_{word}"
-        if any(part in word for part in _NAME_SUBSTRINGS) and not word.startswith("tokeni"):
-            return word
+        if i < len(words) - 1 and any(part in word for part in _NAME_SUBSTRINGS) and not word.startswith("tokeni"):
+            return word  # (the name itself was judged by _is_secret_name: refresh_token_id is no secret)
     return None
 
 
@@ -707,6 +728,8 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
             else:
                 pos = m.end()
             name = m.group("name")
+            if _not_a_secret_here(text, m.start("name")):
+                continue
             if not _is_secret_name(name):
                 # a label of several words: "API Key: ...", "Consumer key = ...", "Token updated: ..."
                 name = _secret_label(text, m.start("name"), name, table=m.group("op") == "|")
@@ -821,6 +844,7 @@ def scan(text: str, *, allow: frozenset[str] = frozenset()) -> Iterator[SecretHi
             column=cand.start - line_starts[idx] + 1,
             kind=cand.kind,
             fingerprint=cand.fingerprint,
+            length=cand.end - cand.start,
         )
 
 

@@ -223,11 +223,33 @@ HEXVAL = rand(40, HEX)
         ("- API key saved to ~/.env: `" + VAL + "`", 29),
         ("Tap token rotated: " + VAL, 20),
         ("the password `" + VAL + "` works", 15),
+        ("ENCRYPTION_KEY=" + VAL, 16),  # an environment variable named for a key
+        ("password：" + VAL, 10),  # the full-width colon CJK keyboards type
     ],
 )
 def test_generic_assignment_fires(line, column):
     found = hits("intro\n" + line + "\n")
     assert [(h.line, h.column, h.kind) for h in found] == [(2, column, GENERIC)]
+
+
+def test_a_quoted_value_with_a_separator_is_redacted_whole(make_store, cli):
+    """The scanner reads `"Kq9Zt7mVx2;pLw8RsT4"` whole: the redaction of
+    another rule's message that quotes it must hide all of it."""
+    secret = "Kq9Zt7mVx2;pLw8RsT4"
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n",
+                        "a.md": f"---\nname: a\ndescription: d\ntype: user\ncreated: 'db password=\"{secret}\"'\n---\nx\n"})
+    result = cli("check", "--format", "json", store)
+    assert [f["code"] for f in result.json()] == ["MEM004", "MEM601"]
+    assert "pLw8RsT4" not in result.output and "Kq9Z…" in result.output
+
+
+def test_report_redacts_frontmatter_values_it_quotes(make_store, cli):
+    token = "ghp_" + rand(36)
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n- [B](b.md) — b\n",
+                        "a.md": f"---\nname: a\ndescription: d\ntype: project\ncreated: {token}\n---\nx\n",
+                        "b.md": f"---\nname: b\ndescription: d\ntype: {token}\n---\nx\n"})
+    text = cli("report", store).output
+    assert token not in text and text.count("ghp\\_…(40 chars)") == 2  # (markdown escapes the _)
 
 
 def test_generic_hit_fingerprints_the_value_only():
@@ -352,6 +374,16 @@ def test_password_in_url():
         "Key commit: " + rand(10, HEX),
         "Primary key: `" + rand(16) + "`",
         "The public key: " + rand(32),
+        # pointers, public values, ids and digests of secrets
+        "- DB creds live in Secrets Manager: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-" + rand(6),
+        "- Stripe publishable key: pk_live_" + rand(40),
+        "- Mapbox public token: pk." + rand(40),
+        "- AUTH0_DOMAIN=dev-" + rand(16, HEX) + ".us.auth0.com",
+        "- refresh_token_id: " + rand(8, HEX) + "-" + rand(4, HEX) + "-" + rand(4, HEX) + "-" + rand(12, HEX),
+        "- password_hash: " + rand(64, HEX),
+        "- fingerprint of the token: " + rand(12, HEX),
+        "- 10:42 key and build secret in id=" + rand(12),
+        "PRIMARY_KEY=user_id_col",
     ],
 )
 def test_generic_negatives(line):
