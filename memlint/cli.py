@@ -182,10 +182,24 @@ def _staged_config(folder: Path, loaded: dict):
     not count (as an untracked memory does not), and an edit not staged is
     not read; a config outside any repository is read from disk."""
     from memlint import config as config_mod
+
+    # Every file a hook names asks: one answer per folder, and per set of candidates.
+    by_folder = loaded.setdefault("staged config by folder", {})
+    if folder in by_folder:
+        return by_folder[folder]
+    candidates = config_mod.config_candidates(folder)
+    found_for = loaded.setdefault("staged config of", {})
+    if tuple(candidates) not in found_for:
+        found_for[tuple(candidates)] = _staged_config_of(candidates, folder, loaded)
+    by_folder[folder] = found_for[tuple(candidates)]
+    return by_folder[folder]
+
+
+def _staged_config_of(candidates: list, folder: Path, loaded: dict):
+    from memlint import config as config_mod
     from memlint.config import ConfigError
     from memlint.store import _find_git_root, _git, _read_blobs
 
-    candidates = config_mod.config_candidates(folder)
     root = _find_git_root(folder.resolve()) if candidates else None
     if root is None:
         found = config_mod.find_config_file(folder)

@@ -74,6 +74,22 @@ def test_the_config_is_read_as_the_commit_holds_it(repo, cli):
     assert codes(cli, "--staged", repo / "memory") == []
 
 
+def test_the_staged_config_is_read_once_for_all_the_files_a_hook_names(repo, cli, monkeypatch):
+    """memlint-files names every staged file: one look in the index for the
+    config, not one per file (a git call each, at 1,500 files 5 s)."""
+    import memlint.store as store_mod
+
+    files = {f"memory/m{i}.md": GOOD.replace("name: a", f"name: m{i}") for i in range(40)}
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD, **files,
+                       ".memlint.yaml": "rules:\n  MEM201: off\n"})
+    git(repo, "add", ".")
+    calls = []
+    real_git = store_mod._git
+    monkeypatch.setattr(store_mod, "_git", lambda root, *args, **kw: calls.append(args) or real_git(root, *args, **kw))
+    assert codes(cli, "--staged", "--scope", "file", *[repo / name for name in files]) == []
+    assert sum(1 for args in calls if args[:2] == ("ls-files", "--stage") and ".memlint.yaml" in args) == 1
+
+
 def test_an_intent_to_add_file_is_not_in_the_commit_but_an_empty_staged_one_is(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b")})
     git(repo, "add", ".")
