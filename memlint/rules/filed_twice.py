@@ -68,7 +68,7 @@ def check(store, options):
 
 # Before a backtick path that is an item's subject: the list marker or table
 # pipe, and at most a label ending in a colon ("- Plan: `x.md`").
-_SUBJECT_BEFORE = re.compile(r"\s*(?:[-*+]|\d+[.)])?\s*(?:\|\s*)?(?:[^`|]{0,60}[:：]\**\s*)?\Z")
+_SUBJECT_BEFORE = re.compile(r"\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:\|\s*)?(?:[^`|]{0,60}[:：]\**\s*)?\Z")
 # After it: nothing, or a separator before its description.
 _SUBJECT_AFTER = re.compile(r"\s*(?:\Z|[—–:：|(]|-\s|\*\*)")
 

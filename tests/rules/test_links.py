@@ -378,14 +378,14 @@ def test_filed_twice_quiet_on_root_plus_topic_prose_and_backticks(make_store, cl
 def test_filed_twice_counts_a_backtick_path_that_is_its_items_subject(make_store, cli):
     """OpenClaw roots list files as backtick paths: a block pasted twice
     lists them twice. A path mentioned inside an item's sentence is no entry."""
-    block = "**Files**:\n- Plan: `drills/d1.md`\n- `drills/d2.md` — the result\n"
+    block = "**Files**:\n- Plan: `drills/d1.md`\n> - `drills/d2.md` — the result\n"
     store = make_store({
         "MEMORY.md": "# M\n" + block + "\nLater:\n" + block + "- Never edit `drills/d1.md` by hand\n",
         "drills/d1.md": "# d1\n",
         "drills/d2.md": "# d2\n",
     })
     found = run(cli, store, "--preset", "openclaw")
-    assert only(found, "MEM204") == [("MEMORY.md", 8, 10), ("MEMORY.md", 9, 4)]
+    assert only(found, "MEM204") == [("MEMORY.md", 8, 10), ("MEMORY.md", 9, 6)]
     assert [f["message"] for f in found if f["code"] == "MEM204"] == [
         "drills/d1.md is listed twice in this index (first on line 3)",
         "drills/d2.md is listed twice in this index (first on line 4)",
