@@ -145,14 +145,36 @@ def write_output(output: Path, text: str, stores) -> None:
     written, with a warning: the next check would judge it as a memory."""
     from memlint.atomic import write_text_atomic
 
+    target = output.absolute().resolve()
+    for store in stores:  # what configures a store is no place for a report either
+        from memlint.rules.frontmatter_schema import schema_path
+
+        read = [store.config.path, schema_path(store)]
+        if any(path is not None and Path(path).absolute().resolve() == target for path in read):
+            raise UsageError(f"{output} configures the store {store.shown(store._repo_path(store.dir))}: not "
+                             "replaced by this report; write it elsewhere")
     store, rel = _read_by_store(output, stores)
-    if store is not None and os.path.lexists(output):
+    if store is not None and os.path.lexists(output) and not _an_earlier_report(output, text):
+        exclude = "" if store.docs.get(rel) is not None and store.docs[rel].role in ("root", "index") else (
+            f", or keep reports there with `exclude: [{rel}]` in the config")
         raise UsageError(f"{output} is a file of the store {store.shown(store._repo_path(store.dir))}: not replaced "
-                         f"by this report; write it elsewhere, or keep reports there with `exclude: [{rel}]` in the config")
+                         f"by this report; write it elsewhere{exclude}")
     write_text_atomic(output, text)
     if store is not None:
         say(f"{output} is inside the store {store.shown(store._repo_path(store.dir))}: the next "
             f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config")
+
+
+def _an_earlier_report(output: Path, text: str) -> bool:
+    """Whether ``output`` starts as ``text`` does (its first line): the
+    report a run of the same command wrote there before, which a rerun may
+    replace (a scheduled job writes it again), unlike any other file."""
+    first = text.split("\n", 1)[0].encode("utf-8", "surrogateescape")
+    try:
+        with open(output, "rb") as fh:
+            return bool(first) and fh.readline().rstrip(b"\r\n") == first
+    except OSError:
+        return False
 
 
 def _read_by_store(output: Path, stores) -> tuple:

@@ -180,6 +180,7 @@ def test_an_output_file_the_store_reads_is_refused_not_replaced(make_store, cli,
     root = (store / "MEMORY.md").read_bytes()
     result = cli(*command, "-o", store / "MEMORY.md", store)
     assert result.exit_code == 2 and "is a file of the store" in result.stderr
+    assert "exclude" not in result.stderr  # the root: no advice to stop reading it
     assert (store / "MEMORY.md").read_bytes() == root
     (store / ".memlint.yaml").write_text("exclude: [report.md]\n")
     (store / "report.md").write_text("old report\n")
@@ -214,3 +215,22 @@ def test_json_lists_a_web_link_with_no_target(make_store, cli):
     assert result.exit_code == 0
     edges = json.loads(result.output)["stores"][0]["edges"]
     assert {e["written"] for e in edges} >= {"a.md", "https://example.com"}
+
+
+@pytest.mark.parametrize("command", [("graph",), ("report",)])
+def test_a_report_kept_in_the_store_is_written_again_by_the_next_run(make_store, cli, command):
+    """A scheduled job writes its report to the same file each time: the
+    second run replaces what the first wrote, with the same warning."""
+    store = make_store(SMALL)
+    for _ in range(2):
+        result = cli(*command, "-o", store / "HEALTH.md", store)
+        assert result.exit_code == 0 and "is inside the store" in result.stderr
+
+
+@pytest.mark.parametrize("name", [".memlint.yaml", "schema.json"])
+def test_a_file_that_configures_the_store_is_refused(make_store, cli, name):
+    store = make_store({**SMALL, ".memlint.yaml": "schema: schema.json\n", "schema.json": '{"type": "object"}\n'})
+    before = (store / name).read_bytes()
+    result = cli("check", "--format", "json", "-o", store / name, store)
+    assert result.exit_code == 2 and "configures the store" in result.stderr
+    assert (store / name).read_bytes() == before
