@@ -229,10 +229,23 @@ def test_a_memory_opened_in_many_sessions_is_hot_not_archived(make_store, cli, t
         line = {"type": "assistant", "message": {"content": [read]}, "timestamp": f"{days_ago(n + 1)}T10:00:00Z"}
         (sessions / f"s{n}.jsonl").write_text(json.dumps(line) + "\n")
     [row] = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions, store).json()
-    assert row["sessions"] == 8 and row["matched"][0] == "project_kafka.md"
+    assert row["sessions"] == 8 and row["matched"][0] == f"{store.name}/project_kafka.md"
     [triaged] = cli("triage", "--all", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions,
                     store).json()
     assert triaged["recommendation"] != "ARCHIVE"
+
+
+def test_a_longer_file_name_holding_the_memorys_is_no_mention_of_it(make_store, cli, tmp_path):
+    store = make_store({"MEMORY.md": "# M\n- [N](notes.md) — notes\n", "notes.md": MEM.format(name="n", desc="d", body="n")})
+    set_mtime(store / "notes.md", 59)
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    for n in range(5):
+        text = f"Updated /p/{store.name}/release-notes.md and docs/meeting-notes.md"
+        line = {"type": "user", "message": {"role": "user", "content": text}, "timestamp": f"{days_ago(n + 1)}T10:00:00Z"}
+        (sessions / f"s{n}.jsonl").write_text(json.dumps(line) + "\n")
+    [row] = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions, store).json()
+    assert row["sessions"] == 0 and row["matched"] == []
 
 
 @pytest.mark.parametrize("command", ["health", "triage"])

@@ -131,8 +131,9 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
         if doc.parsed is None:
             continue
         kws = eng.keywords(doc.rel, _title(doc), _tags(doc))
-        # its file name, as a session that opens or cites it writes it: `project_kafka.md`
-        e = eng.engagement(index, kws, today, window_days, names=[doc.rel.rsplit("/", 1)[-1]])
+        # its path, as a session that opens or cites it writes it: `memory/project_kafka.md` (with
+        # the store's folder: a phrase search finds `notes.md` inside `release-notes.md` too)
+        e = eng.engagement(index, kws, today, window_days, names=[f"{store.dir.name}/{doc.rel}"])
         days, source = _days_since_changed(store, doc, today)
         uses.append(
             FileUse(doc.path, kws, list(e.matched), round(e.hits, 3), e.sessions,
