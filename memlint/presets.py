@@ -138,9 +138,28 @@ def is_store_root(folder: Path) -> str | None:
     """The root index file name if ``folder`` holds a store, else None."""
     if (folder / "MEMORY.md").is_file():
         return "MEMORY.md"
-    if (folder / "INDEX.md").is_file() and ((folder / "NOW.md").is_file() or _has_mocs(folder)):
+    if (folder / "INDEX.md").is_file() and (folder / "NOW.md").is_file():
         return "INDEX.md"
     return None
+
+
+def root_among(files, folders, *, maps: bool = True) -> str | None:
+    """The root index name of a store in a folder holding ``files`` and
+    ``folders`` (names, as ``os.walk`` lists them), else None: what
+    ``is_store_root`` and, with ``maps``, ``is_moc_root`` decide."""
+    if "MEMORY.md" in files:
+        return "MEMORY.md"
+    if "INDEX.md" in files and ("NOW.md" in files or maps and (
+            "mocs" in folders or "topics" in folders or any(n.startswith("MOC-") and n.endswith(".md") for n in files))):
+        return "INDEX.md"
+    return None
+
+
+def is_moc_root(folder: Path) -> str | None:
+    """"INDEX.md" if ``folder`` holds one beside a map of content: the moc
+    preset's root. Discovery takes such a folder only when it finds no
+    other store (a docs folder is laid out so too)."""
+    return "INDEX.md" if (folder / "INDEX.md").is_file() and _has_mocs(folder) else None
 
 
 def _has_mocs(folder: Path) -> bool:

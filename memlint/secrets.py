@@ -395,11 +395,15 @@ def _keyword_positions(text: str) -> list[int]:
 
 
 def _whole_key_word(lowered: str, i: int) -> bool:
-    """"key" or "keys" at ``i`` as a word of its own ("Consumer key: ..."), not in "keyboard" or "monkey"."""
-    if i and lowered[i - 1].isalpha():
+    """"key" or "keys" at ``i`` as a word of its own ("Consumer key: ..."), not in "keyboard" or "monkey"
+    (ASCII letters, as ``_KEYWORD``'s ``(?<![a-z])keys?(?![a-z])`` reads them)."""
+    if i and lowered[i - 1] in _ASCII_LETTERS:
         return False
     end = i + 3 + (lowered[i + 3:i + 4] == "s")
-    return not lowered[end:end + 1].isalpha()
+    return lowered[end:end + 1] not in _ASCII_LETTERS
+
+
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
 
 
 _CHUNK_GAP = 4096  # keyword lines closer than this are scanned as one span

@@ -228,12 +228,10 @@ def _jsonl_session(path: Path) -> tuple[date | None, str, bool]:
 
 
 def _holds_store_root(filenames: list[str], dirnames: list[str]) -> bool:
-    """A folder a store's root is in: MEMORY.md, or INDEX.md beside NOW.md or
-    a map of content (``presets.is_store_root``, from the names os.walk has listed)."""
-    if "MEMORY.md" in filenames:
-        return True
-    return "INDEX.md" in filenames and ("NOW.md" in filenames or any(n.startswith("MOC-") for n in filenames)
-                                        or "mocs" in dirnames or "topics" in dirnames)
+    """A folder a store's root is in, from the names os.walk has listed."""
+    from memlint.presets import root_among
+
+    return root_among(filenames, dirnames) is not None
 
 
 def _walk_session_files(sessions_dir: Path, skip: frozenset[str] = frozenset(),
