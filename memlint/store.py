@@ -13,7 +13,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 from memlint.config import Config, ConfigError, glob_matcher
-from memlint.presets import ROOT_NAMES, detect_preset, is_store_root
+from memlint.presets import ROOT_NAMES, detect_preset, is_moc_root, is_store_root
 
 if TYPE_CHECKING:  # pragma: no cover
     from memlint import markdown
@@ -1077,12 +1077,14 @@ def _read_blobs(repo_root: Path, blobs: set[str]) -> dict[str, bytes]:
     return contents
 
 
-def discover(path: Path, config: Config) -> list[tuple[Path, str]]:
+def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Path, str]]:
     """Find the stores at or under ``path``: (folder, root file name) pairs.
 
     A configured ``root`` names the one store. Otherwise every folder holding
     a root index the presets know is a store; folders inside a store are part
-    of it. A path with an ``INDEX.md`` but no other root is a store too.
+    of it. When there is none, an ``INDEX.md`` beside a map of content
+    (``mocs/``, ``topics/``, ``MOC-*.md``; unless ``maps`` is false), else an
+    ``INDEX.md`` in ``path`` itself, is the store.
     """
     if config.root is not None:
         root, named = config.root, config.data["root"]
@@ -1094,11 +1096,22 @@ def discover(path: Path, config: Config) -> list[tuple[Path, str]]:
             raise ConfigError(f"{config.path}: root {named!r} is not a markdown file: name the root index (root: path/to/MEMORY.md)")
         return [(root.parent, root.name)]
     path = path.resolve()
+    found = _walk_for_roots(path, is_store_root)
+    if not found and maps:
+        found = _walk_for_roots(path, is_moc_root)
+    if not found and (path / "INDEX.md").is_file():
+        found.append((path, "INDEX.md"))
+    return sorted(found)
+
+
+def _walk_for_roots(path: Path, root_of) -> list[tuple[Path, str]]:
+    """(folder, ``root_of(folder)``) of the folders at or under ``path``
+    that have one, not looking inside them, nor in hidden or skipped folders."""
     found: list[tuple[Path, str]] = []
     stack = [path]
     while stack:
         folder = stack.pop()
-        name = is_store_root(folder)
+        name = root_of(folder)
         if name:
             found.append((folder, name))
             continue
@@ -1110,9 +1123,7 @@ def discover(path: Path, config: Config) -> list[tuple[Path, str]]:
         except OSError:
             continue
         stack.extend(d for d in subdirs if not d.name.startswith(".") and d.name not in SKIP_DIRS)
-    if not found and (path / "INDEX.md").is_file():
-        found.append((path, "INDEX.md"))
-    return sorted(found)
+    return found
 
 
 def load_stores(path: Path, config: Config, *, preset: str | None = None, today: date | None = None) -> list[Store]:

@@ -105,6 +105,17 @@ def test_a_map_of_content_store_with_an_index_is_discovered_from_above(make_stor
     assert sorted(f["code"] for f in from_top.json()) == sorted(f["code"] for f in named.json())
 
 
+def test_a_docs_map_of_content_does_not_hide_the_memory_store_beside_it(make_store, cli, tmp_path):
+    """An INDEX.md beside topics/ is a store only when nothing else is: a
+    docs folder laid out so must not swallow the real memory store."""
+    make_store({"INDEX.md": "- [I](topics/install.md)\n", "topics/install.md": "# i\n", "src/notes.md": "# s\n",
+                "memory/MEMORY.md": "# M\n- [P](prefs.md) — p\n",
+                "memory/prefs.md": "---\nname: p\ndescription: d\ntype: user\n---\nx\n"}, sub="repo")
+    result = cli("check", "--format", "json", tmp_path / "repo")
+    assert result.exit_code == 0 and result.json() == []
+    assert cli("check", "--format", "json", tmp_path / "repo" / "memory").json() == []
+
+
 def test_a_folder_with_an_index_and_nothing_else_is_not_a_store_from_above(make_store, cli, tmp_path):
     make_store({"INDEX.md": "# Docs\n", "guide.md": "g\n"}, sub="repo/docs")
     result = cli("check", tmp_path / "repo")

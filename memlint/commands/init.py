@@ -70,12 +70,13 @@ def find_stores(folder: Path):
     from memlint.presets import is_store_root
     from memlint.store import discover
 
-    found = discover(folder, Config(None, None, {}))
+    found = discover(folder, Config(None, None, {}), maps=False)
     if not found:
         for hidden in HIDDEN_STORE_FOLDERS:
             name = is_store_root(folder / hidden)
             if name:
                 return [((folder / hidden).resolve(), name)]
+        found = discover(folder, Config(None, None, {}))  # an INDEX.md beside a map of content, at last
     return found
 
 
