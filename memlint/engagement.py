@@ -234,29 +234,23 @@ def engagement(
     (sessions dated after ``today`` are ignored). Keyword weights are
     :func:`idf` over every indexed session; keywords weighing less than
     :data:`MIN_WEIGHT` are ignored. ``names`` name the file itself (its
-    file name, ``project_kafka.md``): a session that writes one refers to
-    the file, however many do, and weighs 1.
+    path, ``memory/project_kafka.md``): when its keywords were all dropped
+    as too common or match nothing, a session that writes one still refers
+    to the file, however many do, and weighs 1. (Asked only then: a query
+    per file.)
     """
     n_sessions = index.count()
     since = today - timedelta(days=window_days)
     best: dict[str, float] = {}  # session id -> best keyword weight
     matched: dict[str, float] = {}
     last: date | None = None
-    order = {}
-    own = {name.strip().lower() for name in names}
-    for kw in [*names, *kws]:
-        kw = kw.strip().lower()
-        if not kw or kw in order:
-            continue
-        order[kw] = len(order)
-        df = index.document_frequency(kw)
-        if df == 0:
-            continue
-        w = 1.0 if kw in own else idf(df, n_sessions)
-        if w < MIN_WEIGHT:
-            continue
+    order: dict[str, int] = {}
+
+    def count(term: str, w: float) -> None:
+        """Add the sessions holding ``term``, at weight ``w``."""
+        nonlocal last
         in_window = False
-        for sid, when in index.hits(kw):  # newest first
+        for sid, when in index.hits(term):  # newest first
             if when > today:
                 continue
             if last is None or when > last:
@@ -267,7 +261,28 @@ def engagement(
             if w > best.get(sid, 0.0):
                 best[sid] = w
         if in_window:
-            matched[kw] = w
+            matched[term] = w
+
+    common = False  # a keyword dropped as too common
+    for kw in kws:
+        kw = kw.strip().lower()
+        if not kw or kw in order:
+            continue
+        order[kw] = len(order)
+        df = index.document_frequency(kw)
+        if df == 0:
+            continue
+        w = idf(df, n_sessions)
+        if w < MIN_WEIGHT:
+            common = True
+            continue
+        count(kw, w)
+    if common and not best:  # every word of it too common, none matching: is it named by its path?
+        for name in names:
+            name = name.strip().lower()
+            if name and name not in order:
+                order[name] = len(order)
+                count(name, 1.0)
     ranked = sorted(matched, key=lambda k: (-matched[k], order[k]))
     return Engagement(
         hits=sum(best.values()),
