@@ -763,6 +763,32 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
             pos = m.end()
 
 
+# Labels in other languages: password, secret key, access token... as agents
+# write them when they keep notes in the user's language.
+_FOREIGN_LABEL = re.compile(
+    r"(?:密码|密碼|密钥|密鑰|パスワード|비밀번호|(?i:passwort|contraseña|mot de passe|пароль))"
+    r"[^\n:：=]{0,12}?[ \t]*[:：=][ \t]*`?(?P<value>[^\s`'\",;<>()\[\]{}|]{10,512})"
+)
+
+
+def _scan_foreign_labels(text: str, emit: Callable[[int, int, str, str], None]) -> None:
+    # Most memories hold none of these labels: substring looks (fast) say so.
+    if not any(stem in text for stem in (_FOREIGN_ASCII if text.isascii() else _FOREIGN_STEMS)):
+        return
+    for m in _FOREIGN_LABEL.finditer(text):
+        value = m.group("value").rstrip(".")
+        if _is_reference_or_wordy(value) or _is_placeholder(value) or not _looks_high_entropy(value):
+            continue
+        emit(m.start("value"), m.start("value") + len(value), GENERIC_KIND, value)
+
+
+# Parts of the labels of the languages agents most often keep notes in
+# (Chinese, Japanese, Korean, German, French, Spanish, Russian): the text is
+# searched for these first, each a fast substring search.
+_FOREIGN_ASCII = ("asswort", "ASSWORT", "de passe")
+_FOREIGN_STEMS = (*_FOREIGN_ASCII, "密", "パスワード", "비밀번호", "ntraseña", "ароль", "АРОЛЬ")
+
+
 # --------------------------------------------------------------------------
 # Passwords embedded in URLs (scheme://user:password@host)
 # --------------------------------------------------------------------------
@@ -826,7 +852,7 @@ def scan(text: str, *, allow: frozenset[str] = frozenset()) -> Iterator[SecretHi
     # the vendor kind.  `accepted` is sorted and non-overlapping here.
     starts = [c.start for c in accepted]
     generic = [
-        c for c in _collect(text, (_scan_generic,)) if not _overlaps(c, accepted, starts)
+        c for c in _collect(text, (_scan_generic, _scan_foreign_labels)) if not _overlaps(c, accepted, starts)
     ]
     accepted.extend(generic)
     accepted.sort(key=lambda c: c.start)

@@ -223,6 +223,14 @@ HEXVAL = rand(40, HEX)
         ("- API key saved to ~/.env: `" + VAL + "`", 29),
         ("Tap token rotated: " + VAL, 20),
         ("the password `" + VAL + "` works", 15),
+        ("测试环境数据库密码：" + VAL, 11),  # labels in the languages agents keep notes in
+        ("API密钥：" + VAL, 7),
+        ("パスワード: " + VAL, 8),
+        ("비밀번호: " + VAL, 7),
+        ("Passwort: " + VAL, 11),
+        ("mot de passe : " + VAL, 16),
+        ("contraseña: " + VAL, 13),
+        ("Пароль: " + VAL, 9),
         ("ENCRYPTION_KEY=" + VAL, 16),  # an environment variable named for a key
         ("password：" + VAL, 10),  # the full-width colon CJK keyboards type
     ],
@@ -384,6 +392,9 @@ def test_password_in_url():
         "- fingerprint of the token: " + rand(12, HEX),
         "- 10:42 key and build secret in id=" + rand(12),
         "PRIMARY_KEY=user_id_col",
+        "密码：在1Password里",  # a pointer, in words
+        "| **密码** | 设置密码 |",
+        "Passwort: siehe Tresor",
     ],
 )
 def test_generic_negatives(line):
