@@ -49,7 +49,13 @@ def say(message: str) -> None:
 
 
 class UsageError(Exception):
-    """A problem with what the user asked for: printed on one line, exit 2."""
+    """A problem with what the user asked for: printed on one line, exit 2;
+    ``detail``, text memlint wrote to be pasted (a config snippet), printed
+    after it as it is."""
+
+    def __init__(self, message: str, detail: str | None = None):
+        super().__init__(message)
+        self.detail = detail
 
 
 class LazyGroup(click.Group):
@@ -69,6 +75,8 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except (ConfigError, UsageError) as exc:
             say(str(exc))
+            if getattr(exc, "detail", None):
+                click.echo(exc.detail, err=True, nl=False)
             ctx.exit(EXIT_USAGE)
         except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
             raise
@@ -179,12 +187,12 @@ def _an_earlier_report(output: Path, text: str) -> bool:
 
 def _read_by_store(output: Path, stores) -> tuple:
     """(the store that reads ``output`` as one of its files, its path there), or (None, None)."""
-    if output.suffix.lower() != ".md":
+    target = output.absolute().resolve()  # a link named link.txt to MEMORY.md is MEMORY.md
+    if target.suffix.lower() != ".md":
         return None, None
     from memlint.config import glob_matcher
     from memlint.store import _is_walked
 
-    target = output.absolute().resolve()
     for store in stores:
         if not target.is_relative_to(store.dir):
             continue

@@ -143,7 +143,8 @@ def _pyproject_section(path: Path, text: str | None = None):
         raise ConfigError(f"{path}: cannot read TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{path}: cannot read TOML: nested too deep") from None
-    return data.get("tool", {}).get("memlint")
+    tool = data.get("tool")
+    return tool.get("memlint") if isinstance(tool, dict) else None  # `tool = 3` or `[[tool]]`: no [tool.memlint]
 
 
 def load(path: Path | None = None, *, start: Path | None = None, text: str | None = None) -> Config:

@@ -131,6 +131,9 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
         return None, FrontmatterError(f"invalid YAML: {problem}", line, column)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         return None, FrontmatterError(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", first_line, 1)
+    except (KeyError, AttributeError, TypeError):  # PyYAML's own, for `!!bool maybe`, `!!timestamp foo`
+        return None, FrontmatterError("invalid YAML: a value its tag (`!!bool`, `!!timestamp`...) cannot be read as",
+                                      first_line, 1)
     too_big = _too_big(data, what)
     if too_big:
         return None, FrontmatterError(too_big, first_line, 1)

@@ -288,3 +288,21 @@ def test_a_schema_that_is_a_fifo_is_a_config_error_not_a_hang(make_store, cli):
     os.mkfifo(store / "s.json")
     result = cli("check", store)
     assert result.exit_code == 2 and "not a regular file" in result.stderr
+
+
+def test_a_tool_key_that_is_not_a_table_is_no_memlint_table_not_a_crash(make_store, cli, tmp_path):
+    store = make_store({"MEMORY.md": ROOT, "a.md": MEM, "pyproject.toml": '[project]\nname = "x"\n[[tool]]\nfoo = 1\n'})
+    assert cli("check", store).exit_code in (0, 1)
+    (tmp_path / "x.toml").write_text("tool = 3\n")
+    result = cli("check", "--config", tmp_path / "x.toml", store)
+    assert result.exit_code == 2 and "no [tool.memlint] table" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["!!bool maybe", "!!timestamp foo"])
+def test_a_tag_yaml_cannot_read_is_a_finding_or_a_config_error(make_store, cli, value):
+    store = make_store({"MEMORY.md": "# Index\n- [A](a.md) — a\n", "a.md": f"---\nname: a\nx: {value}\n---\nbody\n"})
+    result = cli("check", "--format", "json", store)
+    assert [(f["path"], f["line"], f["code"]) for f in result.json()] == [("a.md", 2, "MEM002")]
+    (store / ".memlint.yaml").write_text(f"x: {value}\n")
+    bad = cli("check", store)
+    assert bad.exit_code == 2 and ".memlint.yaml:1:1: invalid YAML" in bad.stderr

@@ -234,3 +234,12 @@ def test_a_file_that_configures_the_store_is_refused(make_store, cli, name):
     result = cli("check", "--format", "json", "-o", store / name, store)
     assert result.exit_code == 2 and "configures the store" in result.stderr
     assert (store / name).read_bytes() == before
+
+
+def test_an_output_through_a_link_to_a_store_file_is_refused(make_store, cli):
+    store = make_store(SMALL)
+    root = (store / "MEMORY.md").read_bytes()
+    (store / "link.txt").symlink_to(store / "MEMORY.md")
+    result = cli("check", "-o", store / "link.txt", store)
+    assert result.exit_code == 2 and "is a file of the store" in result.stderr
+    assert (store / "MEMORY.md").read_bytes() == root

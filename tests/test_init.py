@@ -397,3 +397,13 @@ def test_init_pre_commit_keeps_line_endings_adding_repos_to_a_file_without(tmp_p
     written = (tmp_path / ".pre-commit-config.yaml").read_bytes().decode("utf-8")
     assert written == existing + "# last\r\n" + ("repos:\n" + SNIPPET).replace("\n", "\r\n")
     read_back(tmp_path / ".pre-commit-config.yaml")
+
+
+@pytest.mark.parametrize("text", ["repos: []\nx: 2024-13-45\n", "repos: []\nx: !!bool maybe\n", "repos:\n"])
+def test_init_pre_commit_refuses_what_it_cannot_read_and_prints_a_snippet_to_paste(tmp_path, cli, text):
+    repo = tmp_path / "repo"
+    write_files(repo, {"MEMORY.md": "# Index\n", ".git/HEAD": "ref: refs/heads/main\n", ".pre-commit-config.yaml": text})
+    result = cli("init", "--pre-commit", repo)
+    assert result.exit_code == 2 and "add the hook by hand:" in result.stderr
+    assert "\n-   repo: https://github.com/memlint/memlint\n    rev: v" in result.stderr  # lines, to paste
+    assert (repo / ".pre-commit-config.yaml").read_text() == text

@@ -194,12 +194,12 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
         return done("repos:\n" + hook_snippet(args=args), f"created {path.name} with the memlint hook")
     import yaml
 
-    by_hand = f"add the hook by hand:\n{hook_snippet(args=args)}"
+    by_hand, snippet = "add the hook by hand:", hook_snippet(args=args)  # the snippet printed as it is, to paste
     try:
         raw = path.read_bytes().decode("utf-8")  # bytes: read_text would turn CRLF into LF unseen
         data = yaml.safe_load(raw)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
-        raise UsageError(f"{path}: cannot read it as YAML ({exc}); {by_hand}") from None
+    except Exception as exc:  # noqa: BLE001 - PyYAML raises more than YAMLError (`!!bool maybe`: KeyError)
+        raise UsageError(f"{path}: cannot read it as YAML ({exc}); {by_hand}", snippet) from None
     bom, text = raw.startswith("\ufeff"), raw.removeprefix("\ufeff")
     crlf = text.count("\r\n")
     eol = "\r\n" if crlf > text.count("\n") - crlf else "\n"  # a mixed file: the ending most lines have
@@ -214,10 +214,10 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
                + ("repos:\n" + hook_snippet(args=args)).replace("\n", eol))
         if _reads_as(new, {"repos": [entry]}):
             return done(as_written(new), f"added the memlint hook to {path.name}")
-        raise UsageError(f"{path}: cannot edit it safely (it holds no mapping); {by_hand}")
+        raise UsageError(f"{path}: cannot edit it safely (it holds no mapping); {by_hand}", snippet)
     repos = data.get("repos") if isinstance(data, dict) else None
     if not isinstance(repos, list):
-        raise UsageError(f"{path}: has no `repos:` list; {by_hand}")
+        raise UsageError(f"{path}: has no `repos:` list; {by_hand}", snippet)
     for repo in repos:
         hooks = repo.get("hooks") if isinstance(repo, dict) else None
         # a linting hook: the backfill fixer alone lints nothing
@@ -244,7 +244,7 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
             raise ValueError("the rewritten file would change more than `repos:`")
     except Exception as exc:  # noqa: BLE001
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UsageError(f"{path}: cannot edit it safely ({first}); {by_hand}") from None
+        raise UsageError(f"{path}: cannot edit it safely ({first}); {by_hand}", snippet) from None
     return done(as_written(buffer.getvalue().replace("\n", eol)), f"added the memlint hook to {path.name}")
 
 
