@@ -344,19 +344,25 @@ def resolve_staged(flag: bool | None, paths) -> bool:
 
 
 def _store_of_file(path: Path, conf):
-    from memlint.presets import is_store_root
+    """The store a file named on the command line belongs to: the nearest
+    folder above it with a root index; an INDEX.md beside a map of content
+    only when there is no other (as discovery takes them)."""
+    from memlint.presets import is_moc_root, is_store_root
     from memlint.store import discover
 
     if conf.root is not None:
         return discover(path.parent, conf)[0]
     folder = path.absolute().parent
+    moc = None
     for candidate in (folder, *folder.parents):
         name = is_store_root(candidate)
         if name:
             return candidate.resolve(), name
+        if moc is None and is_moc_root(candidate):
+            moc = (candidate.resolve(), "INDEX.md")
         if (candidate / ".git").exists():
             break
-    return None
+    return moc
 
 
 def run() -> None:

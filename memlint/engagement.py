@@ -277,7 +277,7 @@ def engagement(
             common = True
             continue
         count(kw, w)
-    if common and not best:  # every word of it too common, none matching: is it named by its path?
+    if not best and (common or not order):  # every word of it too common (or it has none): named by its path?
         for name in names:
             name = name.strip().lower()
             if name and name not in order:

@@ -668,14 +668,15 @@ _LABEL_PLACES = frozenset({"to", "in", "into", "at", "under"})  # then any word:
 _NOT_A_PLACE = frozenset({"id", "ids", "name", "names", "type", "count", "length", "size"})  # "secret in id=..."
 
 
-_PUBLIC_WORDS = re.compile(r"(?:public|publishable|fingerprint(?: of(?: the)?)?)[ \t]+\Z", re.IGNORECASE)
+_PUBLIC_WORDS = re.compile(r"(?<![\w-])(?:public|publishable|fingerprint(?: of(?: the)?)?)[ \t]+\Z", re.IGNORECASE)
+_IN_AN_ARN = re.compile(r"(?<![\w:/-])arn:[^\s`'\"]*:\Z")
 
 
 def _not_a_secret_here(text: str, name_start: int) -> bool:
-    """A name that is part of an identifier (``arn:aws:...:secret:prod/db``)
-    or says its value is public or a fingerprint (``public token``,
-    ``publishable key``, ``fingerprint of the token``)."""
-    if name_start and text[name_start - 1] == ":":
+    """A name that is part of an ARN (``arn:aws:...:secret:prod/db``, a
+    pointer to the secret) or says its value is public or a fingerprint
+    (``public token``, ``publishable key``, ``fingerprint of the token``)."""
+    if name_start and text[name_start - 1] == ":" and _IN_AN_ARN.search(text, max(0, name_start - 256), name_start):
         return True
     return bool(_PUBLIC_WORDS.search(text, max(0, name_start - 24), name_start))
 
@@ -785,8 +786,8 @@ def _scan_foreign_labels(text: str, emit: Callable[[int, int, str, str], None]) 
 # Parts of the labels of the languages agents most often keep notes in
 # (Chinese, Japanese, Korean, German, French, Spanish, Russian): the text is
 # searched for these first, each a fast substring search.
-_FOREIGN_ASCII = ("asswort", "ASSWORT", "de passe")
-_FOREIGN_STEMS = (*_FOREIGN_ASCII, "密", "パスワード", "비밀번호", "ntraseña", "ароль", "АРОЛЬ")
+_FOREIGN_ASCII = ("asswort", "ASSWORT", "de passe", "De Passe", "DE PASSE")
+_FOREIGN_STEMS = (*_FOREIGN_ASCII, "密", "パスワード", "비밀번호", "ntraseña", "NTRASEÑA", "ароль", "АРОЛЬ")
 
 
 # --------------------------------------------------------------------------

@@ -1099,7 +1099,7 @@ def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Pat
     found = _walk_for_roots(path, is_store_root)
     if not found and maps:
         found = _walk_for_roots(path, is_moc_root)
-    if not found and (path / "INDEX.md").is_file():
+    if not found and maps and (path / "INDEX.md").is_file():
         found.append((path, "INDEX.md"))
     return sorted(found)
 

@@ -116,6 +116,14 @@ def test_a_docs_map_of_content_does_not_hide_the_memory_store_beside_it(make_sto
     assert cli("check", "--format", "json", tmp_path / "repo" / "memory").json() == []
 
 
+def test_a_file_of_a_map_of_content_store_named_alone_is_judged_in_its_store(make_store, cli, tmp_path):
+    """The per-file hooks name files: a moc store's file finds its store, as from above."""
+    make_store({"vault/INDEX.md": "# Index\n- [K](MOC-kafka.md)\n", "vault/topics/x.md": "# x\n",
+                "vault/MOC-kafka.md": "---\ntitle: K\n---\nsee [[missing-note]]\n"}, sub="repo")
+    result = cli("check", "--format", "json", tmp_path / "repo" / "vault" / "MOC-kafka.md")
+    assert [(f["path"], f["code"]) for f in result.json()] == [("MOC-kafka.md", "MEM202")]
+
+
 def test_a_folder_with_an_index_and_nothing_else_is_not_a_store_from_above(make_store, cli, tmp_path):
     make_store({"INDEX.md": "# Docs\n", "guide.md": "g\n"}, sub="repo/docs")
     result = cli("check", tmp_path / "repo")

@@ -194,9 +194,10 @@ def test_init_pre_commit_refuses_a_config_it_cannot_read(tmp_path, cli):
     assert (tmp_path / ".pre-commit-config.yaml").read_text() == "repos: [\n"
 
 
-def test_init_prefers_the_hidden_claude_store_to_a_docs_map_of_content(tmp_path, cli):
+@pytest.mark.parametrize("docs", ["docs/", ""])
+def test_init_prefers_the_hidden_claude_store_to_a_docs_map_of_content(tmp_path, cli, docs):
     write_files(tmp_path, {".claude/memory/MEMORY.md": "# Index\n- [A](a.md)\n", ".claude/memory/a.md": "# A\n",
-                           "docs/INDEX.md": "# Docs\n- [I](topics/install.md)\n", "docs/topics/install.md": "# i\n",
+                           f"{docs}INDEX.md": "# Docs\n- [I](topics/install.md)\n", f"{docs}topics/install.md": "# i\n",
                            ".git/HEAD": "ref: refs/heads/main\n"})
     assert cli("init", tmp_path).exit_code == 0
     assert '\nroot: ".claude/memory/MEMORY.md"\n' in (tmp_path / ".memlint.yaml").read_text()

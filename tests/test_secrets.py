@@ -231,6 +231,11 @@ HEXVAL = rand(40, HEX)
         ("mot de passe : " + VAL, 16),
         ("contraseña: " + VAL, 13),
         ("Пароль: " + VAL, 9),
+        ("MOT DE PASSE : " + VAL, 16),
+        ("CONTRASEÑA: " + VAL, 13),
+        ("- env:OPENAI_API_KEY=" + VAL, 22),  # a colon before the name is no ARN
+        ("prod:api_key=" + VAL, 14),
+        ("non-public api_key: " + VAL, 21),
         ("ENCRYPTION_KEY=" + VAL, 16),  # an environment variable named for a key
         ("password：" + VAL, 10),  # the full-width colon CJK keyboards type
     ],
@@ -391,7 +396,7 @@ def test_password_in_url():
         "- password_hash: " + rand(64, HEX),
         "- fingerprint of the token: " + rand(12, HEX),
         "- 10:42 key and build secret in id=" + rand(12),
-        "PRIMARY_KEY=user_id_col",
+        "PRIMARY_KEY=" + rand(20),  # a database's key, named so
         "密码：在1Password里",  # a pointer, in words
         "| **密码** | 设置密码 |",
         "Passwort: siehe Tresor",
