@@ -235,14 +235,18 @@ def test_a_memory_opened_in_many_sessions_is_hot_not_archived(make_store, cli, t
     assert triaged["recommendation"] != "ARCHIVE"
 
 
+def user_sessions(folder, texts):
+    """A transcript a day for each text, yesterday first: the user says it."""
+    folder.mkdir()
+    for n, text in enumerate(texts):
+        line = {"type": "user", "message": {"role": "user", "content": text}, "timestamp": f"{days_ago(n + 1)}T10:00:00Z"}
+        (folder / f"s{n}.jsonl").write_text(json.dumps(line) + "\n")
+    return folder
+
+
 def test_a_memory_with_no_keyword_is_found_by_its_path(make_store, cli, tmp_path):
     store = make_store({"MEMORY.md": "# M\n- [A](ab.md) — ab\n", "ab.md": "---\nname: ab\ndescription: d\n---\nab\n"})
-    sessions = tmp_path / "sessions"
-    sessions.mkdir()
-    for n in range(5):
-        line = {"type": "user", "message": {"role": "user", "content": f"read {store.name}/ab.md"},
-                "timestamp": f"{days_ago(n + 1)}T10:00:00Z"}
-        (sessions / f"s{n}.jsonl").write_text(json.dumps(line) + "\n")
+    sessions = user_sessions(tmp_path / "sessions", [f"read {store.name}/ab.md"] * 5)
     [row] = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions, store).json()
     assert row["sessions"] == 5
 
@@ -250,12 +254,8 @@ def test_a_memory_with_no_keyword_is_found_by_its_path(make_store, cli, tmp_path
 def test_a_longer_file_name_holding_the_memorys_is_no_mention_of_it(make_store, cli, tmp_path):
     store = make_store({"MEMORY.md": "# M\n- [N](notes.md) — notes\n", "notes.md": MEM.format(name="n", desc="d", body="n")})
     set_mtime(store / "notes.md", 59)
-    sessions = tmp_path / "sessions"
-    sessions.mkdir()
-    for n in range(5):
-        text = f"Updated /p/{store.name}/release-notes.md and docs/meeting-notes.md"
-        line = {"type": "user", "message": {"role": "user", "content": text}, "timestamp": f"{days_ago(n + 1)}T10:00:00Z"}
-        (sessions / f"s{n}.jsonl").write_text(json.dumps(line) + "\n")
+    sessions = user_sessions(tmp_path / "sessions",
+                             [f"Updated /p/{store.name}/release-notes.md and docs/meeting-notes.md"] * 5)
     [row] = cli("health", "--format", "json", "--today", TODAY.isoformat(), "--sessions", sessions, store).json()
     assert row["sessions"] == 0 and row["matched"] == []
 
