@@ -23,6 +23,13 @@ def entry_lines(doc) -> list[int]:
     return seen
 
 
+def lines_but_blank_tail(doc) -> int:
+    """The file's lines up to its last one that is not blank: blank lines at
+    the end add nothing a size cap is about (as past the root's cap)."""
+    content = doc.parsed.text.rstrip()
+    return min(doc.parsed.line_count, content.count("\n") + 1) if content else 0
+
+
 def plural(n: int, word: str) -> str:
     if n == 1:
         return f"1 {word}"

@@ -12,6 +12,7 @@ Fires: a 450-line ``project_notes.md``.
 Fix: split it into one file per fact, or move history into a daily log.
 """
 from memlint.finding import Problem
+from memlint.rules._common import lines_but_blank_tail
 
 CODE = "MEM104"
 NAME = "memory-oversized"
@@ -28,7 +29,7 @@ def check(doc, store, options):
     if doc.role != "memory" or doc.parsed is None:
         return
     max_lines, max_bytes = options["max-lines"], options["max-bytes"]
-    lines = doc.parsed.line_count
+    lines = lines_but_blank_tail(doc)
     if max_lines is not None and lines > max_lines:
         yield Problem(doc.path, max_lines + 1, 1, f"memory is {lines:,} lines, over its cap of {max_lines:,}")
     elif max_bytes is not None and doc.size > max_bytes:

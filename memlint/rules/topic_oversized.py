@@ -14,7 +14,7 @@ Fires: a ``MOC-projects.md`` with 40 entries under moc.
 Fix: split the topic into sub-topics, or archive entries nobody needs.
 """
 from memlint.finding import Problem
-from memlint.rules._common import entry_lines
+from memlint.rules._common import entry_lines, lines_but_blank_tail
 
 CODE = "MEM103"
 NAME = "topic-oversized"
@@ -36,7 +36,6 @@ def check(doc, store, options):
         yield Problem(
             doc.path, entries[max_entries], 1, f"topic lists {len(entries):,} entries, over its cap of {max_entries:,}"
         )
-    if max_lines is not None and doc.parsed.line_count > max_lines:
-        yield Problem(
-            doc.path, max_lines + 1, 1, f"topic is {doc.parsed.line_count:,} lines, over its cap of {max_lines:,}"
-        )
+    lines = lines_but_blank_tail(doc)
+    if max_lines is not None and lines > max_lines:
+        yield Problem(doc.path, max_lines + 1, 1, f"topic is {lines:,} lines, over its cap of {max_lines:,}")

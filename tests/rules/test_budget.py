@@ -119,6 +119,19 @@ def test_mem101_counts_entries_nested_deep_and_in_blockquotes(make_store, cli):
     assert f["line"] == 201 and "hiding 3 index entries" in f["message"]
 
 
+def test_blank_lines_at_the_end_do_not_count_toward_the_topic_and_memory_caps(make_store, findings):
+    body = "".join(f"Line {i}.\n" for i in range(295))  # 300 lines with the frontmatter's 5
+    topic = "# Topic\n" + "".join(f"Note {i}.\n" for i in range(99))  # 100 lines
+    store = make_store({"MEMORY.md": "# Index\n- [T](t.md) — t\n- [M](m.md) — m\n",
+                        "m.md": "---\nname: m\ndescription: d\ntype: user\n---\n" + body + "\n\n  \n",
+                        "t.md": topic + "\n\n", ".memlint.yaml": "topics: [t.md]\n"})
+    found = findings(store, "--preset", "moc")
+    assert codes(found, "MEM103") == codes(found, "MEM104") == []
+    more = make_store({"MEMORY.md": "# Index\n- [M](m.md) — m\n",
+                       "m.md": "---\nname: m\ndescription: d\ntype: user\n---\n" + body + "One more.\n\n"}, sub="more")
+    assert codes(findings(more), "MEM104") == [("m.md", 301)]
+
+
 def test_mem101_option_from_config(make_store, findings):
     store = make_store(
         {"MEMORY.md": "# Index\n" + entries(20), **memories(20), ".memlint.yaml": "rules:\n  root-budget:\n    max-lines: 10\n"}
