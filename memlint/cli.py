@@ -242,12 +242,17 @@ def _staged_config_of(candidates: list, folder: Path, loaded: dict):
     for record in listing.split(b"\0"):
         meta, _, name = record.partition(b"\t")
         if name:
-            staged_blob[name.decode("utf-8", "surrogateescape")] = meta.split()[1].decode()
+            mode, blob = meta.split()[:2]
+            # a symbolic link's blob is its target's name: the file it names is read, from disk
+            staged_blob[name.decode("utf-8", "surrogateescape")] = "link" if mode == b"120000" else blob.decode()
     for path in candidates:
         blob = staged_blob.get(rel.get(path, ""))
         if blob is None:
             continue  # untracked: not in the commit
         key = (path, blob)
+        if blob == "link" and key not in loaded:
+            loaded[key] = config_mod.load(path) if path.name != "pyproject.toml" or config_mod._pyproject_section(path) \
+                is not None else None
         if key not in loaded:
             try:
                 text = _read_blobs(root, {blob})[blob].decode("utf-8")

@@ -74,6 +74,14 @@ def test_the_config_is_read_as_the_commit_holds_it(repo, cli):
     assert codes(cli, "--staged", repo / "memory") == []
 
 
+def test_a_config_staged_as_a_symbolic_link_is_the_file_it_names(repo, cli):
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": NOFM,
+                       "shared.yaml": "rules:\n  MEM001: off\n"})
+    (repo / ".memlint.yaml").symlink_to("shared.yaml")
+    git(repo, "add", ".")
+    assert codes(cli, "--staged", repo / "memory") == codes(cli, repo / "memory") == []
+
+
 def test_the_staged_config_is_read_once_for_all_the_files_a_hook_names(repo, cli, monkeypatch):
     """memlint-files names every staged file: one look in the index for the
     config, not one per file (a git call each, at 1,500 files 5 s)."""
