@@ -6,6 +6,10 @@ import re
 from datetime import date, datetime
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# A date and time as YYYY-MM-DD then a time (`2026-05-01T10:00:00+02:00`): not
+# the other forms Python also reads (`20260501`, `2026-W18-5`), which the
+# messages, the schemas and the harnesses do not take for YYYY-MM-DD.
+_ISO_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$")
 
 
 def parse_date(value) -> date:
@@ -29,6 +33,8 @@ def _parse_text(value: str) -> date:
     try:
         if _ISO_DATE.match(text):
             return date.fromisoformat(text)
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).date()
+        if not _ISO_DATETIME.match(text):
+            raise ValueError
+        return datetime.fromisoformat(text.replace("Z", "+00:00").replace(",", ".")).date()
     except ValueError:
         raise ValueError(f"{value!r} is not a date (use YYYY-MM-DD)") from None

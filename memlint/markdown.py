@@ -120,17 +120,22 @@ def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
     return (start, -1) if keyed else None
 
 
+# Any key a finding may name: quoted ("type": as JSON-minded agents write it) or
+# starting with a digit or a symbol, as well as _KEY_LINE's.
+_ANY_KEY_LINE = re.compile(r"""^( *)(?:"((?:[^"\\]|\\.)+)"|'((?:[^']|'')+)'|([^\s:#'"\-{\[][^:#]*?))[ \t]*:(?:[ \t]|$)""")
+
+
 def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:
     """Map top-level keys (and keys one level down, dotted) to 1-based lines."""
     out: dict[str, int] = {}
     parent = None
     for offset, raw in enumerate(fm_lines):
-        m = _KEY_LINE.match(raw)  # a trailing \r matters only after a bare "key:"
+        m = _ANY_KEY_LINE.match(raw)  # a trailing \r matters only after a bare "key:"
         if not m and raw.endswith("\r"):
-            m = _KEY_LINE.match(raw.rstrip("\r"))
+            m = _ANY_KEY_LINE.match(raw.rstrip("\r"))
         if not m:
             continue
-        indent, key = len(m.group(1)), m.group(2)
+        indent, key = len(m.group(1)), m.group(2) or m.group(3) or m.group(4)
         line = first_line + offset
         if indent == 0:
             parent = key

@@ -186,7 +186,8 @@ def detect_preset(folder: Path, root_name: str) -> str:
     if root_name == "INDEX.md":
         return "moc"
     logs = folder / "memory"
-    has_logs = any(_is_daily_name(n) for n in names)
+    # Daily logs: in memory/, or several beside the root (one date-named memory is not a log habit)
+    has_logs = sum(map(_is_daily_name, names)) >= 2
     if not has_logs and logs.is_dir():
         try:
             has_logs = any(_is_daily_name(p.name) for p in logs.iterdir())

@@ -124,6 +124,15 @@ def test_a_file_of_a_map_of_content_store_named_alone_is_judged_in_its_store(mak
     assert [(f["path"], f["code"]) for f in result.json()] == [("MOC-kafka.md", "MEM202")]
 
 
+def test_one_date_named_memory_beside_the_root_does_not_make_a_store_openclaw(make_store, cli):
+    store = make_store({"MEMORY.md": "# M\n- [I](2026-03-01-outage.md) — i\n- [B](feedback_b.md) — b\n",
+                        "2026-03-01-outage.md": "---\nname: o\ndescription: d\ntype: project\n---\nx\n",
+                        "feedback_b.md": "no frontmatter\n"})
+    assert [f["code"] for f in cli("check", "--format", "json", store).json()] == ["MEM001"]
+    (store / "2026-03-02.md").write_text("- 09:00 deployed\n")  # two: a habit of daily logs
+    assert cli("check", "--format", "json", "--summary", store).stderr.count("(openclaw)") == 1
+
+
 def test_a_folder_with_an_index_and_nothing_else_is_not_a_store_from_above(make_store, cli, tmp_path):
     make_store({"INDEX.md": "# Docs\n", "guide.md": "g\n"}, sub="repo/docs")
     result = cli("check", tmp_path / "repo")

@@ -184,6 +184,16 @@ def _status_enum(schema) -> list:
     return status.get("enum") or [] if isinstance(status, dict) else []
 
 
+def _field_line(doc, field: str) -> int:
+    """The line of the key a schema error is about: ``metadata.type`` the
+    nested key's (not a flat ``type``'s), ``tags.1`` the ``tags`` key's."""
+    parts = field.split(".")
+    while len(parts) > 1 and parts[-1].isdigit():  # an item of a list: its key's line
+        parts.pop()
+    line = doc.parsed.key_lines.get(".".join(parts)) if doc.parsed is not None else None
+    return line or doc.key_line(parts[-1] if parts[0] == "metadata" else ".".join(parts))
+
+
 def content_memo(store, options):
     """(cache kind, function of a doc): the schema errors of one file depend
     only on its content, the schema and the date fields (kept by blob id)."""
@@ -228,7 +238,7 @@ def _problems(doc, path: str, schema, skip: tuple[str, ...], retired: tuple[str,
         field, message = _message(error)
         if error.validator == "format" and field in skip:
             continue  # MEM004 frontmatter-date owns date values
-        found.append((doc.key_line(field.split(".")[-1] if field.startswith("metadata.") else field), 1, message))
+        found.append((_field_line(doc, field), 1, message))
     return found
 
 

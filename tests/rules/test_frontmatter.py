@@ -237,6 +237,32 @@ def test_mem003_accepts_a_status_the_lifecycle_reads_as_known(make_store, cli, s
     assert (found == []) is valid, found
 
 
+@pytest.mark.parametrize("memory, code, line", [
+    ('---\n"name": a\n"description": d\n"type": usr\n---\nx\n', "MEM003", 4),  # quoted keys, as JSON
+    ("---\nname: a\ndescription: d\ntype: user\nmetadata:\n  type: bogus\n---\nx\n", "MEM003", 6),  # the nested one
+    ('---\n"name": a\n"description": d\n"type": user\n"created": 2099-01-01\n---\nx\n', "MEM004", 5),
+])
+def test_a_finding_on_a_key_points_at_that_key(make_store, cli, memory, code, line):
+    store = make_store({"MEMORY.md": ROOT, "a.md": memory})
+    found = [(f["line"], f["code"]) for f in cli("check", "--format", "json", "--today", "2026-11-30", store).json()
+             if f["path"] == "a.md"]
+    assert (line, code) in found
+
+
+def test_a_list_item_of_the_wrong_type_points_at_its_key(make_store, cli):
+    store = make_store({"INDEX.md": "# INDEX\n- [a](a.md)\n", "NOW.md": "# NOW\n",
+                        "a.md": "---\ntitle: A\nstatus: active\nlast_verified: 2026-04-01\ntags: [a, 2026]\n---\nx\n"})
+    [f] = [f for f in cli("check", "--format", "json", "--select", "MEM003", store).json()]
+    assert (f["line"], "tags.1" in f["message"]) == (5, True)
+
+
+@pytest.mark.parametrize("value", ['"20260301"', '"2026-W10-1"'])
+def test_a_date_not_written_yyyy_mm_dd_is_reported(make_store, cli, value):
+    store = make_store({"MEMORY.md": ROOT, "a.md": f"---\nname: a\ndescription: d\ntype: user\ncreated: {value}\n---\nx\n"})
+    found = [f for f in cli("check", "--format", "json", "--select", "MEM004", store).json()]
+    assert [(f["line"], "use YYYY-MM-DD" in f["message"]) for f in found] == [(5, True)]
+
+
 def test_mem002_says_what_yaml_was_reading_when_it_gave_up(make_store, cli):
     store = make_store({"MEMORY.md": ROOT, "a.md": "---\nname: \"unclosed\ndescription: d\ntype: user\n---\nBody\n"})
     [text] = [f["message"] for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM002"]
