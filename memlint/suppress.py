@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 # The rule list never holds '<' or '>', so an unclosed directive is scanned
 # only up to the next tag, not to the end of the file for each one.
-_DIRECTIVE = re.compile(
-    r"<!--\s*memlint-(disable-file|disable-next-line|disable-line|disable|enable)\b([^<>]*?)-->"
+_DIRECTIVE = re.compile(  # the kind ends at a space or the comment's end: `disable-next-lines` is no `disable`
+    r"<!--\s*memlint-(disable-file|disable-next-line|disable-line|disable|enable)(?=\s|-->)([^<>]*?)-->"
 )
 ALL = "*"
 
@@ -77,8 +77,16 @@ def _hit(rules: set[str], keys: set[str]) -> bool:
 
 
 def _rules(arg: str) -> set[str]:
+    """The rules a directive names, as codes where a code, name or tag names
+    rules (so that `enable MEM202` closes `disable broken-link`); other words
+    as written, folded."""
+    from memlint.rules import codes_named
+
     names = {r.strip() for r in re.split(r"[\s,]+", arg) if r.strip()}
-    return {n.upper() if n.upper().startswith("MEM") else n.lower() for n in names} or {ALL}
+    out: set[str] = set()
+    for name in names:
+        out |= codes_named(name) or {name.lower()}
+    return out or {ALL}
 
 
 def parse(text: str) -> Suppressions:

@@ -37,6 +37,12 @@ def root_findings(make_store, findings, root):
         (f"# I\n```markdown\n<!-- memlint-disable-file -->\n```\n{LONG}\n", [(5, "MEM102")]),
         # a stray backtick does not make a directive on a line of its own code
         (f"# I\n- press the ` key\n<!-- memlint-disable-next-line MEM102 -->\n{LONG}\n- build with `make`\n", []),
+        # a code and a name of one rule open and close the same range
+        (f"# I\n<!-- memlint-disable MEM102 -->\n{LONG}\n<!-- memlint-enable index-line-length -->\n{LONG_B}\n",
+         [(5, "MEM102")]),
+        (f"# I\n<!-- memlint-disable budget -->\n{LONG}\n<!-- memlint-enable MEM102 -->\n{LONG_B}\n", [(5, "MEM102")]),
+        # a mistyped directive is no directive, not one that disables the rest of the file
+        (f"# I\n<!-- memlint-disable-next-lines MEM102 -->\n{LONG}\n\n\n{LONG_B}\n", [(3, "MEM102"), (6, "MEM102")]),
     ],
 )
 def test_directives(make_store, findings, root, expected):
@@ -133,3 +139,12 @@ def test_a_file_of_many_directives_is_read_in_linear_time():
     assert len(sup.ranges) == n
     assert sum(sup.hides(line, {f"r{line - 1}"}) for line in range(1, n + 1)) == n  # names are matched in lower case
     assert not any(sup.hides(line, {"MEM101"}) for line in range(1, n + 1))
+
+
+def test_a_rule_name_that_starts_like_a_code_names_the_rule(make_store, cli):
+    """memory-oversized (MEM104) begins with "mem": it is a name, not a code."""
+    body = "".join(f"Line {i}.\n" for i in range(400))
+    store = make_store({"MEMORY.md": "# I\n- [A](a.md) — a\n",
+                        "a.md": MEM.replace("Body\n", body) + "<!-- memlint-disable-file memory-oversized -->\n"})
+    assert cli("check", "--format", "json", store).json() == []
+    assert cli("check", "--ignore", "memory-oversized", store).exit_code == 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from functools import lru_cache
 from types import ModuleType
 
@@ -45,9 +46,34 @@ def get(key: str) -> ModuleType:
     return rule
 
 
+_CODE_LIKE = re.compile(r"mem\d", re.IGNORECASE)  # a code or a code prefix; `memory-oversized` is a name
+
+
+def _folded(key: str) -> str:
+    return key.upper() if _CODE_LIKE.match(key) else key.lower()
+
+
+def codes_named(key: str) -> frozenset[str]:
+    """The codes of the rules a code, name, alias, tag or code prefix names
+    (any case); asked for each word of each directive: a look-up."""
+    folded = _folded(key)
+    if _CODE_LIKE.match(folded):
+        return frozenset(rule.CODE for rule in all_rules() if rule.CODE.startswith(folded))
+    return _codes_by_name().get(folded, frozenset())
+
+
+@lru_cache(maxsize=1)
+def _codes_by_name() -> dict[str, frozenset[str]]:
+    by_name: dict[str, set[str]] = {}
+    for rule in all_rules():
+        for name in (rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())):
+            by_name.setdefault(name.lower(), set()).add(rule.CODE)
+    return {name: frozenset(codes) for name, codes in by_name.items()}
+
+
 def matches(rule: ModuleType, keys) -> bool:
     """True if ``rule`` is named by any code, name or tag in ``keys``."""
-    wanted = {k.upper() if k.upper().startswith("MEM") else k.lower() for k in keys}  # names and tags: any case
+    wanted = {_folded(k) for k in keys}  # names and tags: any case
     return bool(
         wanted & {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
         or any(rule.CODE.startswith(w) for w in wanted if w.startswith("MEM"))
