@@ -134,19 +134,11 @@ PRESET_NAMES = tuple(PRESETS)
 ROOT_NAMES = ("MEMORY.md", "INDEX.md")
 
 
-def is_store_root(folder: Path) -> str | None:
-    """The root index file name if ``folder`` holds a store, else None."""
-    if (folder / "MEMORY.md").is_file():
-        return "MEMORY.md"
-    if (folder / "INDEX.md").is_file() and (folder / "NOW.md").is_file():
-        return "INDEX.md"
-    return None
-
-
 def root_among(files, folders, *, maps: bool = True) -> str | None:
     """The root index name of a store in a folder holding ``files`` and
-    ``folders`` (names, as ``os.walk`` lists them), else None: what
-    ``is_store_root`` and, with ``maps``, ``is_moc_root`` decide."""
+    ``folders`` (names, as ``os.walk`` lists them; or ``_OnDisk``), else
+    None: MEMORY.md, or INDEX.md beside NOW.md or, with ``maps``, beside a
+    map of content (``mocs/``, ``topics/``, ``MOC-*.md``)."""
     if "MEMORY.md" in files:
         return "MEMORY.md"
     if "INDEX.md" in files and ("NOW.md" in files or maps and (
@@ -155,22 +147,37 @@ def root_among(files, folders, *, maps: bool = True) -> str | None:
     return None
 
 
+class _OnDisk:
+    """A folder's file (or folder) names for ``root_among``: asked one at a
+    time with a stat, listed only when iterated (a MOC-*.md looked for)."""
+
+    def __init__(self, folder: Path, folders: bool = False):
+        self.folder, self.folders = folder, folders
+
+    def __contains__(self, name: str) -> bool:
+        path = self.folder / name
+        return path.is_dir() if self.folders else path.is_file()
+
+    def __iter__(self):
+        try:
+            return iter(os.listdir(self.folder))
+        except OSError:
+            return iter(())
+
+
+def is_store_root(folder: Path) -> str | None:
+    """The root index file name if ``folder`` holds a store, else None."""
+    return root_among(_OnDisk(folder), _OnDisk(folder, folders=True), maps=False)
+
+
 def is_moc_root(folder: Path) -> str | None:
-    """"INDEX.md" if ``folder`` holds one beside a map of content: the moc
-    preset's root. Discovery takes such a folder only when it finds no
-    other store (a docs folder is laid out so too)."""
-    return "INDEX.md" if (folder / "INDEX.md").is_file() and _has_mocs(folder) else None
-
-
-def _has_mocs(folder: Path) -> bool:
-    """Whether ``folder`` is laid out as a map of content: ``MOC-*.md`` files,
-    or a ``mocs/`` or ``topics/`` folder (so an ``INDEX.md`` there is a root)."""
-    if (folder / "mocs").is_dir() or (folder / "topics").is_dir():
-        return True
-    try:
-        return any(name.startswith("MOC-") and name.endswith(".md") for name in os.listdir(folder))
-    except OSError:
-        return False
+    """"INDEX.md" if ``folder`` holds one beside a map of content (and is no
+    other store's): the moc preset's root. Discovery takes such a folder
+    only when it finds no other store (a docs folder is laid out so too)."""
+    files, folders = _OnDisk(folder), _OnDisk(folder, folders=True)
+    if root_among(files, folders, maps=False):
+        return None
+    return root_among(files, folders)
 
 
 def detect_preset(folder: Path, root_name: str) -> str:

@@ -182,12 +182,18 @@ def rewritten(findings, repo, *args):
 REWRITE = "- 09:00 deployed to staging\n- 10:00 nothing rolled back\n- 11:00 all fine\n- 12:00 lunch\n"
 
 
-def test_since_follows_a_log_renamed_in_one_commit_and_rewritten_in_the_next(tmp_path, findings):
+def renamed_and_rewritten(tmp_path):
+    """(repo, the commit before): the day's log renamed in a commit, then rewritten (staged)."""
     repo = daily_logs(tmp_path)
     base = repo.head()
     repo.mv("memory/2024-01-05.md", "memory/2024-01-05-deploy.md")
     repo.commit("name the day", "2024-01-06T09:00:00+00:00")
     repo.write("memory/2024-01-05-deploy.md", REWRITE)
+    return repo, base
+
+
+def test_since_follows_a_log_renamed_in_one_commit_and_rewritten_in_the_next(tmp_path, findings):
+    repo, base = renamed_and_rewritten(tmp_path)
     repo.commit("rewrite it", "2024-01-07T09:00:00+00:00")
     assert rewritten(findings, repo, "--since", "HEAD~1") == [("memory/2024-01-05-deploy.md", 1, "MEM405")]
     assert rewritten(findings, repo, "--since", base) == [("memory/2024-01-05-deploy.md", 1, "MEM405")]
@@ -198,11 +204,7 @@ def test_since_follows_a_log_renamed_in_one_commit_and_rewritten_in_the_next(tmp
 
 
 def test_since_and_staged_follow_a_committed_rename_to_a_staged_rewrite(tmp_path, findings):
-    repo = daily_logs(tmp_path)
-    base = repo.head()
-    repo.mv("memory/2024-01-05.md", "memory/2024-01-05-deploy.md")
-    repo.commit("name the day", "2024-01-06T09:00:00+00:00")
-    repo.write("memory/2024-01-05-deploy.md", REWRITE)
+    repo, base = renamed_and_rewritten(tmp_path)
     assert rewritten(findings, repo, "--staged") == [("memory/2024-01-05-deploy.md", 1, "MEM405")]
     assert rewritten(findings, repo, "--staged", "--since", base) == [("memory/2024-01-05-deploy.md", 1, "MEM405")]
 
