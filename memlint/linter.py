@@ -238,11 +238,28 @@ def _lint_store(store: Store, selection: Selection) -> Result:
             result.findings.append(
                 Finding(problem.path, problem.line, problem.column, rule.CODE, rule.NAME, conf.severity, problem.message)
             )
+    _tell_unknown_directives(store, selection, suppressions)
     result.notices.extend(n for n in store.notices if n not in result.notices)
     result.findings.sort()
     # Rules quote file content; a pasted credential must not reach the output.
     result.findings = redact_findings(result.findings, lambda path: _secrets_in(by_path.get(path), store))
     return result
+
+
+def _tell_unknown_directives(store: Store, selection: Selection, suppressions: dict) -> None:
+    """A notice for each word of a ``memlint-disable`` directive that names no
+    rule: a typo (``orphn``) that silently hides nothing."""
+    for doc in store.docs.values():
+        if doc.parsed is None or "memlint-" not in doc.parsed.text:
+            continue
+        if selection.only_paths is not None and doc.path not in selection.only_paths:
+            continue
+        sup = suppressions.get(doc.path)
+        if sup is None:
+            sup = suppressions[doc.path] = suppress.parse(doc.parsed.text)
+        for line, kind, name in sup.unknown:
+            store.notice(f"{store.shown(doc.path)}:{line}: `memlint-{kind}` names {name!r}, which is no rule's "
+                         "code, name or tag, so it hides nothing (`memlint rules` lists them)")
 
 
 def _secrets_in(doc, store: Store) -> list[str]:

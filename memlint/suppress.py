@@ -4,7 +4,9 @@
 - ``<!-- memlint-disable [RULES] -->`` ... ``<!-- memlint-enable [RULES] -->``: a range
 - ``<!-- memlint-disable-next-line [RULES] -->``, ``<!-- memlint-disable-line [RULES] -->``
 
-RULES are codes or names separated by spaces or commas; none means all.
+RULES are codes or names separated by spaces or commas; none means all. A
+word that names no rule (``orphn``, ``MEM999``) suppresses nothing; it is
+kept in ``Suppressions.unknown`` so the user can be told.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ class Suppressions:
     lines: dict[int, set[str]] = field(default_factory=dict)
     # (start line, end line or None, rules) ranges
     ranges: list[tuple[int, int | None, set[str]]] = field(default_factory=list)
+    unknown: list[tuple[int, str, str]] = field(default_factory=list)  # (line, directive, word naming no rule)
 
     # rule (or ALL) -> (starts, ends) of the merged ranges that name it, for bisect
     _by_rule: dict[str, tuple[list[int], list[float]]] | None = field(default=None, repr=False, compare=False)
@@ -76,16 +79,19 @@ def _hit(rules: set[str], keys: set[str]) -> bool:
     return ALL in rules or bool(rules & keys)
 
 
-def _rules(arg: str) -> set[str]:
+def _rules(arg: str, unknown: list[str] | None = None) -> set[str]:
     """The rules a directive names, as codes where a code, name or tag names
     rules (so that `enable MEM202` closes `disable broken-link`); other words
-    as written, folded."""
+    as written, folded, and added to ``unknown``."""
     from memlint.rules import codes_named
 
     names = {r.strip() for r in re.split(r"[\s,]+", arg) if r.strip()}
     out: set[str] = set()
-    for name in names:
-        out |= codes_named(name) or {name.lower()}
+    for name in sorted(names):
+        codes = codes_named(name)
+        if not codes and unknown is not None:
+            unknown.append(name)
+        out |= codes or {name.lower()}
     return out or {ALL}
 
 
@@ -106,7 +112,9 @@ def parse(text: str) -> Suppressions:
             continue
         line += text.count("\n", counted, m.start())
         counted = m.start()
-        kind, rules = m.group(1), _rules(m.group(2))
+        unknown: list[str] = []
+        kind, rules = m.group(1), _rules(m.group(2), unknown)
+        out.unknown.extend((line, kind, name) for name in unknown)
         if kind == "disable-file":
             out.file |= rules
         elif kind == "disable-line":

@@ -148,3 +148,30 @@ def test_a_rule_name_that_starts_like_a_code_names_the_rule(make_store, cli):
                         "a.md": MEM.replace("Body\n", body) + "<!-- memlint-disable-file memory-oversized -->\n"})
     assert cli("check", "--format", "json", store).json() == []
     assert cli("check", "--ignore", "memory-oversized", store).exit_code == 0
+
+
+def test_a_directive_naming_no_rule_is_told_not_silently_ignored(make_store, cli):
+    """A typo (`orphn`, `MEM999`) hides nothing: the user hears so, with the
+    file and line, while the rules it does name still work; a directive
+    quoted in code is text and says nothing."""
+    store = make_store({
+        "MEMORY.md": f"# I\n<!-- memlint-disable-next-line orphn, MEM102 -->\n{LONG}\n"
+                     "- write `<!-- memlint-disable typo -->` to silence a range\n",
+        "a.md": MEM + "<!-- memlint-disable-file MEM999 -->\n",
+    })
+    result = cli("check", "--format", "json", store)
+    assert result.json() == []  # MEM102 hidden: the known name works
+    told = [line for line in result.stderr.splitlines() if "names no rule" in line or "no rule's" in line]
+    assert len(told) == 2, result.stderr
+    assert "MEMORY.md:2:" in told[0] and "'orphn'" in told[0] and "hides nothing" in told[0]
+    assert "a.md:7:" in told[1] and "'MEM999'" in told[1]
+    assert "typo" not in result.stderr
+
+
+def test_known_names_in_directives_say_nothing(make_store, cli):
+    store = make_store({
+        "MEMORY.md": f"# I\n<!-- memlint-disable-next-line index-line-length, MEM1, budget -->\n{LONG}\n",
+        "a.md": MEM + "<!-- memlint-disable-file -->\n",
+    })
+    result = cli("check", "--format", "json", store)
+    assert result.json() == [] and "hides nothing" not in result.stderr
