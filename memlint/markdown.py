@@ -82,6 +82,14 @@ def _split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
+# A line of paragraph text, which a `---` below underlines (a setext heading):
+# not blank, not a comment, heading, fence, quote or list item.
+_PARAGRAPH_LINE = re.compile(r"[ ]{0,3}(?![-*+>#]|<!--|```|~~~|[0-9]+[.)][ \t]|[ \t]*\r?$)")
+
+# A line of plain text, which YAML would read as no key: not blank, not
+# indented, no list item or comment, no `key:`.
+_TEXT_LINE = re.compile(r"(?![ \t\-#]|[^:\n]*:(?:[ \t]|\r?$))[^\r\n]")
+
 # Lines that are markdown and cannot be YAML: a table row, bold text.
 _MARKDOWN_ONLY = re.compile(r"[ \t]*(?:\|.*\|[ \t]*\r?$|\*\*\S)")
 
@@ -200,6 +208,17 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
                 result.frontmatter_error = None
                 result.key_lines = {}
                 body_index = 0
+            elif result.frontmatter_error is not None and start > 0 and _PARAGRAPH_LINE.match(lines[start - 1]) \
+                    and any(map(_TEXT_LINE.match, fm_lines)):
+                # Not YAML, holding a line of plain text, and the `---`
+                # underlines a line of text: a setext heading ("Setup\n---\n
+                # Server: prod\n\nUsage\n---"), not a late frontmatter.
+                result.frontmatter_lines = None
+                result.frontmatter_error = None
+                result.key_lines = {}
+                result.preamble_lines = 0
+                body_index = 0
+                fences = None
     # Lines before a preamble-frontmatter are body-like text too; keep them out
     # of the body but count lines correctly: the body starts after the fence.
     result.body = text[_line_offset(lines, body_index):] if body_index else text  # "\n".join(lines[body_index:])
