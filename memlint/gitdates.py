@@ -132,10 +132,12 @@ class GitDates:
     def content_changed(self, docs) -> dict[str, date]:
         """{repo path: the day each of ``docs`` last changed in more than its
         date lines}, for those git dates: a commit that only writes dates (as
-        ``memlint backfill``'s) is no change, as for MEM404. One ``git log
-        -p`` of the commits that last changed them, and one of the history of
-        those whose last change was only dates (a move counts as a change
-        there). Kept in the cache for HEAD: a commit's diffs do not change."""
+        ``memlint backfill``'s) is no change, as for MEM404, nor is a move.
+        One ``git log -p`` of the commits that last changed them (a file
+        renamed since keeps that day: its name there was another), and one of
+        the history of those whose last change was only dates; a file a move
+        made before that is followed to its older names as MEM404 follows it.
+        Kept in the cache for HEAD: a commit's diffs do not change."""
         if not self.usable:
             return {}
         from memlint import history as history_mod
@@ -162,22 +164,41 @@ class GitDates:
         log = ["log", "--no-renames", f"--format=%x00{fmt}", "--date=raw", "-p", "--no-color", "--no-ext-diff",
                "--no-textconv", "--text", "-U0", "--src-prefix=a/", "--dst-prefix=b/"]
 
-        def changes(pending: dict[str, str | None], args: list[str], stdin: bytes | None = None) -> None:
+        moved: set[str] = set()  # born under their name by a move: their history goes on under an older one
+
+        def changes(pending: dict[str, str | None], args: list[str], stdin: bytes | None = None,
+                    seen: set[str] | None = None) -> None:
             """Take, for each path of ``pending`` (its commit, or None: any),
-            the newest of ``args``'s commits that changed more than dates."""
+            the newest of ``args``'s commits that changed more than dates;
+            add to ``seen`` the paths those commits touched."""
             spec = sorted(pending) if len(pending) <= _MAX_PATH_ARGS else self._store_spec()
             _, text, _ = history_mod._run(history.repo_root, [*log, *args, "--", *spec], stdin=stdin)
             for sha, when, patches in _commits(history_mod._decode(text)):
                 for patch in patches:
-                    if patch.path in pending and pending[patch.path] in (None, sha) and (
-                            patch.born or any(not neutral(line) for line in patch.lines)):
+                    if patch.path not in pending or pending[patch.path] not in (None, sha):
+                        continue
+                    if seen is not None:
+                        seen.add(patch.path)
+                    if patch.born and history.dates(patch.path).created_commit != sha:
+                        moved.add(patch.path)  # a move (git mv): no change by itself
+                        del pending[patch.path]
+                    elif patch.born or any(not neutral(line) for line in patch.lines):
                         out[patch.path] = when
                         del pending[patch.path]
 
         pending: dict[str, str | None] = dict(last)
-        changes(pending, ["--no-walk=unsorted", "--stdin"], "".join(sha + "\n" for sha in set(last.values())).encode())
+        seen: set[str] = set()
+        changes(pending, ["--no-walk=unsorted", "--stdin"], "".join(sha + "\n" for sha in set(last.values())).encode(),
+                seen)
+        for path in set(pending) - seen:  # renamed since that change (a pure move is no change): its day stands
+            out[path] = history.dates(path).changed.date()
+            del pending[path]
         if pending:  # their last change wrote dates only: the one before it
             changes(dict.fromkeys(pending), ["--no-merges", "HEAD"])
+        if moved:  # followed to their older names, as MEM404 follows them
+            followed = self.content_changes_after(dict.fromkeys(moved, date.min))
+            out.update((path, when) for path, (when, _) in followed.items())
+            pending.update((path, None) for path in moved - followed.keys())
         for path in pending:
             out.setdefault(path, history.dates(path).created.date())
         self.store.keep("content-changed", (key, {**known, **{path: out[path] for path in last}}))
@@ -209,6 +230,19 @@ class GitDates:
         except ValueError:
             return []
         return [] if rel in ("", ".") else [rel]
+
+    def _folders_holding(self, paths) -> list[str]:
+        """A pathspec for many repo paths: the store's folder, or, for names
+        outside it (the old names of a store that was moved), their folders
+        (the whole repository when they are many too)."""
+        spec = self._store_spec()
+        if spec and all(path.startswith(spec[0] + "/") for path in paths):
+            return spec
+        folders = sorted({path.rpartition("/")[0] for path in paths})
+        if "" in folders or len(folders) > _MAX_PATH_ARGS:
+            return []
+        return [folder for i, folder in enumerate(folders)  # those inside another listed are left out
+                if not any(folder.startswith(outer + "/") for outer in folders[:i])]
 
     # -- what changed after a date
     def content_changes_after(self, wanted: dict[str, date]) -> dict[str, tuple[date, str]]:
@@ -337,7 +371,7 @@ class GitDates:
             after the oldest date, and the second reads only those."""
             full = ["--full-history"] if skip else []
             many = len(names) > _MAX_PATH_ARGS
-            spec = self._store_spec() if many else list(names)
+            spec = self._folders_holding(names) if many else list(names)
             if many:
                 graph()
             if ends is not None or not many:
@@ -380,7 +414,7 @@ class GitDates:
             if not moved:
                 break
             moves, moved = moved, {}
-            sources = self._move_sources({commit for commit, _ in moves.values()}, base, fmt)
+            sources = self._move_sources(set(moves.values()), base, fmt)
             by_commit: dict[str, dict[str, str]] = {}
             for path, (commit, name) in moves.items():
                 source = sources.get((commit, name))
@@ -406,19 +440,31 @@ class GitDates:
             as_history_has_it(path)
         return found
 
-    def _move_sources(self, commits: set[str], base: list[str], fmt: str) -> dict[tuple[str, str], tuple]:
-        """{(commit, new path): (old path, day, patch)} for the renames those
-        commits made within the store: one ``git log --no-walk`` for all of them."""
+    def _move_sources(self, moves: set[tuple[str, str]], base: list[str], fmt: str) -> dict[tuple[str, str], tuple]:
+        """{(commit, new path): (old path, day, patch)} for the renames that
+        made ``moves`` ((commit, new path) pairs): one ``git log --no-walk``
+        of those commits within the store, and, for moves into it from
+        another folder (the store itself moved, ``git mv memory
+        .claude/memory``), one of the commits that made them, over the whole
+        repository."""
         from memlint import history as history_mod
 
-        _, out, _ = history_mod._run(self.history.repo_root, [
-            "log", "--no-walk=unsorted", "-M", "--diff-filter=R", f"--format=%x00{fmt}", "--date=raw", "-p", *base,
-            *sorted(commits), "--", *self._store_spec()])
         sources: dict[tuple[str, str], tuple] = {}
-        for sha, when, patches in _commits(history_mod._decode(out)):
-            for patch in patches:
-                if patch.source is not None:
-                    sources[(sha, patch.path)] = (patch.source, when, patch)
+
+        def read(commits: set[str], spec: list[str]) -> None:
+            _, out, _ = history_mod._run(self.history.repo_root, [
+                "log", "--no-walk=unsorted", "-M", "--diff-filter=R", f"--format=%x00{fmt}", "--date=raw", "-p",
+                *base, *sorted(commits), "--", *spec])
+            for sha, when, patches in _commits(history_mod._decode(out)):
+                for patch in patches:
+                    if patch.source is not None and (sha, patch.path) in moves:
+                        sources[(sha, patch.path)] = (patch.source, when, patch)
+
+        spec = self._store_spec()
+        read({commit for commit, _ in moves}, spec)
+        unseen = {commit for commit, path in moves if (commit, path) not in sources}
+        if unseen and spec:  # from outside the store: git pairs a rename only when its pathspec holds both names
+            read(unseen, [])
         return sources
 
 

@@ -298,6 +298,34 @@ def test_a_commit_that_only_wrote_dates_is_no_change(tmp_path, cli):
     assert triage["memory/project_kafka.md"]["days_since_changed"] == 89
 
 
+def test_a_move_is_no_change_but_an_edit_before_it_is(tmp_path, cli):
+    """`git mv` renames a memory (or moves the whole store): the days count
+    from the last change of what it says, under its old name, as backfill's
+    last_verified and MEM404 count them."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "# M\n- [K](kafka.md) — kafka\n- [L](logs.md) — logs\n")
+    repo.write("memory/kafka.md", MEM.format(name="kafka", desc="k", body="kafka cluster"))
+    repo.write("memory/logs.md", MEM.format(name="logs", desc="l", body="log shipping"))
+    repo.commit("init", "2026-01-01T12:00:00+00:00")
+    repo.write("memory/logs.md", MEM.format(name="logs", desc="l", body="log shipping, now to s3"))
+    repo.commit("edit logs", "2026-02-01T12:00:00+00:00")
+    repo.mv("memory/kafka.md", "memory/project_kafka.md")
+    repo.write("memory/MEMORY.md", "# M\n- [K](project_kafka.md) — kafka\n- [L](logs.md) — logs\n")
+    repo.commit("rename kafka", "2026-03-01T12:00:00+00:00")
+    repo.mv("memory", "store")
+    repo.commit("move the store", "2026-03-20T12:00:00+00:00")
+    repo.write("store/project_kafka.md", MEM.format(name="kafka", desc="k", body="kafka cluster").replace(
+        "---\nkafka", "created: 2026-01-01\n---\nkafka"))
+    repo.commit("backfill", "2026-03-25T12:00:00+00:00")  # dates only, after the moves
+    today = "2026-03-31"
+    for _ in range(2):  # the second from what the first kept in the cache
+        rows = {r["path"]: r for r in cli("health", "--format", "json", "--today", today, repo.root / "store").json()}
+        assert rows["store/project_kafka.md"]["days_since_changed"] == 89  # since 2026-01-01
+        assert rows["store/logs.md"]["days_since_changed"] == 58  # since 2026-02-01
+
+
 def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tmp_path, cli):
     """Claude Code keeps a project's transcripts beside its memory/ folder:
     --sessions on the project counts the transcripts; the memories (this

@@ -331,6 +331,25 @@ def test_a_move_after_a_dates_only_commit_is_followed_to_the_old_name(repo, date
     assert dates(repo) == [("memory/a.md", 5, "MEM404")]  # the new file's own edit, not the moved one's
 
 
+@pytest.mark.parametrize("count", [2, 205])  # a few names given to git; many: the folders that hold them
+def test_the_whole_store_moved_keeps_what_changed_and_what_did_not(repo, findings, count):
+    """`git mv memory mem2`: the store's files keep their history in the old
+    folder, which the new store's pathspec does not hold. A dates-only commit
+    there is still no change, and an edit there still is one."""
+    names = [f"m{i:03}.md" for i in range(count)]
+    for name in names:
+        repo.write(f"memory/{name}", mem(None, "2024-01-10"))
+    repo.commit("add", D1)
+    for name in names:  # a backfill, months later
+        repo.write(f"memory/{name}", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/m001.md", mem("2024-01-10", "2024-01-10", BODY + "a new claim\n"))  # and one real edit
+    repo.commit("backfill created, edit m001", D2)
+    repo.mv("memory", "mem2")
+    repo.commit("move the store", D3)
+    got = sorted(findings(repo.root / "mem2", "--today", TODAY, "--select", "MEM404"))
+    assert got == [("mem2/m001.md", 5, "MEM404")]
+
+
 def test_an_edit_under_the_old_name_still_counts_after_a_move(repo, dates, cli):
     repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
     repo.commit("add", D1)
