@@ -293,20 +293,26 @@ def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = (), *, markdown
         yield Session(id=_session_id("file", rel), when=when, text=text)
 
 
-def sessions_from_git(repo_root: Path, under: str | None) -> Iterator[Session]:
+def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date | None = None,
+                      date_fields: Iterable[str] = ()) -> Iterator[Session]:
     """Fallback: every non-merge commit touching ``under`` is a session.
 
     ``under`` is a path relative to ``repo_root`` (e.g. ``memory``); None
     means every commit.
 
     Text is the full message (subject and body) plus the changed paths;
-    the date is the author date (the author's local calendar day). One
-    ``git log`` call. Yields nothing if git is missing, ``repo_root`` is not
+    the date is the author date (the author's local calendar day). A file a
+    commit only moved (``git mv``, content unchanged) is not among its
+    paths, and, in the commits dated ``exact_since`` or later, neither is
+    one whose change wrote only date fields (``date_fields``: ``memlint
+    backfill``'s commit), or its fences and blank lines: nobody used the
+    memory there; a commit left with no path is no session. One ``git log``
+    call, and one with the diffs of those recent commits. Yields nothing if git is missing, ``repo_root`` is not
     a repository or it has no commits.
     """
     from memlint import gitrun
 
-    args = ["log", "-z", "--name-only", "--no-merges", "--no-color", "--no-show-signature",
+    args = ["log", "-z", "--name-status", "-M", "--no-merges", "--no-color", "--no-show-signature",
             "--format=%x1e%H%x1f%aI%x1f%B%x1f", "--"]
     if under:
         args.append(under)
@@ -319,6 +325,7 @@ def sessions_from_git(repo_root: Path, under: str | None) -> Iterator[Session]:
     # A shallow clone's oldest fetched commits "add" every file: no session.
     cut = _shallow_commits(repo_root)
     out = raw.decode("utf-8", errors="replace")
+    commits = []
     for chunk in out.split("\x1e"):
         if not chunk.strip("\0\n"):
             continue
@@ -328,12 +335,77 @@ def sessions_from_git(repo_root: Path, under: str | None) -> Iterator[Session]:
         except ValueError:
             continue
         when = _date_in_name(stamp[:10])
-        if when is None or sha.strip() in cut:
+        sha = sha.strip()
+        if when is None or sha in cut:
             continue
-        names = [n.strip("\n") for n in names_blob.split("\0")]
-        names = [n for n in names if n]
+        commits.append((sha, when, body, _touched(names_blob)))
+    recent = [sha for sha, when, _, names in commits if names and exact_since is not None and when >= exact_since]
+    dates_only = _dates_only_changes(repo_root, recent, under, date_fields) if recent else {}
+    for sha, when, body, names in commits:
+        names = [n for n in names if n not in dates_only.get(sha, ())]
+        if not names:  # it only moved files, or wrote their dates: upkeep, not a session
+            continue
         text = body.strip() + ("\n" + "\n".join(names) if names else "")
-        yield Session(id=f"git:{sha.strip()}", when=when, text=text)
+        yield Session(id=f"git:{sha}", when=when, text=text)
+
+
+def _touched(names_blob: str) -> list[str]:
+    """The paths of one commit's ``--name-status -z`` entries, less the
+    files it only moved (a rename at 100 % similarity)."""
+    tokens = [t.strip("\n") for t in names_blob.split("\0")]
+    tokens = [t for t in tokens if t]
+    names: list[str] = []
+    i = 0
+    while i < len(tokens):
+        status = tokens[i]
+        if status[:1] in ("R", "C") and i + 2 < len(tokens):
+            if status != "R100":
+                names += [tokens[i + 1], tokens[i + 2]]
+            i += 3
+        else:
+            names += tokens[i + 1:i + 2]
+            i += 2
+    return names
+
+
+def _dates_only_changes(repo_root: Path, shas: list[str], under: str | None, date_fields) -> dict[str, set[str]]:
+    """{commit: the paths whose change there wrote nothing but date fields,
+    fences and blank lines, or moved them in from outside ``under``} for
+    ``shas``: one ``git log -p`` of them, and one more, over the whole
+    repository, of those that added files (git pairs a rename only when its
+    pathspec holds both names)."""
+    from memlint.gitdates import _commits, _neutral_line
+
+    neutral = _neutral_line(tuple(date_fields))
+    base = ["--no-walk=unsorted", "--stdin", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--text",
+            "--format=%x00%H %ad", "--date=raw"]
+    found: dict[str, set[str]] = {}
+    added: set[str] = set()
+    for sha, _, patches in _commits(_git_text(repo_root, ["log", *base, "-p", "-U0", "--src-prefix=a/",
+                                                          "--dst-prefix=b/", "--", *([under] if under else [])], shas)):
+        for patch in patches:
+            if patch.born:
+                added.add(sha)
+            elif patch.lines and all(map(neutral, patch.lines)):
+                found.setdefault(sha, set()).update(filter(None, (patch.path, patch.source)))
+    if under and added:
+        for sha, _, patches in _commits(_git_text(repo_root, ["log", *base, "-p", "-U0", "--diff-filter=R",
+                                                              "--src-prefix=a/", "--dst-prefix=b/"], sorted(added))):
+            for patch in patches:
+                if patch.source is not None and not patch.lines:  # moved unchanged
+                    found.setdefault(sha, set()).add(patch.path)
+    return found
+
+
+def _git_text(repo_root: Path, args: list[str], shas: list[str]) -> str:
+    """The output of ``git ARGS`` given ``shas`` on its input; "" when git fails."""
+    from memlint import gitrun
+
+    try:
+        status, raw, _ = gitrun.run(repo_root, args, stdin="".join(sha + "\n" for sha in shas).encode("ascii"))
+    except OSError:
+        return ""
+    return raw.decode("utf-8", errors="surrogateescape") if status == 0 else ""
 
 
 def _shallow_commits(repo_root: Path) -> frozenset[str]:

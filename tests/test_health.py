@@ -326,6 +326,43 @@ def test_a_move_is_no_change_but_an_edit_before_it_is(tmp_path, cli):
         assert rows["store/logs.md"]["days_since_changed"] == 58  # since 2026-02-01
 
 
+def test_upkeep_commits_are_no_sessions_when_commits_are_the_sessions(tmp_path, cli):
+    """A store without daily logs takes its commits as sessions. Committing
+    backfill's dates, or moving the store, used no memory: nothing turns HOT
+    and triage still advises ARCHIVE; a commit that edits a memory still
+    counts for that memory, even when it also writes dates to another."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "# M\n- [K](kafka.md) — kafka\n- [S](smoke.md) — smoke\n")
+    repo.write("memory/kafka.md", MEM.format(name="kafka", desc="k", body="kafka cluster"))
+    repo.write("memory/smoke.md", MEM.format(name="smoke", desc="s", body="smoke tests"))
+    repo.commit("init", "2026-01-01T12:00:00+00:00")
+
+    def dated(name, body):
+        return MEM.format(name=name, desc=name[0], body=body).replace("\n---\n", "\ncreated: 2026-01-01\n---\n", 1)
+
+    repo.mv("memory", "store")
+    repo.commit("move the store", "2026-03-20T12:00:00+00:00")
+    repo.write("store/kafka.md", dated("kafka", "kafka cluster"))
+    repo.write("store/smoke.md", dated("smoke", "smoke tests"))
+    repo.commit("backfill dates", "2026-03-25T12:00:00+00:00")
+    today = "2026-03-31"
+
+    def rows(command, *args):
+        result = cli(command, *args, "--format", "json", "--today", today, repo.root / "store")
+        return {r["path"]: r for r in result.json()}
+
+    heat = rows("health")
+    assert {r["hot_class"] for r in heat.values()} == {"COLD"} and all(r["sessions"] == 0 for r in heat.values())
+    assert {r["recommendation"] for r in rows("triage", "--all").values()} == {"ARCHIVE"}
+    repo.write("store/smoke.md", dated("smoke", "smoke tests, now nightly"))
+    repo.write("store/kafka.md", dated("kafka", "kafka cluster").replace("created: 2026-01-01", "created: 2025-12-31"))
+    repo.commit("smoke runs nightly; fix a date", "2026-03-30T12:00:00+00:00")
+    heat = rows("health")
+    assert heat["store/smoke.md"]["sessions"] == 1 and heat["store/kafka.md"]["sessions"] == 0
+
+
 def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tmp_path, cli):
     """Claude Code keeps a project's transcripts beside its memory/ folder:
     --sessions on the project counts the transcripts; the memories (this

@@ -49,8 +49,10 @@ def triaged(doc) -> bool:
     return doc.is_memory and not doc.listing
 
 
-def _sessions_for(store, sessions_dir: Path | None):
-    """Every session source the store has; git commits only as the fallback."""
+def _sessions_for(store, sessions_dir: Path | None, since: date | None = None):
+    """Every session source the store has; git commits only as the fallback
+    (from ``since`` on, a file a commit changed only the dates of is not
+    one it used, as for ``days_since_changed``)."""
     from memlint import sessions as sess
 
     found = list(sess.sessions_from_logs(store.dir, [d.rel for d in store.by_role("log")]))
@@ -62,7 +64,8 @@ def _sessions_for(store, sessions_dir: Path | None):
         found.extend(sess.sessions_from_dir(sessions_dir, skip=[] if inside else [store.dir], markdown=not inside))
     if not found and (store.repo_root / ".git").exists():
         under = os.path.relpath(store.dir, store.repo_root)
-        found.extend(sess.sessions_from_git(store.repo_root, None if under == "." else under))
+        found.extend(sess.sessions_from_git(store.repo_root, None if under == "." else under, exact_since=since,
+                                            date_fields=store.settings.get("date-fields") or ()))
     return found
 
 
@@ -102,12 +105,13 @@ def _tags(doc) -> list[str]:
     return []
 
 
-def open_index(store, sessions_dir: Path | None):
-    """The store's session index, brought up to date: (index, number of sessions)."""
+def open_index(store, sessions_dir: Path | None, since: date | None = None):
+    """The store's session index, brought up to date: (index, number of
+    sessions). ``since``: the first day of the windows it will be asked about."""
     from memlint.sessions import SessionIndex
     from memlint.statedir import state_dir
 
-    all_sessions = _sessions_for(store, sessions_dir)
+    all_sessions = _sessions_for(store, sessions_dir, since)
     path = None
     try:
         path = state_dir(store.repo_root, store.dir) / "sessions.db"
@@ -152,7 +156,7 @@ def build_usage(store, sessions_dir: Path | None, today: date, window_days: int)
         click.echo(f"memlint: {shown_folder(store.dir)}: shallow clone: days since a change come from file times, which a "
                    "checkout resets; fetch the full history (`git fetch --unshallow`; in GitHub Actions "
                    "`fetch-depth: 0`)", err=True)
-    index, n_sessions = open_index(store, sessions_dir)
+    index, n_sessions = open_index(store, sessions_dir, today - timedelta(days=window_days))
     return usage(store, index, today, window_days), index, n_sessions
 
 

@@ -54,7 +54,7 @@ def build_report(store, sessions_dir, today):
     from memlint.linter import lint_store
 
     findings = lint_store(store).findings
-    index, _ = open_index(store, sessions_dir)
+    index, _ = open_index(store, sessions_dir, today - timedelta(days=max(eng.HEALTH_WINDOW_DAYS, eng.TRIAGE_WINDOW_DAYS)))
     with index:
         # The sessions the heat was measured on: those of its window, not all of them.
         n_sessions = index.count(since=today - timedelta(days=eng.HEALTH_WINDOW_DAYS), until=today)
