@@ -801,7 +801,7 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple:
 
 def _merge_heads(root) -> tuple[str, ...]:
     """The commits a merge being made merges (MERGE_HEAD: a conflicted
-    merge, ``--no-commit``, a pre-merge-commit hook), or ()."""
+    merge, ``--no-commit``; a pre-merge-commit hook: ``_merging_heads``), or ()."""
     if (root / ".git").is_dir() and not os.environ.get("GIT_DIR"):
         where = root / ".git" / "MERGE_HEAD"  # the common case, without a git call
     else:  # a worktree's or submodule's .git file, or GIT_DIR: git says where
@@ -812,9 +812,22 @@ def _merge_heads(root) -> tuple[str, ...]:
     try:
         text = where.read_text("ascii")
     except (OSError, UnicodeDecodeError):
-        return ()  # no merge in progress
+        return _merging_heads()  # no merge stopped half way; maybe one running
     heads = tuple(text.split())
-    return heads if heads and all(len(h) in (40, 64) and not h.strip("0123456789abcdef") for h in heads) else ()
+    return heads if heads and all(map(_is_sha, heads)) else ()
+
+
+def _merging_heads() -> tuple[str, ...]:
+    """The commits a running ``git merge`` merges, seen from its
+    pre-merge-commit hook: git writes MERGE_HEAD only once that hook has
+    failed, but names each merged commit in a ``GITHEAD_<sha>`` variable
+    (its label in conflict markers) for the whole merge, hooks included."""
+    return tuple(sorted(name[len("GITHEAD_"):] for name in os.environ
+                        if name.startswith("GITHEAD_") and _is_sha(name[len("GITHEAD_"):])))
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) in (40, 64) and not text.strip("0123456789abcdef")
 
 
 def _merged_dates(root, spec: list[str], paths: list[str], log_args: list[str],

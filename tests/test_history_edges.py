@@ -261,6 +261,35 @@ def test_a_merge_being_committed_keeps_the_branch_dates(tmp_path, cli):
     assert [f[:3] for f in check(cli, repo, "MEM404")] == [("memory/a.md", 5, "MEM404")]
 
 
+def test_a_real_pre_merge_commit_hook_sees_the_branch_dates(tmp_path):
+    """`git merge` runs pre-merge-commit before it writes MERGE_HEAD (it does
+    so only when the hook fails): the hook learns the merged commits from
+    the GITHEAD_<sha> variables git sets, and the branch's files keep its
+    commits' dates instead of being "created today"."""
+    import json
+    import sys
+
+    repo = store(tmp_path)
+    repo.checkout("feat", new=True)
+    repo.write("memory/c.md", mem("c", last_verified="2024-02-01", created="2024-02-01", body="c body\n"))
+    repo.write("memory/MEMORY.md", INDEX + "- [C](c.md) — the third\n")
+    repo.commit("add c", "2024-02-01T10:00:00+00:00")
+    repo.checkout("main")
+    repo.write("memory/b.md", mem("b", body="b body\nfrom main\n", last_verified="2024-04-10"))
+    repo.commit("edit b", "2024-04-10T10:00:00+00:00")
+    out = tmp_path / "hook.json"
+    hook = repo.root / ".git" / "hooks" / "pre-merge-commit"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text(f"#!/bin/sh\ntest -e .git/MERGE_HEAD && echo MERGE_HEAD >&2\n"
+                    f"exec '{sys.executable}' -m memlint check --staged --no-cache --format json --today {TODAY} "
+                    f"--select MEM401,MEM404 memory > '{out}'\n")
+    hook.chmod(0o755)
+    repo.run("merge", "-q", "--no-ff", "--no-gpg-sign", "-m", "merge feat", "feat",
+             env={"GIT_AUTHOR_DATE": "2024-04-20T10:00:00+00:00", "GIT_COMMITTER_DATE": "2024-04-20T10:00:00+00:00"})
+    assert json.loads(out.read_text()) == []  # c.md was added on 2024-02-01, as it says, and not edited since
+    assert len(repo.run("log", "-1", "--format=%P").split()) == 2  # the hook passed: the merge was made
+
+
 def test_the_cache_tells_a_merge_being_made_from_the_same_index_without_one(tmp_path, cli):
     """The same index, with and without MERGE_HEAD: the files the branch
     brought are dated by its commits in the one, new in the other."""
