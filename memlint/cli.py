@@ -325,6 +325,17 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     # was named too (or another store's folder) is unaffected by it.
     for key, store in stores.items():
         store.only_paths = None if key in named_whole else frozenset(files_named.get(key, ()))
+    if staged:
+        for key, store in list(stores.items()):
+            if store.root_name in store.staged_files:
+                continue
+            if not store.staged_files:  # a store on disk that git does not hold: not part of the commit
+                del stores[key]
+                continue
+            root = store.shown(store._repo_path(store.dir / store.root_name))
+            raise UsageError(f"{root}: the store's root is not in the commit (untracked, or removed from the index), "
+                             f"though other files of the store are: the committed store would have no root; "
+                             f"`git add {root}`")
     from memlint.linter import name_stores
 
     found = list(stores.values())

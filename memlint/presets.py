@@ -7,6 +7,7 @@ defaults. Config overrides any of it.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from memlint import lifecycle
@@ -180,14 +181,22 @@ def is_moc_root(folder: Path) -> str | None:
     return root_among(files, folders)
 
 
-def detect_preset(folder: Path, root_name: str) -> str:
-    """Guess the layout of the store whose root is ``folder/root_name``."""
-    if root_name == "INDEX.md" and (folder / "NOW.md").is_file():
+def detect_preset(folder: Path, root_name: str, files: Iterable[str] | None = None) -> str:
+    """Guess the layout of the store whose root is ``folder/root_name``, from
+    what is on disk there or, given ``files`` (the folder's files, as paths
+    relative to it: those a commit will hold), from them."""
+    if files is not None:
+        files = set(files)
+        names = {f.split("/", 1)[0] for f in files}
+        if root_name == "INDEX.md" and "NOW.md" in files:
+            return "three-layer"
+    elif root_name == "INDEX.md" and (folder / "NOW.md").is_file():
         return "three-layer"
-    try:
-        names = {p.name for p in folder.iterdir()}
-    except OSError:
-        return "generic"
+    else:
+        try:
+            names = {p.name for p in folder.iterdir()}
+        except OSError:
+            return "generic"
     if any(n.startswith("MOC-") for n in names) or "mocs" in names or "topics" in names:
         return "moc"
     if root_name == "INDEX.md":
@@ -195,7 +204,9 @@ def detect_preset(folder: Path, root_name: str) -> str:
     logs = folder / "memory"
     # Daily logs: in memory/, or several beside the root (one date-named memory is not a log habit)
     has_logs = sum(map(_is_daily_name, names)) >= 2
-    if not has_logs and logs.is_dir():
+    if files is not None:
+        has_logs = has_logs or any(f.startswith("memory/") and _is_daily_name(f[len("memory/"):]) for f in files)
+    elif not has_logs and logs.is_dir():
         try:
             has_logs = any(_is_daily_name(p.name) for p in logs.iterdir())
         except OSError:

@@ -142,9 +142,11 @@ class Store:
         self._indexed: frozenset[str] | None = None
         self.root_name = root_name
         self.config = config
-        self.preset = preset or config.preset or detect_preset(self.dir, root_name)
-        self.settings = config.settings(self.preset)
         self.repo_root = (repo_root or _find_git_root(self.dir) or self.dir).resolve()
+        # A staged run reads the index: an untracked file on disk must not decide the layout either
+        self._staged_blobs = _index_blobs(self.dir, self.repo_root) if staged else None
+        self.preset = preset or config.preset or detect_preset(self.dir, root_name, self._staged_blobs)
+        self.settings = config.settings(self.preset)
         self.today = today or date.today()
         self.since: str | None = None  # `check --since REV`: judge history from REV to HEAD (MEM405)
         self.notices: list[str] = []  # one-line messages for the user (the linter prints them once)
@@ -167,6 +169,11 @@ class Store:
         # linter, computed while the files are read.
         self.content_tasks: list[tuple[str, object]] = []
         self._files = self._list_files()
+
+    @property
+    def staged_files(self) -> frozenset[str]:
+        """In a staged run, the store's files the index holds (folder-relative); else none."""
+        return frozenset(self._staged_blobs or ())
 
     # -- loading
     @cached_property
@@ -237,7 +244,7 @@ class Store:
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
         if self.staged:
-            blob_of = _index_blobs(self.dir, self.repo_root)
+            blob_of = self._staged_blobs
             top = str(self.dir)
             files = ((os.path.join(top, rel), rel, None) for rel in blob_of)  # kind unknown: asked below
         else:

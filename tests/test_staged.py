@@ -231,3 +231,39 @@ def test_staged_in_a_linked_worktree_hook_judges_the_whole_work_tree(repo, cli, 
     hook_env = {"GIT_DIR": str((repo / ".git" / "worktrees" / "linked").resolve())}
     result = cli("check", "--staged", "--format", "json", ".", cwd=linked / "memory", env=hook_env)
     assert [(f["path"], f["line"], f["code"]) for f in result.json()] == [("memory/2026-01-01.md", 2, "MEM405")]
+
+
+@pytest.mark.parametrize("untracked", [["memory/2026-11-29.md", "memory/2026-11-30.md"], ["MOC-draft.md"]])
+def test_untracked_files_do_not_choose_the_layout_of_a_staged_run(repo, cli, untracked):
+    """Daily logs or a map of content left untracked on disk would make the
+    store openclaw or moc, which want no frontmatter: the commit (a
+    claude-code store, as a clone of it is) holds a memory without one."""
+    write_files(repo, {"MEMORY.md": "# Index\n- [A](a.md) — first\n", "a.md": GOOD})
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "init")
+    write_files(repo, {**{name: "# log\n" for name in untracked},
+                       "c.md": NOFM, "MEMORY.md": "# Index\n- [A](a.md) — first\n- [C](c.md) — c\n"})
+    git(repo, "add", "c.md", "MEMORY.md")
+    assert ("c.md", 1, "MEM001") in codes(cli, "--staged", repo)
+    git(repo, "commit", "-qm", "c")
+    for name in untracked:
+        os.unlink(repo / name)
+    assert ("c.md", 1, "MEM001") in codes(cli, repo)  # what CI says of the commit
+
+
+def test_a_root_left_out_of_the_commit_is_an_error_and_an_untracked_store_is_skipped(repo, cli):
+    """Committing memories without their root makes a store CI cannot find;
+    a store git holds nothing of (a scratch folder) is no part of the commit."""
+    write_files(repo, {"README.txt": "hi\n"})
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "init")
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b"),
+                       "scratch/MEMORY.md": INDEX, "scratch/a.md": NOFM})
+    git(repo, "add", "memory/a.md")
+    result = cli("check", "--staged", repo)
+    assert result.exit_code == 2
+    assert "memory/MEMORY.md: the store's root is not in the commit" in result.stderr
+    assert "git add memory/MEMORY.md" in result.stderr
+    git(repo, "add", "memory")
+    assert codes(cli, "--staged", repo) == []  # scratch/, untracked, is not judged (its a.md has no frontmatter)
+    assert ("scratch/a.md", 1, "MEM001") in codes(cli, repo)  # the working tree's run judges it
