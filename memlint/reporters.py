@@ -76,6 +76,26 @@ def github(findings: Sequence[Finding], rules=()) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
+# GitHub code scanning takes rule descriptions of at most 1,024 characters.
+_DESCRIPTION_LIMIT = 1024
+
+
+def _bounded(text: str) -> str:
+    """``text``, or as many of its paragraphs as fit in _DESCRIPTION_LIMIT
+    (the first one cut at a word, with an ellipsis, if even it does not)."""
+    if len(text) <= _DESCRIPTION_LIMIT:
+        return text
+    kept = ""
+    for paragraph in text.split("\n\n"):
+        longer = f"{kept}\n\n{paragraph}" if kept else paragraph
+        if len(longer) > _DESCRIPTION_LIMIT:
+            break
+        kept = longer
+    if not kept:
+        kept = text[:_DESCRIPTION_LIMIT - 1].rsplit(" ", 1)[0] + "…"
+    return kept
+
+
 def sarif(findings: Sequence[Finding], rules=()) -> str:
     """SARIF 2.1.0 for GitHub code scanning: relative URIs, rule metadata."""
     rule_list = list(rules)
@@ -88,8 +108,8 @@ def sarif(findings: Sequence[Finding], rules=()) -> str:
             {
                 "id": rule.CODE,
                 "name": rule.NAME,
-                "shortDescription": {"text": summary},
-                "fullDescription": {"text": doc or summary},
+                "shortDescription": {"text": _bounded(summary)},
+                "fullDescription": {"text": _bounded(doc or summary)},  # the whole text is the help's
                 "helpUri": f"{DOCS_URL}",
                 "help": {"text": doc or summary},
                 "defaultConfiguration": {"level": "error" if rule.SEVERITY == "error" else "warning"},
@@ -99,8 +119,11 @@ def sarif(findings: Sequence[Finding], rules=()) -> str:
     results = []
     for f in findings:
         # SARIF wants a URI reference: a space or an ä in a file name is
-        # percent-encoded, and a name that is not UTF-8 by its own bytes.
-        location = {"artifactLocation": {"uri": quote(f.path, safe="/", errors="surrogateescape"), "uriBaseId": "%SRCROOT%"}}
+        # percent-encoded. A byte that is not UTF-8 becomes U+FFFD: GitHub's
+        # upload decodes every URI as UTF-8, and one it cannot fails the
+        # whole upload (the finding then names no file it can show).
+        name = f.path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        location = {"artifactLocation": {"uri": quote(name, safe="/"), "uriBaseId": "%SRCROOT%"}}
         if f.line:
             region = {"startLine": f.line}
             if f.column:

@@ -69,3 +69,26 @@ def test_the_sarif_help_link_lands_on_the_readme_rules_table():
     anchors = {re.sub(r"[^\w\- ]", "", h.lower()).strip().replace(" ", "-") for h in re.findall(r"^#+ (.+)$", readme, re.M)}
     assert DOCS_URL.rsplit("#", 1)[1] in anchors
 
+
+
+def test_sarif_rule_descriptions_fit_github_and_the_help_keeps_the_whole_text():
+    """GitHub code scanning takes descriptions of 1,024 characters at most;
+    several rules' documentation is longer."""
+    rules = list(all_rules())
+    described = json.loads(reporters.sarif([], rules))["runs"][0]["tool"]["driver"]["rules"]
+    assert any(len((rule.__doc__ or "").strip()) > 1024 for rule in rules)  # else this test proves nothing
+    for rule, entry in zip(rules, described):
+        doc = (rule.__doc__ or "").strip()
+        full = entry["fullDescription"]["text"]
+        assert 0 < len(full) <= 1024 and len(entry["shortDescription"]["text"]) <= 1024
+        assert doc.startswith(full.rstrip("…")), rule.CODE  # its first paragraphs
+        assert entry["help"]["text"] == doc
+
+
+def test_sarif_names_a_file_that_is_not_utf8_with_a_uri_github_can_decode():
+    from urllib.parse import unquote
+
+    odd = Finding("memory/caf\udce9 \u00e4.md", 1, 1, "MEM001", "n", "error", "m")
+    uri = json.loads(reporters.sarif([odd], all_rules()))["runs"][0]["results"][0]["locations"][0][
+        "physicalLocation"]["artifactLocation"]["uri"]
+    assert unquote(uri, errors="strict") == "memory/caf\ufffd \u00e4.md"
