@@ -268,9 +268,20 @@ def test_a_finding_on_a_key_points_at_that_key(make_store, cli, memory, code, li
 
 def test_a_list_item_of_the_wrong_type_points_at_its_key(make_store, cli):
     store = make_store({"INDEX.md": "# INDEX\n- [a](a.md)\n", "NOW.md": "# NOW\n",
-                        "a.md": "---\ntitle: A\nstatus: active\nlast_verified: 2026-04-01\ntags: [a, 2026]\n---\nx\n"})
+                        "a.md": "---\ntitle: A\nstatus: active\nlast_verified: 2026-04-01\ntags: [a, {b: c}]\n---\nx\n"})
     [f] = [f for f in cli("check", "--format", "json", "--select", "MEM003", store).json()]
     assert (f["line"], "tags.1" in f["message"]) == (5, True)
+
+
+@pytest.mark.parametrize("preset", ["three-layer", "moc"])
+def test_a_year_a_version_or_yes_as_a_tag_or_title_is_no_error(make_store, cli, preset):
+    """YAML reads `2026`, `3.12` and `yes` as a number and a boolean; an agent
+    means the words, and reads them as words."""
+    files = {"a.md": "---\ntitle: 2026\nstatus: active\nlast_verified: 2026-04-01\ntags: [release, 2026, 3.12, yes]\n"
+                     "---\nx\n"}
+    files.update({"INDEX.md": "# INDEX\n- [a](a.md)\n", "NOW.md": "# NOW\n"} if preset == "three-layer"
+                 else {"INDEX.md": "# I\n- [X](MOC-x.md)\n", "MOC-x.md": "# X\n- [a](a.md)\n"})
+    assert cli("check", "--format", "json", "--select", "MEM003", make_store(files)).json() == []
 
 
 @pytest.mark.parametrize("value", ['"20260301"', '"2026-W10-1"'])
