@@ -82,6 +82,20 @@ def _split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
+# The fields a memory's frontmatter names (the shipped schemas', lifecycle
+# and date fields): a block after other text names one of them, as written,
+# to be a frontmatter pushed down rather than text between two rules.
+_FIELD_NAMES = frozenset({
+    "name", "description", "type", "title", "date", "created", "updated", "last_verified", "expires", "tags",
+    "aliases", "status", "priority", "category", "metadata", "key", "supersedes", "superseded_by",
+    "superseded-by", "supersededBy", "originSessionId",
+})
+
+
+def _names_a_field(block: list[str]) -> bool:
+    return any(m is not None and not m.group(1) and m.group(2) in _FIELD_NAMES for m in map(_KEY_LINE.match, block))
+
+
 # A line of paragraph text, which a `---` below underlines (a setext heading):
 # not blank, not a comment, heading, fence, quote or list item.
 _PARAGRAPH_LINE = re.compile(r"[ ]{0,3}(?![-*+>#]|<!--|```|~~~|[0-9]+[.)][ \t]|[ \t]*\r?$)")
@@ -118,6 +132,10 @@ def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
     limit = len(lines)
     for j in range(start + 1, limit):
         if lines[j][:3] in ("---", "...") and _CLOSE_LINE.match(lines[j]):
+            if start and not _names_a_field(lines[start + 1:j]):
+                # Two rules around "Owner: Dana" lines: markdown, not a
+                # frontmatter pushed down (which names a memory's fields).
+                return None
             return start, j
     # Never closed. On the first line, that is a broken frontmatter; further
     # down, only after a comment or with two `key:` lines below it: else it

@@ -180,6 +180,16 @@ def test_two_setext_headings_are_not_a_late_frontmatter(make_store, findings, pr
     assert codes(found, "MEM001") == ([("a.md", 1)] if preset == "claude-code" else [])
 
 
+def test_key_value_lines_between_two_rules_under_a_heading_are_markdown(make_store, findings):
+    """`Owner: Dana` between two rules names none of a memory's fields: it is
+    text (and its links are checked), not a frontmatter pushed down."""
+    text = ("# CAD project\n\n---\nStatus: waiting on the client\nOwner: Dana, see [her](people/dana.md)\n---\n\n"
+            "STEP exports by Friday.\n")
+    found = lint(make_store, findings, {"a.md": text, ".memlint.yaml": "preset: openclaw\n"})
+    assert codes(found, "MEM005") == [] and codes(found, "MEM002") == []
+    assert codes(found, "MEM202") == [("a.md", 5)]
+
+
 def test_a_late_frontmatter_with_a_yaml_typo_is_still_one(make_store, findings):
     # every line is a `key:`: the agent wrote a frontmatter after a line of text
     text = "Here is the memory:\n---\nname: a\ndescription: [d\ntype: user\n---\nBody\n"
