@@ -97,8 +97,10 @@ def _tokens(text: str, compounds: bool = False) -> list[str]:
     return [t for t in out if t]
 
 
-def _keep(tok: str) -> bool:
-    return len(tok) >= 3 and not tok.isdigit() and tok not in STOP_WORDS
+def _keep(tok: str, alone: bool = False) -> bool:
+    """A token worth searching for: three characters or more, or two when it
+    is all its source says (a tool's name: `jq.md`, `tags: [gh]`)."""
+    return len(tok) >= (2 if alone else 3) and not tok.isdigit() and tok not in STOP_WORDS
 
 
 def _drop_type_prefix(toks: list[str]) -> list[str]:
@@ -112,12 +114,14 @@ def keywords(path: str, title: str | None, tags: Sequence[str]) -> list[str]:
       ``-``, ``_``, ``.`` and camelCase; dates (``YYYY-MM-DD``, ``YYYYMMDD``)
       removed; a leading type prefix (``feedback_``, ``project_``,
       ``reference_``, ``user_``) dropped; stop words, numbers and tokens
-      shorter than 3 characters dropped. A camelCase word is kept whole as
+      shorter than 3 characters dropped (2 are enough for a name of one
+      word, a tool's: ``jq.md``, ``gh``). A camelCase word is kept whole as
       well as split (``ironClaw`` -> ironclaw, iron, claw). Parent folders
       are ignored.
     * ``title`` (frontmatter ``name``/``title``): the same rules, word by
       word.
-    * ``tags``: a one-word tag is a keyword (same rules); a multi-word tag
+    * ``tags``: a one-word tag is a keyword (same rules, two characters
+      enough); a multi-word tag
       (``machine-learning``, ``"release process"``) is kept as one phrase
       keyword (``"machine learning"``), matched as adjacent words.
 
@@ -134,19 +138,17 @@ def keywords(path: str, title: str | None, tags: Sequence[str]) -> list[str]:
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     if "." in name.lstrip("."):
         name = name[: name.rfind(".")]
-    for tok in _drop_type_prefix(_tokens(name, compounds=True)):
-        if _keep(tok):
-            add(tok)
-    if title:
-        for tok in _drop_type_prefix(_tokens(str(title), compounds=True)):
-            if _keep(tok):
+    for source in (name, str(title) if title else ""):
+        toks = _drop_type_prefix(_tokens(source, compounds=True))
+        for tok in toks:
+            if _keep(tok, alone=len(toks) == 1):
                 add(tok)
     for tag in tags or ():
         if tag is None:
             continue
         toks = _tokens(str(tag))
         if len(toks) == 1:
-            if _keep(toks[0]):
+            if _keep(toks[0], alone=True):
                 add(toks[0])
         elif toks and any(_keep(t) for t in toks):
             add(" ".join(toks))

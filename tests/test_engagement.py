@@ -75,7 +75,15 @@ class TestKeywords:
             "IronClaw infrastructure notes",
             ["Deployment", "machine-learning", "k8s", "CI", "ironclaw", None],
         )
-        assert kws == ["ironclaw", "iron", "claw", "infrastructure", "deployment", "machine learning", "k8s"]
+        # a tag of two letters is a keyword too (IDF weighs it down if it is in every session)
+        assert kws == ["ironclaw", "iron", "claw", "infrastructure", "deployment", "machine learning", "k8s", "ci"]
+
+    def test_a_two_letter_tool_named_alone_is_a_keyword(self):
+        """`jq.md`, `title: gh`: the name is the only word there is; in a
+        longer name or title a two-letter word is dropped as before."""
+        assert keywords("tools/jq.md", "jq", ["jq"]) == ["jq"]
+        assert keywords("tools/cli.md", "gh", []) == ["cli", "gh"]
+        assert keywords("tools/use-gh-for-prs.md", "Use gh for PRs", []) == ["prs"]  # "use" is a stop word
 
     def test_multiword_tag_needs_a_real_word(self):
         assert keywords("x.md", None, ["CI/CD", "a b"]) == []
