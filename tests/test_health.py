@@ -533,3 +533,17 @@ def test_a_state_folder_that_cannot_even_be_made_still_gives_health_and_triage(p
     assert result.exit_code == 0 and result.json() == expected and "indexed in memory" in result.stderr
     triage = cli("triage", "--format", "json", "--today", TODAY.isoformat(), planted)
     assert triage.exit_code == 0 and "this triage run is not logged" in triage.stderr
+
+
+def test_triage_never_advises_archiving_a_core_memory(make_store, cli):
+    """A 🔴 memory never expires (MEM501, MEM502 leave it): triage keeps it
+    however cold it is, and still advises archiving a cold ordinary one."""
+    core = "---\ntitle: How we deploy\nstatus: active\npriority: 🔴\n---\nAlways deploy on Tuesdays.\n"
+    plain = "---\ntitle: Old gh tips\nstatus: active\npriority: 🟢\n---\nSome gh tips.\n"
+    store = make_store({"INDEX.md": "# INDEX\n- [d](deploys.md)\n- [g](gh-tips.md)\n", "NOW.md": "# NOW\n",
+                        "deploys.md": core, "gh-tips.md": plain})
+    for name in ("deploys.md", "gh-tips.md"):
+        set_mtime(store / name, 90)
+    rows = {r["path"]: r for r in cli("triage", "--all", "--format", "json", "--today", TODAY.isoformat(), store).json()}
+    assert rows["gh-tips.md"]["recommendation"] == "ARCHIVE"
+    assert rows["deploys.md"]["recommendation"] == "KEEP" and rows["deploys.md"]["staleness"] == 1.0

@@ -160,13 +160,19 @@ def build_usage(store, sessions_dir: Path | None, today: date, window_days: int)
     return usage(store, index, today, window_days), index, n_sessions
 
 
-def triage_use(doc, use: FileUse, today: date):
-    """The triage of one file from its usage (``build_usage`` over the triage window)."""
+def triage_use(doc, use: FileUse, today: date, settings: dict):
+    """The triage of one file from its usage (``build_usage`` over the
+    triage window). A core memory (``priority`` 🔴, ``core``) is never
+    advised ARCHIVE: the store says it never expires (MEM501, MEM502)."""
     from memlint import engagement as eng
+    from memlint.lifecycle import is_core
 
     last_days = (today - date.fromisoformat(use.last_session)).days if use.last_session else None
     head = "\n".join(doc.parsed.text.split("\n")[:50])
-    return eng.triage(last_days, use.sessions, head, use.days_since_changed, use.lines)
+    found = eng.triage(last_days, use.sessions, head, use.days_since_changed, use.lines)
+    if found.recommendation == "ARCHIVE" and is_core(doc, settings):
+        found = replace(found, recommendation="KEEP")
+    return found
 
 
 def _health_options(func):
@@ -261,7 +267,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                 continue  # a topic index routes to memories: archiving it would lose them all
             if store.only_paths is not None and u.path not in store.only_paths:
                 continue  # files named: only those
-            t = triage_use(by_path[u.path], u, today_date)
+            t = triage_use(by_path[u.path], u, today_date, store.settings)
             scored.append({"path": store.shown(u.path), "recommendation": t.recommendation, "score": round(t.score, 3),
                            "recency": t.recency, "recurrence": round(t.recurrence, 3),
                            "actionability": round(t.actionability, 3), "staleness": round(t.staleness, 3),

@@ -63,5 +63,5 @@ def build_report(store, sessions_dir, today):
         uses = usage(store, index, today, eng.TRIAGE_WINDOW_DAYS)
     by_path = {d.path: d for d in store.docs.values()}
     # Memories only: archiving a topic index would lose every memory it routes to.
-    triage = {u.path: triage_use(by_path[u.path], u, today).recommendation for u in uses if triaged(by_path[u.path])}
+    triage = {u.path: triage_use(by_path[u.path], u, today, store.settings).recommendation for u in uses if triaged(by_path[u.path])}
     return build_store_report(store, findings, heat, triage, sessions=n_sessions, window_days=eng.HEALTH_WINDOW_DAYS)
