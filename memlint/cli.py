@@ -309,7 +309,8 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             found = discover(p, config_for(p))
             if not found:
                 raise UsageError(
-                    f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content); "
+                    f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content, "
+                    "also in .claude/memory); "
                     "name the root in .memlint.yaml (root: path/to/MEMORY.md)"
                 )
             for key in found:

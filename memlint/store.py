@@ -1084,12 +1084,17 @@ def _read_blobs(repo_root: Path, blobs: set[str]) -> dict[str, bytes]:
     return contents
 
 
+# Where stores hide from discovery, which walks no hidden folder (FORMATS:
+# a Claude Code store is often committed as `.claude/memory/`).
+HIDDEN_STORE_FOLDERS = (".claude/memory",)
+
+
 def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Path, str]]:
     """Find the stores at or under ``path``: (folder, root file name) pairs.
 
     A configured ``root`` names the one store. Otherwise every folder holding
     a root index the presets know is a store; folders inside a store are part
-    of it. When there is none, an ``INDEX.md`` beside a map of content
+    of it. When there is none, one in ``path``'s HIDDEN_STORE_FOLDERS; then an ``INDEX.md`` beside a map of content
     (``mocs/``, ``topics/``, ``MOC-*.md``; unless ``maps`` is false), else an
     ``INDEX.md`` in ``path`` itself, is the store.
     """
@@ -1104,6 +1109,11 @@ def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Pat
         return [(root.parent, root.name)]
     path = path.resolve()
     found = _walk_for_roots(path, is_store_root)
+    if not found:  # hidden folders are not walked, but a store is often kept in one
+        for hidden in HIDDEN_STORE_FOLDERS:
+            name = is_store_root(path / hidden)
+            if name:
+                return [((path / hidden).resolve(), name)]
     if not found and maps:
         found = _walk_for_roots(path, is_moc_root)
     if not found and maps and (path / "INDEX.md").is_file():

@@ -206,7 +206,11 @@ def test_init_prefers_the_hidden_claude_store_to_a_docs_map_of_content(tmp_path,
 def test_init_finds_a_store_in_a_hidden_claude_folder(tmp_path, cli):
     write_files(tmp_path, {".claude/memory/MEMORY.md": "# Index\n- [A](a.md)\n", ".claude/memory/a.md": "# A\n",
                            ".git/HEAD": "ref: refs/heads/main\n"})  # paths print from the repository root
-    assert cli("check", tmp_path).exit_code == 2  # hidden folders are not walked
+    # hidden folders are not walked, but .claude/memory is looked in, by check as by init
+    before = cli("check", "--format", "json", tmp_path)
+    assert [(f["path"], f["code"]) for f in before.json()] == [(".claude/memory/a.md", "MEM001")]
+    write_files(tmp_path, {".hidden/MEMORY.md": "# Index\n- [A](a.md)\n", ".hidden/a.md": "# A\n"})
+    assert [f["path"] for f in cli("check", "--format", "json", tmp_path).json()] == [".claude/memory/a.md"]
     assert cli("init", tmp_path).exit_code == 0
     assert '\nroot: ".claude/memory/MEMORY.md"\n' in (tmp_path / ".memlint.yaml").read_text()
     result = cli("check", "--format", "json", tmp_path)

@@ -24,8 +24,6 @@ from memlint.reporters import printable
 HOOK_REPO = "https://github.com/memlint/memlint"
 CONFIG_NAME = ".memlint.yaml"
 PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
-# Where stores hide from discovery (hidden folders are not walked).
-HIDDEN_STORE_FOLDERS = (".claude/memory",)
 SETTING_NOTES = {
     "frontmatter": "required | optional",
     "schema": "shipped schema name, or a path to your own JSON Schema",
@@ -67,17 +65,9 @@ def _yaml_value(value) -> str:
 def find_stores(folder: Path):
     """(store folder, root name) pairs under ``folder``, hidden well-known places included."""
     from memlint.config import Config
-    from memlint.presets import is_store_root
     from memlint.store import discover
 
-    found = discover(folder, Config(None, None, {}), maps=False)
-    if not found:
-        for hidden in HIDDEN_STORE_FOLDERS:
-            name = is_store_root(folder / hidden)
-            if name:
-                return [((folder / hidden).resolve(), name)]
-        found = discover(folder, Config(None, None, {}))  # an INDEX.md beside a map of content, at last
-    return found
+    return discover(folder, Config(None, None, {}))
 
 
 def render_config(folder: Path, stores, preset_override: str | None) -> str:
@@ -340,6 +330,8 @@ def init(path, preset, force, pre_commit):
         target = existing[0]  # --force: replace the file memlint reads, not a shadowing twin
     stores = [] if keep else find_stores(folder)  # a config kept is not read again: its root may name any file
     if not stores and not keep:
+        from memlint.store import HIDDEN_STORE_FOLDERS
+
         raise UsageError(
             f"{path}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content, "
             f"also in {' and '.join(HIDDEN_STORE_FOLDERS)}); run `memlint init` where the store is"
