@@ -292,14 +292,16 @@ def name_stores(stores: list[Store]) -> None:
     nested in the current one (a submodule), its folder there, so the paths
     are the outer repository's; else None."""
     several_roots = len({store.repo_root for store in stores}) > 1
-    outer = _outer_root() if not several_roots else None
+    outer = _outer_root()
     for store in stores:
         prefix = None
-        if several_roots:
+        if outer is not None and store.repo_root == outer:
+            pass  # the current folder's repository: its paths, as in a run of it alone
+        elif outer is not None and store.repo_root.is_relative_to(outer):
+            prefix = store.repo_root.relative_to(outer).as_posix()  # a submodule: its folder in this repository
+        elif several_roots:
             prefix = Path(os.path.relpath(store.repo_root)).as_posix()
-            prefix = None if prefix == "." else prefix  # the current folder's repository: as in a run of it alone
-        elif outer is not None and store.repo_root != outer and store.repo_root.is_relative_to(outer):
-            prefix = store.repo_root.relative_to(outer).as_posix()
+            prefix = None if prefix == "." else prefix
         elif outer is None and not _in_git(store):
             # Outside any repository: named from the current folder when below it
             here = Path.cwd().resolve()

@@ -576,6 +576,21 @@ def test_submodule_inside_the_store(tmp_path):
     assert run.triples() == {("memory/b.md", 1, "MEM001")}
 
 
+def test_a_repository_and_its_submodule_linted_together_are_named_from_the_outer_one(tmp_path):
+    """From anywhere in the outer repository, its files by their path there
+    and the submodule's below its folder: what GitHub's annotations and
+    code scanning match, never `../memory/...`."""
+    sub = _repo_with_store(tmp_path, "sub")
+    _commit(sub, "sub")
+    repo = _repo_with_store(tmp_path)
+    _commit(repo, "base")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor/sub")
+    _commit(repo, "add submodule")
+    for cwd, args in ((repo / "memory", [".", "../vendor/sub/memory"]), (repo / "vendor", ["..", "sub/memory"])):
+        run = memlint("check", "--format", "json", "--select", "MEM001", *args, cwd=cwd)
+        assert run.triples() == {("memory/b.md", 1, "MEM001"), ("vendor/sub/memory/b.md", 1, "MEM001")}, cwd
+
+
 @pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to give the repository away")
 def test_a_repository_git_refuses_as_another_users_says_why(tmp_path):
     repo = _repo_with_store(tmp_path)
