@@ -181,6 +181,19 @@ def load(path: Path | None = None, *, start: Path | None = None, text: str | Non
     return Config(path, path.parent.resolve(), data)
 
 
+def where_is(config: Config, key: tuple[str, ...]) -> str:
+    """``path:line`` of a key of a loaded config file (``path`` when the
+    line cannot be told), for an error found after loading it."""
+    if config.path is None:
+        return "config"
+    try:
+        text = config.path.read_text(encoding="utf-8")
+        line = (_toml_line_of if config.path.suffix.lower() == ".toml" else _line_of)(text, key)
+    except (OSError, UnicodeDecodeError):
+        line = None
+    return f"{config.path}:{line}" if line else str(config.path)
+
+
 def _validate_naming_line(data: dict, path: Path, finder, read) -> None:
     """``validate``, its error naming the line of the key at fault: found in
     the file's text (``read()``) by ``finder`` (YAML's or TOML's)."""
@@ -319,6 +332,17 @@ def _toml_line_of(text: str, key: tuple[str, ...]) -> int | None:
     return best
 
 
+def _bad_item(value) -> str:
+    """", not ITEM (item N)" for the first item of a list that is no string."""
+    if not isinstance(value, list):
+        return ""
+    for n, item in enumerate(value, 1):
+        if not isinstance(item, str):
+            quote = " (quote it)" if isinstance(item, (int, float, bool)) else ""
+            return f"; item {n} is {item!r}, not a string{quote}"
+    return ""
+
+
 def _is_str_list(value) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
@@ -355,7 +379,7 @@ def validate(data, where: str = "config") -> None:
             raise ConfigError(f"{where}: {key!r} must be a path string", key=(key,))
     for key in ("include", "exclude"):
         if key in data and not _is_str_list(data[key]):
-            raise ConfigError(f"{where}: {key!r} must be a list of glob strings", key=(key,))
+            raise ConfigError(f"{where}: {key!r} must be a list of glob strings{_bad_item(data[key])}", key=(key,))
     if _is_str_list(data.get("retired-exempt-rules")):  # named rules must exist (the rules load only then)
         known = rule_registry.all_rules()
         for key in data["retired-exempt-rules"]:
@@ -380,6 +404,8 @@ def validate(data, where: str = "config") -> None:
         if not ok and isinstance(default, int) and not isinstance(default, bool) and isinstance(value, int) \
                 and not isinstance(value, bool):
             raise ConfigError(f"{where}: {key!r} must be 0 or more, not {value}", key=(key,))
+        if not ok and isinstance(default, list) and isinstance(value, list):
+            raise ConfigError(f"{where}: {key!r} must be a list of strings{_bad_item(value)}", key=(key,))
         if not ok:
             raise ConfigError(f"{where}: {key!r} has the wrong type ({type(value).__name__})", key=(key,))
         if key.endswith("-days") and value is not None and (not isinstance(value, int) or value < 0):
@@ -420,10 +446,13 @@ def validate(data, where: str = "config") -> None:
                 if opt_value is False:
                     value[opt] = "off"
                 elif opt_value not in SEVERITY_VALUES:
-                    raise ConfigError(f"{where}: rules.{key}.severity must be error, warning or off, not {opt_value!r}", key=("rules", str(key), str(opt)))
+                    hint = " (YAML reads a bare on or yes as true: write error or warning)" if opt_value is True else ""
+                    raise ConfigError(f"{where}: rules.{key}.severity must be error, warning or off, not {opt_value!r}{hint}",
+                                      key=("rules", str(key), str(opt)))
             elif opt == "ignore":
                 if not _is_str_list(opt_value):
-                    raise ConfigError(f"{where}: rules.{key}.ignore must be a list of glob strings", key=("rules", str(key), str(opt)))
+                    raise ConfigError(f"{where}: rules.{key}.ignore must be a list of glob strings{_bad_item(opt_value)}",
+                                      key=("rules", str(key), str(opt)))
             elif opt not in rule.OPTIONS:
                 known = ", ".join(["severity", "ignore", *rule.OPTIONS]) or "severity, ignore"
                 raise ConfigError(f"{where}: rules.{key}: unknown option {opt!r} (known: {known})", key=("rules", str(key), str(opt)))
@@ -431,6 +460,8 @@ def validate(data, where: str = "config") -> None:
                 raise ConfigError(
                     f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}",
                     key=("rules", str(key), str(opt)))
+            elif (bad := getattr(rule, "check_option", lambda name, v: None)(opt, opt_value)) is not None:
+                raise ConfigError(f"{where}: rules.{key}.{opt}: {bad}", key=("rules", str(key), str(opt)))
             elif isinstance(opt_value, (int, float)) and not isinstance(opt_value, bool):
                 low, high = getattr(rule, "BOUNDS", {}).get(opt, (0, None))
                 # NaN passes every comparison: a value that is no number fails first

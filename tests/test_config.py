@@ -116,6 +116,15 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         ("retired-exempt-rules: [stale, no-such-rule]\n", "retired-exempt-rules: no rule, tag or code prefix matches 'no-such-rule'"),
         ("root: .\n", "root '.' is a folder"),
         ("root: .memlint.yaml\n", "root '.memlint.yaml' is not a markdown file"),
+        # the item at fault, not the list's type
+        ("date-fields: [created, 3]\n", "'date-fields' must be a list of strings; item 2 is 3, not a string (quote it)"),
+        ("exclude:\n  - drafts/**\n  - {a: 1}\n", "item 2 is {'a': 1}, not a string"),
+        # YAML 1.1 reads on as true
+        ("rules:\n  orphan:\n    severity: on\n", "not True (YAML reads a bare on or yes as true: write error or warning)"),
+        # a value that would silently do nothing
+        ("rules:\n  secret-in-memory: {allow: [xyz]}\n", "rules.secret-in-memory.allow: 'xyz' is not a fingerprint"),
+        ("schema: nope.json\n", ".memlint.yaml:1: schema 'nope.json': no such file"),
+        ("schema: claude-code\n", "(shipped: claude-code.json, moc.json, three-layer.json)"),
     ],
 )
 def test_bad_config_exits_2_with_message(make_store, cli, text, needle):

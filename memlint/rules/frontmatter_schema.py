@@ -45,7 +45,14 @@ def schema_path(store) -> Path | None:
     name = store.settings.get("schema")
     if not name:
         return None
-    return _schema_path(name, store.config.base_dir or store.dir)
+    path = _schema_path(name, store.config.base_dir or store.dir)
+    if not path.is_relative_to(SHIPPED) and not path.is_file() and name == store.config.data.get("schema"):
+        from memlint.config import ConfigError, where_is
+
+        shipped = ", ".join(sorted(p.name for p in SHIPPED.glob("*.json")))
+        raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: "
+                          f"{'not a regular file' if path.exists() else 'no such file'}: {path} (shipped: {shipped})")
+    return path
 
 
 @lru_cache(maxsize=8)

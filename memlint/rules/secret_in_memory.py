@@ -28,6 +28,8 @@ token is in 1Password: Deploy/GitHub"). If it is not a secret, allow-list it:
 """
 from __future__ import annotations
 
+import re
+
 from memlint import secrets
 from memlint.finding import Problem
 from memlint.store import MAX_FILE_BYTES, read_bounded
@@ -38,6 +40,17 @@ SEVERITY = "error"
 SCOPE = "file"
 TAGS = ("secrets", "security")
 OPTIONS = {"allow": ((list,), [])}
+
+
+def check_option(name: str, value) -> str | None:
+    """Why a configured value cannot work, checked when the config loads: an
+    allow-list entry that is no fingerprint would allow nothing, silently."""
+    if name == "allow":
+        for entry in value:
+            if not re.fullmatch(r"[0-9a-f]{12}", entry):
+                return (f"{entry!r} is not a fingerprint (12 hex digits, as a MEM601 finding prints it, "
+                        "`fingerprint 3fa2c41b9d07`): the secret itself never goes in the config")
+    return None
 
 
 def content_memo(store, options):
