@@ -9,6 +9,7 @@ import gc
 import importlib
 import os
 import sys
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -456,8 +457,13 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     result = lint_stores(stores, selection)
     if fmt == "auto":
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    findings = result.findings
+    if fmt in ("sarif", "github"):  # GitHub shows a result in a linked file only at the file the link names
+        targets = {store.shown(link): store.shown(target) for store in stores
+                   for link, target in store.link_targets().items()}
+        findings = [replace(f, path=targets.get(f.path, f.path)) for f in findings] if targets else findings
     # Only SARIF lists the rules (importing them all costs time on a cached run).
-    report = reporters.REPORTER_BY_NAME[fmt](result.findings, all_rules() if fmt == "sarif" else ())
+    report = reporters.REPORTER_BY_NAME[fmt](findings, all_rules() if fmt == "sarif" else ())
     if summary:
         from memlint import summary as summary_mod
 

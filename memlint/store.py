@@ -414,6 +414,24 @@ class Store:
         elif not unchanged or graph.memo_changed or not (isinstance(kept, LinksMemo) and kept.graph):
             self.keep("links", LinksMemo(names.files, names.tables, (graph.context, graph.memo)))
 
+    def link_targets(self) -> dict[str, str]:
+        """{repo path of a symbolic link the store holds: the repo path of the
+        file it names}, for links to files inside the repository (GitHub's
+        code scanning shows results only at resolved paths)."""
+        prefix = self._repo_path(self.dir)
+        prefix = "" if prefix in ("", ".") else prefix + "/"
+        out = {}
+        for f in self._files:
+            if not f.link or f.problem is not None:
+                continue
+            try:
+                target = Path(f.path).resolve(strict=True)
+            except (OSError, RuntimeError):
+                continue
+            if _inside(target, self.repo_root):
+                out[prefix + f.rel] = self._repo_path(target)
+        return out
+
     def _drop_link_twins(self) -> None:
         """A symlink to another file of the store is that file, read once: the
         root keeps its name (MEMORY.md -> notes/index.md), otherwise the real

@@ -466,3 +466,23 @@ def test_a_selection_that_leaves_no_rule_is_an_error_not_a_silent_pass(make_stor
     store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
     result = cli("check", *args, store)
     assert result.exit_code == 2 and "no rule is left to run" in result.stderr
+
+
+def test_github_and_sarif_name_a_linked_memory_by_the_file_the_link_names(tmp_path, cli):
+    """GitHub cannot show a result at a symbolic link's path: the github and
+    sarif formats name the file it resolves to, text and json the link."""
+    import json as json_mod
+    import subprocess
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "docs" / "real.md").write_text("---\nname: real\ndescription: [bad\n---\nx\n")
+    (tmp_path / "memory" / "linked.md").symlink_to("../docs/real.md")
+    (tmp_path / "memory" / "MEMORY.md").write_text("# I\n- [l](linked.md)\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    store = tmp_path / "memory"
+    assert "file=docs/real.md,line=4" in cli("check", "--format", "github", store).output
+    sarif = json_mod.loads(cli("check", "--format", "sarif", store).output)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert uris == {"docs/real.md"}
+    assert [f["path"] for f in cli("check", "--format", "json", store).json()] == ["memory/linked.md"]
