@@ -119,7 +119,7 @@ class GitDates:
         history = self.history
         path = self.repo_path(doc)
         found = history.dates(path)
-        today = self.store.today
+        today = self.staged_day
         if self.staged and path in history.staged_new and path not in history.staged_renames:
             return DocDates(today, today, STAGED, STAGED)
         if found is None:
@@ -128,6 +128,18 @@ class GitDates:
         if self.staged and path in self.staged_changed:
             return DocDates(created, today, found.created_commit, STAGED)
         return DocDates(created, changed, found.created_commit, found.changed_commit)
+
+    @cached_property
+    def staged_day(self) -> date:
+        """The day the commit being made will carry: the author date git
+        exports to its hooks (``GIT_AUTHOR_DATE``: an amend, a cherry-pick
+        or a rebase keep the original commit's), in its own time zone; else
+        today. With ``date-source: committer``, today."""
+        if self.date_kind == "author":
+            found = author_day(os.environ.get("GIT_AUTHOR_DATE", ""))
+            if found is not None:
+                return found
+        return self.store.today
 
     def content_changed(self, docs) -> dict[str, date]:
         """{repo path: the day each of ``docs`` last changed in more than its
@@ -311,7 +323,7 @@ class GitDates:
                 spec += old_names  # a move into the store: git pairs it only when it sees the old name
             _, out, _ = history_mod._run(root, ["diff", "--cached", "-M", *base, "--", *spec])
             for patch in _patches(history_mod._decode(out)):
-                judge(patch.path, self.store.today, STAGED, patch, done)
+                judge(patch.path, self.staged_day, STAGED, patch, done)
         if history.head is None or done >= wanted.keys():
             return found  # nothing committed yet, or the index settled every path
         # Only commits dated after the oldest date can change anything, but
@@ -466,6 +478,29 @@ class GitDates:
         if unseen and spec:  # from outside the store: git pairs a rename only when its pathspec holds both names
             read(unseen, [])
         return sources
+
+
+def author_day(value: str) -> date | None:
+    """The day of a date as git takes it in ``GIT_AUTHOR_DATE`` (``@1700000000
+    +0100`` as git exports it to hooks, ISO 8601, RFC 2822), in its own
+    time zone; None when it is none of those."""
+    from datetime import datetime, timedelta, timezone
+    from email.utils import parsedate_to_datetime
+
+    value = value.strip()
+    raw = re.fullmatch(r"@?(\d{9,})\s+([+-])(\d\d)(\d\d)", value)
+    if raw:
+        offset = timedelta(hours=int(raw.group(3)), minutes=int(raw.group(4))) * (1 if raw.group(2) == "+" else -1)
+        try:
+            return datetime.fromtimestamp(int(raw.group(1)), timezone(offset)).date()
+        except (OverflowError, OSError, ValueError):
+            return None
+    for parse in (datetime.fromisoformat, parsedate_to_datetime):
+        try:
+            return parse(value).date()
+        except (TypeError, ValueError, IndexError):
+            continue
+    return None
 
 
 def _commits(log: str):

@@ -267,3 +267,23 @@ def test_a_root_left_out_of_the_commit_is_an_error_and_an_untracked_store_is_ski
     git(repo, "add", "memory")
     assert codes(cli, "--staged", repo) == []  # scratch/, untracked, is not judged (its a.md has no frontmatter)
     assert ("scratch/a.md", 1, "MEM001") in codes(cli, repo)  # the working tree's run judges it
+
+
+@pytest.mark.parametrize("author_date", ["@1780308000 +0000", "2026-06-01T10:00:00+00:00",
+                                         "Mon, 01 Jun 2026 10:00:00 +0000"])
+def test_the_commit_being_made_is_dated_by_the_author_date_git_gives_its_hooks(repo, cli, author_date):
+    """A cherry-pick or an amend keeps the original author date, which git
+    exports to the hook: a file the commit adds is created that day, as git
+    will date it once committed, not the day the hook runs."""
+    write_files(repo, {"MEMORY.md": "# Index\n- [A](a.md) — first\n", "a.md": GOOD})
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "init")
+    write_files(repo, {"c.md": GOOD.replace("name: a", "name: c").replace("---\nBody", "created: 2026-06-01\n---\nBody"),
+                       "MEMORY.md": "# Index\n- [A](a.md) — first\n- [C](c.md) — c\n"})
+    git(repo, "add", ".")
+    args = ("--staged", "--today", "2026-12-01", "--select", "MEM401", repo)
+    assert codes(cli, *args, env={"GIT_AUTHOR_DATE": author_date}) == []
+    assert codes(cli, *args) == [("c.md", 5, "MEM401")]  # no hook: the commit is made today
+    write_files(repo, {".memlint.yaml": "date-source: committer\n"})
+    git(repo, "add", ".memlint.yaml")
+    assert codes(cli, *args, env={"GIT_AUTHOR_DATE": author_date}) == [("c.md", 5, "MEM401")]
