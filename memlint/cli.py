@@ -213,12 +213,15 @@ def _staged_config(folder: Path, loaded: dict):
     not count (as an untracked memory does not), and an edit not staged is
     not read; a config outside any repository is read from disk."""
     from memlint import config as config_mod
+    from memlint.store import _find_git_root
 
     # Every file a hook names asks: one answer per folder, and per set of candidates.
     by_folder = loaded.setdefault("staged config by folder", {})
     if folder in by_folder:
         return by_folder[folder]
-    candidates = config_mod.config_candidates(folder)
+    # the index's, deleted on disk or not: a commit of a config removed from disk only still holds it
+    root = _find_git_root(folder.resolve())
+    candidates = config_mod.config_candidates(folder, on_disk=root is None)
     found_for = loaded.setdefault("staged config of", {})
     if tuple(candidates) not in found_for:
         found_for[tuple(candidates)] = _staged_config_of(candidates, folder, loaded)
@@ -231,8 +234,8 @@ def _staged_config_of(candidates: list, folder: Path, loaded: dict):
     from memlint.config import ConfigError
     from memlint.store import _find_git_root, _git, _read_blobs
 
-    root = _find_git_root(folder.resolve()) if candidates else None
-    if root is None:
+    root = _find_git_root(folder.resolve())
+    if root is None or not candidates:
         found = config_mod.find_config_file(folder)
         if found not in loaded:
             loaded[found] = config_mod.load(found)

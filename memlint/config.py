@@ -116,17 +116,18 @@ def find_config_file(start: Path) -> Path | None:
     return None
 
 
-def config_candidates(start: Path) -> list[Path]:
+def config_candidates(start: Path, *, on_disk: bool = True) -> list[Path]:
     """The files that may hold the config for ``start``, nearest first, as
-    found on disk: each folder's .memlint.yaml, .memlint.yml and
-    pyproject.toml (which counts only with a [tool.memlint] table), up to
-    the top of the repository."""
+    found on disk (``on_disk=False``: whether there or not, for a staged
+    run, which asks the git index): each folder's .memlint.yaml,
+    .memlint.yml and pyproject.toml (which counts only with a [tool.memlint]
+    table), up to the top of the repository."""
     start = start if start.is_dir() else start.parent
     start = start.resolve()
     stop = _git_root(start)
     found = []
     for folder in (start, *start.parents):
-        found += [folder / name for name in (*CONFIG_NAMES, "pyproject.toml") if (folder / name).is_file()]
+        found += [folder / name for name in (*CONFIG_NAMES, "pyproject.toml") if not on_disk or (folder / name).is_file()]
         if stop is not None and folder == stop:
             break
     return found

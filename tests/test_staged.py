@@ -287,3 +287,14 @@ def test_the_commit_being_made_is_dated_by_the_author_date_git_gives_its_hooks(r
     write_files(repo, {".memlint.yaml": "date-source: committer\n"})
     git(repo, "add", ".memlint.yaml")
     assert codes(cli, *args, env={"GIT_AUTHOR_DATE": author_date}) == [("c.md", 5, "MEM401")]
+
+
+def test_a_config_staged_but_deleted_on_disk_is_still_the_commits(repo, cli):
+    """`rm .memlint.yaml` without `git rm`: the commit still holds it, and a
+    staged run (a plain git hook, no pre-commit stash) is judged by it."""
+    write_files(repo, {"MEMORY.md": "# Index\n- [A](a.md) — first\n", "a.md": NOFM,
+                       ".memlint.yaml": "rules:\n  MEM001: off\n"})
+    git(repo, "add", ".")
+    os.unlink(repo / ".memlint.yaml")
+    assert codes(cli, "--staged", "--select", "MEM001", repo) == []
+    assert codes(cli, "--select", "MEM001", repo) == [("a.md", 1, "MEM001")]  # the work tree's run: no config
