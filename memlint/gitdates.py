@@ -132,8 +132,8 @@ class GitDates:
     @cached_property
     def staged_day(self) -> date:
         """The day the commit being made will carry: the author date git
-        exports to its hooks (``GIT_AUTHOR_DATE``: an amend, a cherry-pick
-        or a rebase keep the original commit's), in its own time zone; else
+        exports to its hooks (``GIT_AUTHOR_DATE``: an amend, or a cherry-pick
+        finished after a conflict, keeps the original commit's), in its own time zone; else
         today. With ``date-source: committer``, today."""
         if self.date_kind == "author":
             found = author_day(os.environ.get("GIT_AUTHOR_DATE", ""))

@@ -1112,9 +1112,10 @@ def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Pat
 
     A configured ``root`` names the one store. Otherwise every folder holding
     a root index the presets know is a store; folders inside a store are part
-    of it. When there is none, one in ``path``'s HIDDEN_STORE_FOLDERS; then an ``INDEX.md`` beside a map of content
+    of it. When there is none, an ``INDEX.md`` beside a map of content
     (``mocs/``, ``topics/``, ``MOC-*.md``; unless ``maps`` is false), else an
-    ``INDEX.md`` in ``path`` itself, is the store.
+    ``INDEX.md`` in ``path`` itself, is the store; and so, then, is a store
+    in one of ``path``'s HIDDEN_STORE_FOLDERS (not walked: hidden).
     """
     if config.root is not None:
         root, named = config.root, config.data["root"]
@@ -1127,15 +1128,16 @@ def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Pat
         return [(root.parent, root.name)]
     path = path.resolve()
     found = _walk_for_roots(path, is_store_root)
-    if not found:  # hidden folders are not walked, but a store is often kept in one
-        for hidden in HIDDEN_STORE_FOLDERS:
-            name = is_store_root(path / hidden)
-            if name:
-                return [((path / hidden).resolve(), name)]
-    if not found and maps:
+    if found:
+        return sorted(found)
+    if maps:
         found = _walk_for_roots(path, is_moc_root)
-    if not found and maps and (path / "INDEX.md").is_file():
-        found.append((path, "INDEX.md"))
+        if not found and (path / "INDEX.md").is_file():
+            found.append((path, "INDEX.md"))
+    for hidden in HIDDEN_STORE_FOLDERS:  # hidden folders are not walked, but a store is often kept in one
+        name = is_store_root(path / hidden)
+        if name and not any((path / hidden).resolve().is_relative_to(folder) for folder, _ in found):
+            found.append(((path / hidden).resolve(), name))  # beside a map of content too: neither is dropped
     return sorted(found)
 
 

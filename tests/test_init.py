@@ -412,3 +412,13 @@ def test_init_pre_commit_refuses_what_it_cannot_read_and_prints_a_snippet_to_pas
     assert result.exit_code == 2 and "add the hook by hand:" in result.stderr
     assert "\n-   repo: https://github.com/memlint/memlint\n    rev: v" in result.stderr  # lines, to paste
     assert (repo / ".pre-commit-config.yaml").read_text() == text
+
+
+def test_a_hidden_claude_store_is_linted_beside_a_map_of_content(tmp_path, cli):
+    """A vault (INDEX.md beside mocs/) and a committed .claude/memory store:
+    both are stores, the vault's broken link is still reported."""
+    write_files(tmp_path, {".claude/memory/MEMORY.md": "# Index\n- [A](a.md)\n", ".claude/memory/a.md": "# A\n",
+                           "kb/INDEX.md": "# KB\n- [T](mocs/t.md)\n", "kb/mocs/t.md": "# T\n- [gone](../nope.md)\n",
+                           ".git/HEAD": "ref: refs/heads/main\n"})
+    found = {(f["path"], f["code"]) for f in cli("check", "--format", "json", tmp_path).json()}
+    assert (".claude/memory/a.md", "MEM001") in found and ("kb/mocs/t.md", "MEM202") in found

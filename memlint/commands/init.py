@@ -67,7 +67,8 @@ def find_stores(folder: Path):
     from memlint.config import Config
     from memlint.store import discover
 
-    return discover(folder, Config(None, None, {}))
+    # A store in .claude/memory is taken over a map of content's guess (a docs folder laid out so)
+    return discover(folder, Config(None, None, {}), maps=False) or discover(folder, Config(None, None, {}))
 
 
 def render_config(folder: Path, stores, preset_override: str | None) -> str:
