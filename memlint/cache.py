@@ -627,7 +627,7 @@ def findings_key(store, selection) -> str | None:
     add(code_version(), os.getcwd(), str(store.dir), str(store.repo_root), store.root_name, store.preset,
         store.settings, store.config.data, str(store.config.path), str(store.config.base_dir),
         store.today.isoformat(), store.staged, schema_digest,
-        os.environ.get("GIT_AUTHOR_DATE") if store.staged else None,  # the day the commit being made carries
+        store.git_dates.staged_day.isoformat() if store.staged else None,  # the day the commit being made carries
         sorted(selection.select), sorted(selection.ignore), sorted(selection.scopes),
         sorted(selection.only_paths) if selection.only_paths is not None else None)
     git = store.git_digest

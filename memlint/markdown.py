@@ -83,8 +83,8 @@ def _split_lines(text: str) -> list[str]:
 
 
 # The fields a memory's frontmatter names (the shipped schemas', lifecycle
-# and date fields): a block after other text names one of them, as written,
-# to be a frontmatter pushed down rather than text between two rules.
+# and date fields): a block after other text that names one of them, as
+# written, is a frontmatter pushed down rather than text between two rules.
 _FIELD_NAMES = frozenset({
     "name", "description", "type", "title", "date", "created", "updated", "last_verified", "expires", "tags",
     "aliases", "status", "priority", "category", "metadata", "key", "supersedes", "superseded_by",
@@ -93,7 +93,11 @@ _FIELD_NAMES = frozenset({
 
 
 def _names_a_field(block: list[str]) -> bool:
-    return any(m is not None and not m.group(1) and m.group(2) in _FIELD_NAMES for m in map(_KEY_LINE.match, block))
+    """Whether a block after other text reads as fields: it names one a
+    memory has, or all its keys are written as fields are (lower case:
+    `reviewed:`, not `Owner:`)."""
+    keys = [m.group(2) for m in map(_KEY_LINE.match, block) if m is not None and not m.group(1)]
+    return bool(keys) and (any(key in _FIELD_NAMES for key in keys) or all(key[:1].islower() for key in keys))
 
 
 # A line of paragraph text, which a `---` below underlines (a setext heading):

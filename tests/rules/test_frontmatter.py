@@ -190,6 +190,14 @@ def test_key_value_lines_between_two_rules_under_a_heading_are_markdown(make_sto
     assert codes(found, "MEM202") == [("a.md", 5)]
 
 
+def test_a_pushed_down_frontmatter_of_the_users_own_lower_case_fields_is_one(make_store, findings):
+    """Fields no shipped schema names (`reviewed:`, `summary:`) are still
+    fields when written as fields are: lower case."""
+    text = "<!-- generated -->\n---\nreviewed: 2099-01-01\nsummary: foo\n---\nBody\n"
+    found = lint(make_store, findings, {"a.md": text, ".memlint.yaml": "preset: generic\ndate-fields: [reviewed]\n"})
+    assert codes(found, "MEM005") == [("a.md", 2)] and codes(found, "MEM004") == [("a.md", 3)]
+
+
 def test_a_late_frontmatter_with_a_yaml_typo_is_still_one(make_store, findings):
     # every line is a `key:`: the agent wrote a frontmatter after a line of text
     text = "Here is the memory:\n---\nname: a\ndescription: [d\ntype: user\n---\nBody\n"
@@ -287,7 +295,7 @@ def test_a_list_item_of_the_wrong_type_points_at_its_key(make_store, cli):
 def test_a_year_a_version_or_yes_as_a_tag_or_title_is_no_error(make_store, cli, preset):
     """YAML reads `2026`, `3.12` and `yes` as a number and a boolean; an agent
     means the words, and reads them as words."""
-    files = {"a.md": "---\ntitle: 2026\nstatus: active\nlast_verified: 2026-04-01\ntags: [release, 2026, 3.12, yes]\n"
+    files = {"a.md": "---\ntitle: yes\nstatus: active\nlast_verified: 2026-04-01\ntags: [release, 2026, 3.12, yes]\n"
                      "---\nx\n"}
     files.update({"INDEX.md": "# INDEX\n- [a](a.md)\n", "NOW.md": "# NOW\n"} if preset == "three-layer"
                  else {"INDEX.md": "# I\n- [X](MOC-x.md)\n", "MOC-x.md": "# X\n- [a](a.md)\n"})
