@@ -371,6 +371,7 @@ def triage(
     first_50_lines: str,
     days_since_changed: int,
     line_count: int,
+    archivable: bool = True,
 ) -> Triage:
     """Triage one memory file.
 
@@ -383,14 +384,15 @@ def triage(
     * ``score = 0.30 R + 0.25 Rc + 0.25 A + 0.20 (1 - S)``
     * ARCHIVE if staleness > 0.8 and recurrence < 0.2; elif PRUNE if more
       than 300 lines and recurrence < 0.4; elif UPDATE if recency < 0.4 and
-      recurrence > 0.6; else KEEP.
+      recurrence > 0.6; else KEEP. Not ARCHIVE when not ``archivable``
+      (a core memory): the next that applies.
     """
     recency = _recency(last_session_days)
     recurrence = min(max(distinct_sessions, 0), 3) / 3
     act = actionability(first_50_lines)
     staleness = min(max(days_since_changed, 0), 60) / 60
     score = 0.30 * recency + 0.25 * recurrence + 0.25 * act + 0.20 * (1 - staleness)
-    if staleness > 0.8 and recurrence < 0.2:
+    if staleness > 0.8 and recurrence < 0.2 and archivable:
         rec = "ARCHIVE"
     elif line_count > 300 and recurrence < 0.4:
         rec = "PRUNE"

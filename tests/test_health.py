@@ -547,3 +547,8 @@ def test_triage_never_advises_archiving_a_core_memory(make_store, cli):
     rows = {r["path"]: r for r in cli("triage", "--all", "--format", "json", "--today", TODAY.isoformat(), store).json()}
     assert rows["gh-tips.md"]["recommendation"] == "ARCHIVE"
     assert rows["deploys.md"]["recommendation"] == "KEEP" and rows["deploys.md"]["staleness"] == 1.0
+    # a long one is still advised to be pruned: only archiving is ruled out
+    (store / "deploys.md").write_text(core + "".join(f"- step {i}\n" for i in range(320)))
+    set_mtime(store / "deploys.md", 90)
+    rows = {r["path"]: r for r in cli("triage", "--all", "--format", "json", "--today", TODAY.isoformat(), store).json()}
+    assert rows["deploys.md"]["recommendation"] == "PRUNE"

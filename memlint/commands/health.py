@@ -163,16 +163,15 @@ def build_usage(store, sessions_dir: Path | None, today: date, window_days: int)
 def triage_use(doc, use: FileUse, today: date, settings: dict):
     """The triage of one file from its usage (``build_usage`` over the
     triage window). A core memory (``priority`` 🔴, ``core``) is never
-    advised ARCHIVE: the store says it never expires (MEM501, MEM502)."""
+    advised ARCHIVE (the store says it never expires: MEM501, MEM502); what
+    else applies to it (PRUNE, UPDATE) still does."""
     from memlint import engagement as eng
     from memlint.lifecycle import is_core
 
     last_days = (today - date.fromisoformat(use.last_session)).days if use.last_session else None
     head = "\n".join(doc.parsed.text.split("\n")[:50])
-    found = eng.triage(last_days, use.sessions, head, use.days_since_changed, use.lines)
-    if found.recommendation == "ARCHIVE" and is_core(doc, settings):
-        found = replace(found, recommendation="KEEP")
-    return found
+    return eng.triage(last_days, use.sessions, head, use.days_since_changed, use.lines,
+                      archivable=not is_core(doc, settings))
 
 
 def _health_options(func):
