@@ -334,10 +334,12 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
         for key, store in list(stores.items()):
             if store.root_name in store.staged_files:
                 continue
-            if not store.staged_files:  # a store on disk that git does not hold: not part of the commit
+            root = store.shown(store._repo_path(store.dir / store.root_name))
+            if not store._files or _ignored(store.repo_root, store.dir / store.root_name):
+                # a store on disk git holds none of the files of (its own: not a README), or whose
+                # root git is told to ignore: not part of the commit
                 del stores[key]
                 continue
-            root = store.shown(store._repo_path(store.dir / store.root_name))
             raise UsageError(f"{root}: the store's root is not in the commit (untracked, or removed from the index), "
                              f"though other files of the store are: the committed store would have no root; "
                              f"`git add {root}`")
@@ -346,6 +348,17 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     found = list(stores.values())
     name_stores(found)
     return found
+
+
+def _ignored(repo_root: Path, path: Path) -> bool:
+    """Whether git ignores ``path`` (.gitignore, info/exclude)."""
+    from memlint import gitrun
+
+    try:
+        status, _, _ = gitrun.run(repo_root, ["check-ignore", "-q", "--no-index", "--", str(path)])
+    except OSError:
+        return False
+    return status == 0
 
 
 def resolve_staged(flag: bool | None, paths) -> bool:

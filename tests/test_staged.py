@@ -298,3 +298,16 @@ def test_a_config_staged_but_deleted_on_disk_is_still_the_commits(repo, cli):
     os.unlink(repo / ".memlint.yaml")
     assert codes(cli, "--staged", "--select", "MEM001", repo) == []
     assert codes(cli, "--select", "MEM001", repo) == [("a.md", 1, "MEM001")]  # the work tree's run: no config
+
+
+def test_an_ignored_root_or_a_store_of_only_readmes_is_not_the_commits(repo, cli):
+    """A MEMORY.md git is told to ignore (a local, generated index) at the
+    top of a repository whose README.md is committed: no store is committed."""
+    write_files(repo, {".gitignore": "MEMORY.md\n", "README.md": "# Project\n", "MEMORY.md": "# Index\n- [A](a.md)\n"})
+    git(repo, "add", ".gitignore", "README.md")
+    result = cli("check", "--staged", repo)
+    assert result.exit_code == 0 and "not in the commit" not in result.stderr
+    os.unlink(repo / ".gitignore")
+    git(repo, "rm", "-q", "--cached", ".gitignore")
+    result = cli("check", "--staged", repo)  # README.md is no file of the store: nothing of it is committed
+    assert result.exit_code == 0 and "not in the commit" not in result.stderr
