@@ -459,8 +459,8 @@ def validate(data, where: str = "config") -> None:
                 raise ConfigError(f"{where}: rules.{key}: unknown option {opt!r} (known: {known})", key=("rules", str(key), str(opt)))
             elif not _check_type(opt_value, rule.OPTIONS[opt][0]):
                 raise ConfigError(
-                    f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}",
-                    key=("rules", str(key), str(opt)))
+                    f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}"
+                    f"{_bad_item(opt_value)}", key=("rules", str(key), str(opt)))
             elif (bad := getattr(rule, "check_option", lambda name, v: None)(opt, opt_value)) is not None:
                 raise ConfigError(f"{where}: rules.{key}.{opt}: {bad}", key=("rules", str(key), str(opt)))
             elif isinstance(opt_value, (int, float)) and not isinstance(opt_value, bool):

@@ -123,6 +123,7 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         ("rules:\n  orphan:\n    severity: on\n", "not True (YAML reads a bare on or yes as true: write error or warning)"),
         # a value that would silently do nothing
         ("rules:\n  secret-in-memory: {allow: [xyz]}\n", "rules.secret-in-memory.allow: 'xyz' is not a fingerprint"),
+        ("rules:\n  MEM601: {allow: [312345678901]}\n", "item 1 is 312345678901, not a string (quote it)"),
         ("schema: nope.json\n", ".memlint.yaml:1: schema 'nope.json': no such file"),
         ("schema: claude-code\n", "(shipped: claude-code.json, moc.json, three-layer.json)"),
     ],
