@@ -871,6 +871,8 @@ def _markdown_it():
 
 
 _ESCAPED = re.compile(r"\\.")
+# A footnote's mark or definition label (GitHub): `[^1]`, `[^note]`, not `[^x](a.md)`
+_FOOTNOTE = re.compile(r"\[\^[^\]\s\[]+\](?!\()")
 
 
 def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], wikilinks: bool = True) -> list[Link]:
@@ -881,6 +883,8 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
     """
     # Wikilinks become a word of the same length: '_' could fake a thematic break.
     source = _take_wikilinks(body, "w")[0] if wikilinks and "[[" in body else body
+    if "[^" in source:  # GitHub's footnotes ([^1], [^1]: Source) are no links to files
+        source = _FOOTNOTE.sub(lambda m: "w" * len(m.group()), source)
     if "\r" in source:  # markdown-it counts a lone \r as a line break; memlint counts \n only
         source = re.sub(r"\r(?!\n)", " ", source)
     out: list[Link] = []

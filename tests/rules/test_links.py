@@ -199,6 +199,14 @@ def test_broken_link_fires_on_its_line_and_column_with_did_you_mean(make_store, 
     assert messages[1] == "link target `charts/q1.png` does not exist"
 
 
+def test_github_footnotes_are_no_links_but_a_link_whose_text_starts_with_a_caret_is(make_store, cli):
+    store = make_store({
+        "MEMORY.md": "# Index\n- [A](a.md) — a\n",
+        "a.md": mem("a") + "The limit is 500 rps[^1], then [^note].\nSee [^x](gone.md).\n\n[^1]: Source\n[^note]: 2026-03-01\n",
+    })
+    assert only(run(cli, store), "MEM202") == [("a.md", 8, 5)]
+
+
 def test_an_encoded_hash_or_question_mark_is_part_of_the_file_name(make_store, cli):
     """``c%23.md`` is the file ``c#.md``, ``what%3F.md`` is ``what?.md``; a
     bare ``#`` still starts the fragment, and a missing file is still broken."""
