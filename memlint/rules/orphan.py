@@ -7,7 +7,9 @@ it says is lost. Links from one memory to another do not route the agent
 (unless the store setting ``body-links-reach`` is true). Daily logs, files
 the store setting ``exempt`` names (``NOW.md``), and the ``exempt`` option's
 archives and templates are never orphans. A topic index nothing reaches is
-reported once, on the topic: the memories it lists are lost with it.
+reported once, on the topic: the memories it lists are lost with it. A
+retired topic (``status: archived``...) or an exempt archive index covers
+nothing so: the live memories only it lists are reported each.
 
 The finding names the index the file most likely belongs in when one is
 obvious: the index where most files of its folder, or of its filename prefix
@@ -65,6 +67,12 @@ def check(store, options):
     }
     # A file listed by an unreached index is that index's loss: report the
     # index once (or the first of a cycle of them), not every file under it.
+    # Not so for an index whose own finding no one will see (an archive the
+    # `exempt` option names, a retired topic): the live files it lists are
+    # reported each.
+    from memlint.lifecycle import is_retired_memory
+
+    covering = {rel for rel in unreached_indexes & candidates if not is_retired_memory(docs[rel], store.settings)}
     covered: dict[str, int] = {}  # reported index -> files lost with it
 
     def flood(start: str) -> set[str]:
@@ -72,7 +80,7 @@ def check(store, options):
         queue = deque([start])
         while queue:
             rel = queue.popleft()
-            if rel not in unreached_indexes:
+            if rel not in covering:
                 continue
             for edge in graph.out.get(rel, ()):
                 if edge.status == OK and edge.target not in seen and edge.target not in graph.depth:
@@ -83,12 +91,10 @@ def check(store, options):
     listed_by_unreached = {
         rel
         for rel in candidates
-        if any(e.source in unreached_indexes and e.source != rel for e in graph.inbound.get(rel, ()))
+        if any(e.source in covering and e.source != rel for e in graph.inbound.get(rel, ()))
     }
     reported = sorted(candidates - listed_by_unreached)
     visited: set[str] = set()
-    for rel in sorted(unreached_indexes - candidates):  # exempt indexes cover their files silently
-        visited |= flood(rel)
     for rel in reported:
         lost = flood(rel)
         visited |= lost

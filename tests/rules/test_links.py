@@ -153,6 +153,21 @@ def test_orphan_reports_an_unlinked_topic_once_not_every_memory_under_it(make_st
     )
 
 
+def test_a_retired_topic_or_an_exempt_archive_index_does_not_hide_the_live_memories_it_lists(make_store, cli):
+    """Archiving an old topic is tidying up: its finding is not shown (it is
+    retired, or exempt), so the live memories only it lists are reported
+    each, not lost with it in silence."""
+    listing = "".join(f"- [p{i}](p{i}.md)\n" for i in range(1, 6))
+    store = make_store({
+        "MEMORY.md": "# M\n- [A](a.md)\n", "a.md": mem("a"),
+        "projects.md": "---\nname: old\ndescription: d\ntype: reference\nstatus: archived\n---\n" + listing,
+        **{f"p{i}.md": mem(f"p{i}") for i in range(1, 6)},
+        "archive/INDEX.md": "# Archive\n- [L](../live.md)\n- [Old](old.md)\n", "archive/old.md": mem("old2"),
+        "live.md": mem("live"),
+    })
+    assert sorted(p for p, _, _ in only(run(cli, store), "MEM201")) == ["live.md", *[f"p{i}.md" for i in range(1, 6)]]
+
+
 def test_orphan_beyond_index_depth_and_behind_body_links(make_store, cli):
     store = make_store(
         {
