@@ -514,10 +514,19 @@ def _commits(log: str):
         yield sha, when.date(), _patches(rest)
 
 
+# A date field's value as dates are written (2026-03-01, with a time and a
+# zone, quoted), or none: "date: 2026-05-15 (slipped)" says something more.
+_DATE_VALUE = (r"""(?:(["']?)\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d\d(?::\d\d(?:\.\d+)?)?"""
+               r"""(?:[ ]?(?:Z|[+-]\d\d(?::?\d\d)?))?)?\1|~|null|Null|NULL|''|""|!!null)?""")
+
+
 def _neutral_line(date_fields) -> "callable":
-    """A predicate: is this changed line only a date field, a fence or blank?"""
+    """A predicate: is this changed line only a date field (with a date or
+    no value, and maybe a comment), a fence or blank? A line of the body
+    that starts with a field's name and says more ("expires: the promo
+    ends with Q1") is a change."""
     names = "|".join(re.escape(f) for f in date_fields) or "(?!)"
-    pattern = re.compile(rf"""^\s*(?:["']?(?:{names})["']?\s*:.*|---\s*|\.\.\.\s*|)$""")
+    pattern = re.compile(rf"""^\s*(?:["']?(?:{names})["']?\s*:[ \t]*{_DATE_VALUE}[ \t]*(?:#.*)?|---\s*|\.\.\.\s*|)\r?$""")
     return lambda line: bool(pattern.match(line))
 
 

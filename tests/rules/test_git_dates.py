@@ -302,6 +302,19 @@ def test_commits_that_only_write_dates_are_not_changes(repo, dates):
     assert dates(repo) == []
 
 
+def test_a_body_line_that_starts_with_a_date_fields_name_is_a_change(repo, dates, cli):
+    """`date:` and `expires:` lines of the body say something: only a date
+    field's line with a date (or nothing) is a dates-only edit."""
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", BODY + "date: 2024-03-01\nexpires: with Q1\n"))
+    repo.commit("add", D1)
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", BODY + "date: 2024-05-15 (slipped)\nexpires: with Q3\n"))
+    repo.commit("the launch slipped", D3)
+    assert dates(repo) == [("memory/a.md", 5, "MEM404")]
+    repo.write("memory/a.md", mem("2024-01-09", "2024-01-10", BODY + "date: 2024-05-15 (slipped)\nexpires: with Q3\n"))
+    repo.commit("fix created", D4)  # a date, written as one: no change
+    assert message(cli, repo, "MEM404").startswith("changed on 2024-03-30")
+
+
 def test_pure_rename_is_not_a_change_but_a_rename_with_edits_is(repo, dates):
     repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
     repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
