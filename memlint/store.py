@@ -6,6 +6,7 @@ graph and git history computed lazily on first use).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
@@ -636,7 +637,18 @@ def fingerprint_docs(docs) -> dict:
     the one place a cache keyed by git blob id can wrap."""
     from memlint.fingerprint import fingerprint
 
-    return {doc.rel: fingerprint(doc.parsed.body) for doc in docs if doc.parsed is not None}
+    return {doc.rel: fingerprint(compared_body(doc)) for doc in docs if doc.parsed is not None}
+
+
+_DIRECTIVE_COMMENT = re.compile(r"<!--\s*memlint-[^<>]*?-->")
+
+
+def compared_body(doc: Doc) -> str:
+    """The body the duplicate rules compare: without memlint's own
+    directives, so that suppressing MEM301 on one of two copies does not
+    make them near-duplicates instead."""
+    body = doc.parsed.body
+    return _DIRECTIVE_COMMENT.sub("", body) if "memlint-" in body else body
 
 
 @dataclass
@@ -949,7 +961,7 @@ def fingerprint_task(store: "Store", options: dict):
 def _fingerprint_of(doc: Doc):
     from memlint.fingerprint import fingerprint
 
-    return fingerprint(doc.parsed.body)
+    return fingerprint(compared_body(doc))
 
 
 def _run_task(fn, doc: Doc):

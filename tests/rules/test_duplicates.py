@@ -136,6 +136,16 @@ def test_mem301_same_body_despite_whitespace_case_and_markdown(make_store, cli):
     assert "later in path order; no usable git dates" in message
 
 
+def test_suppressing_mem301_as_its_doc_says_does_not_make_a_near_duplicate(make_store, cli):
+    """The directive is memlint's, not the memory's: the two bodies are
+    still the same to MEM301 (hidden on the copy) and not near to MEM302."""
+    store = make_store(store_of({
+        "feedback_deploys.md": mem("deploys", DEPLOYS),
+        "feedback_staging.md": mem("staging", DEPLOYS_RETYPED + "\n<!-- memlint-disable-file MEM301 -->\n", kind="project"),
+    }))
+    assert list(messages(cli, store)) == []
+
+
 def test_mem301_frontmatter_is_not_compared_and_blank_bodies_are_not_duplicates(make_store, findings):
     store = make_store(store_of({
         "a.md": mem("a", "\n\n"),
