@@ -3,6 +3,10 @@
 Why: staleness, expiry and triage all read these dates; a typo or a
 future date makes a memory look fresh forever.
 
+A date one day ahead is not "in the future": git dates a commit in its own
+time zone, so a memory written east of UTC (and ``memlint backfill``'s date
+for it) may read as tomorrow on a machine west of it, a CI runner on UTC.
+
 Options: ``allow-future`` (default ``[expires]``): fields that may lie in the
 future. The fields checked are the store setting ``date-fields`` (default
 ``created, date, last_verified, expires, updated``). Files the store setting
@@ -46,7 +50,7 @@ def check(doc, store, options):
             yield Problem(doc.path, line, 1, f"`{name}`: {exc}")
             continue
         parsed[name] = when
-        if when > store.today and name not in options["allow-future"]:
+        if (when - store.today).days > 1 and name not in options["allow-future"]:
             yield Problem(doc.path, line, 1, f"`{name}: {when.isoformat()}` is in the future (today is {store.today.isoformat()})")
     created, verified = parsed.get("created"), parsed.get("last_verified")
     if created and verified and verified < created:

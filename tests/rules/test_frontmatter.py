@@ -134,6 +134,8 @@ def test_mem003_invalid_user_schema_is_a_configuration_error(make_store, cli, sc
         ("created: 2026-02-30", 5, True),
         ("created: yesterday", 5, True),
         ("created: 2027-01-01", 5, True),  # future
+        ("created: 2026-06-03", 5, True),  # two days ahead
+        ("last_verified: 2026-06-02", 5, False),  # tomorrow: written east of UTC, checked west of it
         ("expires: 2027-01-01", 5, False),  # may lie in the future
         ("last_verified: 2026-05-02T10:00:00Z", 5, False),
     ],
