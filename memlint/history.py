@@ -1033,9 +1033,9 @@ def _violations_through_renames(root: Path, since: str, paths: list[str], staged
             continue
         _, out, _ = _run(root, ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
                                 "--dst-prefix=b/", "--end-of-options", f"{base}:{old}", f"{now}{path}"])
-        lines = [n for changed in _changed_old_lines(_decode(out)).values() for n in changed]
-        if lines:
-            found[path] = lines
+        changed = next(iter(_changed_old_lines(_decode(out)).values()), None)
+        if changed:
+            found[path] = changed
     return found
 
 
@@ -1062,11 +1062,20 @@ def existing_at(repo_root: Path, commit: str, paths: list[str]) -> set[str]:
     return {_decode(name) for name in out.split(b"\0") if name} & set(paths)
 
 
+class ChangedLines(list):
+    """Old-version numbers of lines changed or deleted; ``at``: where the
+    first change is in the new version (its first line, or the line after
+    a deletion), for a finding to sit on."""
+
+    at: int = 1
+
+
 def _changed_old_lines(diff: str) -> dict[str, list[int]]:
-    result: dict[str, list[int]] = {}
-    lines: list[int] = []
+    result: dict[str, ChangedLines] = {}
+    lines: list[int] = ChangedLines()
     in_hunk = False
     old_no = 0
+    new_at = 1
     removed: tuple[int, str] | None = None  # the last removed line, for the no-newline case
     previous = ""
     old_name: str | None = None
@@ -1075,7 +1084,10 @@ def _changed_old_lines(diff: str) -> dict[str, list[int]]:
             in_hunk, lines, old_name = False, [], None
         elif line.startswith("@@ "):
             in_hunk, removed = True, None
-            old_no = int(line.split(" ")[1][1:].partition(",")[0])  # "-start,count"
+            parts = line.split(" ")
+            old_no = int(parts[1][1:].partition(",")[0])  # "-start,count"
+            start, _, count = parts[2][1:].partition(",")  # "+start,count": after line start when count is 0
+            new_at = max(1, int(start) + (1 if count == "0" else 0))
         elif not in_hunk:
             if line.startswith(("--- ", "+++ ")):
                 name = line[4:].rstrip("\t")  # git ends the line with a tab when the name has a space, quoted or not
@@ -1083,8 +1095,10 @@ def _changed_old_lines(diff: str) -> dict[str, list[int]]:
                 if line.startswith("--- "):
                     old_name = name  # drop "a/"
                 elif old_name is not None:  # a file renamed is judged under its new name
-                    lines = result.setdefault(name or old_name, [])
+                    lines = result.setdefault(name or old_name, ChangedLines())
         elif line.startswith("-"):
+            if not lines:
+                lines.at = new_at
             lines.append(old_no)
             removed = (old_no, line[1:])
             old_no += 1

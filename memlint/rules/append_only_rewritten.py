@@ -101,7 +101,7 @@ def check(store, options):
         if doc is None:
             continue
         count = doc.parsed.line_count if doc.parsed else 1
-        line = max(1, min(lines[0], count))
+        line = max(1, min(getattr(lines, "at", lines[0]), count))  # where the change is now
         what = "line" if len(lines) == 1 else "lines"
         amend = ""
         dates = history.dates(path) if store.staged and against[path] == "HEAD" else None

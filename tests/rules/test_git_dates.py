@@ -525,6 +525,22 @@ def test_a_staged_edit_of_a_daily_log_fires(logs, findings, cli):
         "restore it and add the correction at the end")
 
 
+def test_a_rewrite_below_inserted_lines_is_reported_where_it_is_now(logs, findings, cli):
+    """Lines inserted above the rewritten one: the finding sits on the
+    rewritten line as the file has it (where an annotation or a
+    disable-line comment goes), the message names its line in HEAD."""
+    logs.write("memory/2024-01-10.md", "- 08:00 standup\n- 08:30 review\n- 09:00 deployed\n- 10:00 nothing happened\n"
+                                       "- 11:00 fixed\n")
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10.md", 4, "MEM405")]
+    result = cli("check", "--format", "json", "--select", "MEM405", "--staged", logs.root)
+    assert result.json()[0]["message"].startswith("append-only file rewritten: line 2 of its HEAD version")
+    logs.write("memory/2024-01-10.md", "- 08:00 standup\n- 09:00 deployed\n- 11:00 fixed\n")  # a line deleted
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10.md", 3, "MEM405")]
+    logs.write("memory/2024-01-10.md", "- 08:00 standup\n- 08:30 review\n- 09:00 deployed\n"
+                                       "- 10:00 nothing happened <!-- memlint-disable-line MEM405 -->\n- 11:00 fixed\n")
+    assert rewritten(findings, logs, "--staged") == []
+
+
 def test_a_staged_edit_of_a_daily_log_under_a_quoted_folder_fires(tmp_path, findings):
     """git quotes a path with a double quote in it and, when it has a space
     too, puts a tab after the closing quote on its ``---`` line."""
