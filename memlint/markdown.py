@@ -531,18 +531,26 @@ def extract_links(
     if comments:
         no_code = _blank_ranges(no_code, comments)
 
+    # Code the blanking above cannot see (an indented block; a fence in a
+    # quote or a list item): the parser's, where a wikilink or a backtick
+    # path could be quoted.
+    hidden = _nested_code_lines(body, first_line) if (wikilinks and "[[" in no_code or backtick_refs and spans) \
+        and _MAY_NEST_CODE.search(no_code) else None
+
     # Wikilinks are not CommonMark: always found by regex, then blanked so the
     # CommonMark pass does not see their brackets.
     if wikilinks and "[[" in no_code:
         no_code, wikis = _take_wikilinks(no_code)
-        links.extend(_wikilink(start, inner, bang, index) for start, inner, bang in wikis)
+        found_wikis = [_wikilink(start, inner, bang, index) for start, inner, bang in wikis]
+        links.extend(link for link in found_wikis if not hidden or link.line not in hidden)
 
     if backtick_refs:
         for _, start, end, _ in spans:
             ref = no_fences[start:end].strip()
             if _PATH_REF.match(ref) and "://" not in ref:
                 line, col = index.at(start)
-                links.append(Link(ref, line, col, "code"))
+                if not hidden or line not in hidden:
+                    links.append(Link(ref, line, col, "code"))
 
     used_parser = False
     # A span over a line break may really end at a block boundary (a list
@@ -573,6 +581,25 @@ _BLOCK = re.compile(r"^[^\n]*(?:\n(?![ \t]*(?:[-*+>|#]|\d{1,9}[.)]|\n|$))[^\n]*)
 
 def _longest_block(text: str) -> int:
     return max((m.end() - m.start() for m in _BLOCK.finditer(text)), default=0)
+
+
+# A line indented as code after a blank line, or a fence opened inside a
+# quote or a list item: markdown-it-py then says which lines are code.
+_MAY_NEST_CODE = re.compile(r"\n[ \t]*\n(?: {4}|\t)[ \t]*\S|^[ \t]*>[ \t>]*(?:```|~~~)"
+                            r"|^[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]+(?:```|~~~)", re.M)
+
+
+def _nested_code_lines(body: str, first_line: int) -> set[int]:
+    """The file lines CommonMark reads as code (indented blocks, fences at
+    any depth), by markdown-it-py; none when it cannot tell."""
+    if len(body) > MAX_PARSER_CHARS:
+        return set()
+    try:
+        tokens = _markdown_it().parse(body)
+    except RecursionError:
+        return set()
+    return {first_line + row for token in tokens if token.type in ("code_block", "fence") and token.map
+            for row in range(token.map[0], token.map[1])}
 
 
 def _html_comments(text: str) -> list[tuple[int, int]]:

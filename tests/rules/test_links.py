@@ -222,6 +222,18 @@ def test_github_footnotes_are_no_links_but_a_link_whose_text_starts_with_a_caret
     assert only(run(cli, store), "MEM202") == [("a.md", 8, 5)]
 
 
+@pytest.mark.parametrize("quoted", [
+    "\n## Syntax\n\n    - [[gone]]\n",  # an indented code block
+    "\n> ~~~\n> [[gone]]\n> ~~~\n",  # a fence in a quote
+    "\n1. e.g.\n\n    ~~~\n    [[gone]]\n    ~~~\n",  # a fence in a list item
+])
+def test_a_wikilink_in_code_of_any_depth_is_quoted_not_a_link(make_store, cli, quoted):
+    store = make_store({"MEMORY.md": "# Index\n- [A](a.md) — a\n" + quoted, "a.md": mem("a")})
+    assert only(run(cli, store, "--select", "MEM202"), "MEM202") == []
+    nested = make_store({"MEMORY.md": "# Index\n- [A](a.md) — a\n    - [[gone]]\n", "a.md": mem("a")}, sub="nested")
+    assert only(run(cli, nested, "--select", "MEM202"), "MEM202") == [("MEMORY.md", 3, 7)]  # a nested item, not code
+
+
 def test_an_encoded_hash_or_question_mark_is_part_of_the_file_name(make_store, cli):
     """``c%23.md`` is the file ``c#.md``, ``what%3F.md`` is ``what?.md``; a
     bare ``#`` still starts the fragment, and a missing file is still broken."""
