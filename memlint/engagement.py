@@ -53,18 +53,26 @@ TRIAGE_WINDOW_DAYS = 60
 TYPE_PREFIXES = frozenset({"feedback", "project", "reference", "user"})
 
 #: English function words plus words every memory store is full of.
-STOP_WORDS = frozenset(
+# English function words: no question and no memory is about them.
+ENGLISH_STOP_WORDS = frozenset(
     """
     a about above after again against all also am an and any are as at be
     because been being below between both but by can cannot could did do does
     doing done down during each else etc few for from further get got had has
     have having her here hers him his how however into its itself just let me
-    more most much must my myself new no nor not now of off old on once only
+    more most much must my myself no nor not now of off on once only
     or other our ours out over own per same she should since some such than
     that the their theirs them then there these they this those through thus
-    too under until upon use used uses using very via was way we were what
+    too under until upon very via was way we were what
     when where which while who whom why will with within without would yet
-    you your yours
+    you your yours i is it to in if so up us
+    """.split()
+)
+# Also the words of memory files' own names that say nothing of their topic
+# (a file's keywords), which a question may still mean (`memlint eval`).
+STOP_WORDS = ENGLISH_STOP_WORDS | frozenset(
+    """
+    new old use used uses using
     md txt json yaml yml
     memory memories note notes index readme misc general file files topic
     topics info stuff draft tmp temp todo log logs

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import yaml
 
-from memlint.engagement import STOP_WORDS
+from memlint.engagement import ENGLISH_STOP_WORDS
 from memlint.graph import EXTERNAL, OK
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -186,7 +186,7 @@ def words(text: str) -> list[str]:
     """Lower-cased words without stop words, plurals folded (costs -> cost)."""
     out = []
     for word in _WORD.findall(text.lower()):
-        if word in STOP_WORDS:
+        if word in ENGLISH_STOP_WORDS:
             continue
         if len(word) > 4 and word.endswith("ies"):
             word = word[:-3] + "y"
