@@ -193,16 +193,23 @@ class RepoFiles:
 
 
 class IndexedFiles:
-    """``RepoFiles`` for a staged run: what exists is what the git index holds."""
+    """``RepoFiles`` for a staged run: what exists is what the git index
+    holds. A path through a symbolic link the index holds is followed as
+    ``RepoFiles`` follows it (to the file it names, or out)."""
 
-    def __init__(self, paths):
+    def __init__(self, paths, links=frozenset(), root: Path | None = None):
         self._files = set(paths)
         self._dirs = {"/".join(p.split("/")[:i]) for p in self._files for i in range(1, p.count("/") + 1)}
+        self._links = links
+        self._disk = RepoFiles(root) if links and root is not None else None
 
     def kind(self, rel: str) -> str | None:
         rel = posixpath.normpath(rel) if rel else ""
         if rel in ("", "."):
             return "dir"
+        if self._disk is not None and (rel in self._links or any(
+                "/".join(rel.split("/")[:i]) in self._links for i in range(1, rel.count("/") + 1))):
+            return self._disk.kind(rel)
         if rel in self._files:
             return "file"
         return "dir" if rel in self._dirs else None
@@ -360,7 +367,8 @@ class LinksMemo(NamedTuple):
 class Graph:
     def __init__(self, store: "Store"):
         self.store = store
-        self.files = IndexedFiles(store.indexed_paths()) if store.staged else RepoFiles(store.repo_root)
+        self.files = (IndexedFiles(store.indexed_paths(), store.indexed_links(), store.repo_root) if store.staged
+                      else RepoFiles(store.repo_root))
         prefix = store._repo_path(store.dir)
         self._store_prefix = "" if prefix in (".", "") else prefix
         self._doc_dirs: dict[str, str] = {}

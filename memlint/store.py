@@ -614,9 +614,16 @@ class Store:
             from memlint.cache import INTENT_TO_ADD, index_records
 
             listing = _git(self.repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name")
-            self._indexed = frozenset(path for path, _, _, flags, _ in index_records(listing)
-                                      if flags == -1 or not flags & INTENT_TO_ADD)  # `git add -N`: not committed
+            records = [(path, meta) for path, meta, _, flags, _ in index_records(listing)
+                       if flags == -1 or not flags & INTENT_TO_ADD]  # `git add -N`: not committed
+            self._indexed = frozenset(path for path, _ in records)
+            self._indexed_links = frozenset(path for path, meta in records if meta.startswith("120000 "))
         return self._indexed
+
+    def indexed_links(self) -> frozenset[str]:
+        """The symbolic links among ``indexed_paths``."""
+        self.indexed_paths()
+        return self._indexed_links
 
     def notice(self, message: str) -> None:
         """Tell the user something once (not a finding): printed by the CLI on stderr."""

@@ -311,3 +311,18 @@ def test_an_ignored_root_or_a_store_of_only_readmes_is_not_the_commits(repo, cli
     git(repo, "rm", "-q", "--cached", ".gitignore")
     result = cli("check", "--staged", repo)  # README.md is no file of the store: nothing of it is committed
     assert result.exit_code == 0 and "not in the commit" not in result.stderr
+
+
+def test_links_through_committed_symbolic_links_are_judged_as_without_staged(repo, cli):
+    """A folder linked into the store (`memory/shared -> ../docs`) and a link
+    out of the repository: the staged run follows them as the plain one does."""
+    (repo / "memory").mkdir()
+    (repo / "docs").mkdir()
+    (repo / "docs" / "guide.md").write_text("x\n")
+    (repo / "memory" / "shared").symlink_to("../docs")
+    (repo / "memory" / "etc").symlink_to("/etc")
+    (repo / "memory" / "MEMORY.md").write_text("# I\n- [g](shared/guide.md)\n- [p](etc/passwd)\n")
+    git(repo, "add", ".")
+    plain = codes(cli, "--select", "MEM2", repo / "memory")
+    assert plain == [("memory/MEMORY.md", 3, "MEM203")]
+    assert codes(cli, "--staged", "--select", "MEM2", repo / "memory") == plain
