@@ -92,7 +92,9 @@ def check(store, options):
     total_lines = root.parsed.line_count
     reasons = caps_exceeded(text, total_lines, *caps)
     size = len(text.encode("utf-8"))
-    hidden_entries = [n for n in entry_lines(root) if n >= first_hidden]
+    entries = entry_lines(root)
+    hidden_entries = [n for n in entries if n >= first_hidden]
+    cut_off = _targets_cut_off(root, first_hidden, set(entries))
     yield Problem(
         root.path,
         first_hidden,
@@ -101,8 +103,26 @@ def check(store, options):
         f"({' and '.join(reasons)}): "
         + (f"line {first_hidden:,} is" if first_hidden == total_lines else f"lines {first_hidden:,}-{total_lines:,} are")
         + " never loaded, "
-        f"hiding {plural(len(hidden_entries), 'index entry')}",
+        f"hiding {plural(len(hidden_entries), 'index entry')}"
+        + (f"; {plural(cut_off, 'entry')} above the cut {'links' if cut_off == 1 else 'link'} through a reference "
+           f"definition below it (`[x]: file.md`), so {'it loses its' if cut_off == 1 else 'they lose their'} "
+           "target too" if cut_off else ""),
     )
+
+
+def _targets_cut_off(root, first_hidden: int, entries: set[int]) -> int:
+    """How many entries above the cut link only through reference
+    definitions past it (`[Alpha][a]` ... `[a]: a.md`): what the harness
+    loads of them is text without a target."""
+    if "]:" not in root.parsed.text:
+        return 0  # no reference definition anywhere
+    from memlint import markdown
+
+    visible = "\n".join(root.parsed.text.split("\n")[:first_hidden - 1]) + "\n"
+    kept = {(link.line, link.target) for link in markdown.parse(visible).links}
+    lost = {link.line for link in root.parsed.links
+            if link.line < first_hidden and link.line in entries and (link.line, link.target) not in kept}
+    return len(lost)
 
 
 def loaded_text(store, root) -> str:

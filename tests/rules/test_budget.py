@@ -80,6 +80,19 @@ def test_mem101_fires_on_first_invisible_line_and_counts_entries(make_store, cli
     assert result.exit_code == 1
 
 
+def test_mem101_counts_entries_whose_reference_definitions_are_cut_off(make_store, cli):
+    """`- [Alpha][a]` loads, `[a]: m1.md` at the bottom does not: the agent
+    sees the words without the file."""
+    root = "# Index\n- [Alpha notes][a] — alpha\n- [Beta](m2.md) — beta\n" + entries(200, start=3) + "\n[a]: m1.md\n"
+    store = make_store({"MEMORY.md": root, **memories(202)})
+    [f] = cli("check", "--format", "json", "--select", "MEM101", store).json()
+    assert f["message"].endswith("hiding 3 index entries; 1 entry above the cut links through a reference definition "
+                                 "below it (`[x]: file.md`), so it loses its target too")
+    under = make_store({"MEMORY.md": "# Index\n- [Alpha notes][a] — alpha\n" + entries(20, start=2) + "\n[a]: m1.md\n",
+                        **memories(21)}, sub="under")
+    assert cli("check", "--format", "json", "--select", "MEM101", under).json() == []
+
+
 def test_mem101_byte_cap_binds_with_long_lines(make_store, cli):
     root = "# Index\n" + entries(60, hook="h" * 480)  # ~500 bytes each
     store = make_store({"MEMORY.md": root, **memories(60)})
