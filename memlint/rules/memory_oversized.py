@@ -30,7 +30,11 @@ def check(doc, store, options):
         return
     max_lines, max_bytes = options["max-lines"], options["max-bytes"]
     lines = lines_but_blank_tail(doc)
-    if max_lines is not None and lines > max_lines:
-        yield Problem(doc.path, max_lines + 1, 1, f"memory is {lines:,} lines, over its cap of {max_lines:,}")
-    elif max_bytes is not None and doc.size > max_bytes:
-        yield Problem(doc.path, 1, 0, f"memory is {doc.size:,} bytes, over its cap of {max_bytes:,}")
+    over_lines = max_lines is not None and lines > max_lines
+    over_bytes = max_bytes is not None and doc.size > max_bytes
+    bytes_said = f"{doc.size:,} bytes, over its cap of {max_bytes:,}" if over_bytes else ""
+    if over_lines:
+        also = f"; and {bytes_said}" if over_bytes else ""
+        yield Problem(doc.path, max_lines + 1, 1, f"memory is {lines:,} lines, over its cap of {max_lines:,}{also}")
+    elif over_bytes:
+        yield Problem(doc.path, 1, 0, f"memory is {bytes_said}")

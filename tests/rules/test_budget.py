@@ -202,6 +202,14 @@ def test_mem104_memory_lines(make_store, findings, n, fires):
     assert codes(findings(store), "MEM104") == ([("a.md", 301)] if fires else [])
 
 
+def test_mem104_over_both_caps_says_both(make_store, cli):
+    """460 lines of 140 bytes: over the byte cap too, by 2.5 times."""
+    body = "".join(f"line {i:03} " + "x" * 130 + "\n" for i in range(460))
+    store = make_store({"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": "---\nname: a\ndescription: d\ntype: user\n---\n" + body})
+    [f] = [f for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM104"]
+    assert (f["line"], f["message"]) == (301, "memory is 465 lines, over its cap of 300; and 64,442 bytes, over its cap of 25,000")
+
+
 def test_mem104_not_for_daily_logs(make_store, findings):
     log = "".join(f"- {i}\n" for i in range(400))
     store = make_store({"MEMORY.md": "# Index\n", "memory/2026-01-01.md": log})
