@@ -187,7 +187,8 @@ def root_load(store: "Store") -> dict | None:
     options = store.config.rule_config(root_budget, store.preset).options
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
     text = root_budget.loaded_text(store, root)
-    first_hidden = root_budget.first_hidden_line(text, *caps)
+    ranges = root_budget.hidden_ranges(text, *caps)
+    lost = not root_budget.nothing_lost(text, ranges)
     return {
         "lines": root.parsed.line_count,
         "bytes": len(text.encode("utf-8")),
@@ -196,7 +197,8 @@ def root_load(store: "Store") -> dict | None:
         "max-bytes": caps[1],
         "max-chars": caps[2],
         # as MEM101 judges it: blank lines past the cap lose nothing
-        "first-hidden-line": 0 if root_budget.nothing_lost(text, first_hidden) else first_hidden,
+        "first-hidden-line": ranges[0][0] if lost else 0,
+        "hidden-lines": [list(r) for r in ranges] if lost else [],  # (first, last) of each span not loaded
     }
 
 
@@ -341,10 +343,11 @@ def _cap_text(load: dict | None) -> str:
     if load["max-chars"] is not None:
         caps.append(f"{load['chars']:,} of {load['max-chars']:,} characters")
     size = ", ".join(caps) if caps else f"{load['lines']:,} lines (no load cap)"
-    first, last = load["first-hidden-line"], load["lines"]
-    if first:
-        return f"{size}: **over the cap**, " + (f"line {first:,} never loads" if first == last
-                                                else f"lines {first:,}–{last:,} never load")
+    spans = load["hidden-lines"]
+    if spans:
+        shown = " and ".join(f"line {a:,}" if a == b else f"lines {a:,}–{b:,}" for a, b in spans)
+        return f"{size}: **over the cap**, {shown} never " + ("loads" if len(spans) == 1 and spans[0][0] == spans[0][1]
+                                                             else "load")
     return f"{size}: loads whole"
 
 

@@ -213,19 +213,19 @@ class Entry:
 class Router:
     """BM25 over every index line of a store; ranks the lines of one index."""
 
-    def __init__(self, store: "Store", hidden_from: dict[str, int], routes_on):
+    def __init__(self, store: "Store", hidden_from: dict[str, set[int]], routes_on):
         graph = store.graph
         self.entries: dict[str, list[Entry]] = {}
         for rel, edges in graph.out.items():
             doc = store.docs[rel]
             if doc.parsed is None or not routes_on(rel):
                 continue
-            cut = hidden_from.get(rel, 0)
+            hidden = hidden_from.get(rel, ())
             by_line: dict[int, list[str]] = {}
             for edge in edges:
                 if edge.status == EXTERNAL:
                     continue
-                if cut and edge.link.line >= cut:
+                if edge.link.line in hidden:
                     continue  # never loaded: the router cannot see it
                 targets = by_line.setdefault(edge.link.line, [])
                 if edge.status == OK and edge.target not in targets:
@@ -326,14 +326,15 @@ class Walk:
         self.root = store.root
         self.max_depth = store.settings["index-depth"]
         self.body_links = store.settings["body-links-reach"]
-        self.cut = 0
+        self.hidden_ranges: list[tuple[int, int]] = []  # the root's lines the harness does not load
         if self.root is not None and self.root.parsed is not None:
             options = store.config.rule_config(root_budget, store.preset).options
-            self.cut = root_budget.first_hidden_line(
+            self.hidden_ranges = root_budget.hidden_ranges(
                 root_budget.loaded_text(store, self.root), options["max-lines"], options["max-bytes"], options["max-chars"]
             )
+        self.hidden: set[int] = set().union(*(range(a, b + 1) for a, b in self.hidden_ranges))
         self.parents_all = self._walk(skip_hidden=False)
-        self.parents_loaded = self._walk(skip_hidden=True) if self.cut else self.parents_all
+        self.parents_loaded = self._walk(skip_hidden=True) if self.hidden else self.parents_all
 
     def find(self, expect: str) -> str | None:
         """The store-relative path ``expect`` names: repo-relative,
@@ -373,7 +374,7 @@ class Walk:
             for edge in sorted(graph.out.get(rel, ()), key=lambda e: (e.link.line, e.link.column)):
                 if edge.status != OK or edge.target in parents:
                     continue
-                if skip_hidden and rel == self.root.rel and edge.link.line >= self.cut:
+                if skip_hidden and rel == self.root.rel and edge.link.line in self.hidden:
                     continue
                 parents[edge.target] = edge
                 depth[edge.target] = depth[rel] + 1
@@ -394,7 +395,7 @@ class _Context(Walk):
 
     def __init__(self, store: "Store"):
         super().__init__(store)
-        hidden = {self.root.rel: self.cut} if self.root is not None and self.cut else {}
+        hidden = {self.root.rel: self.hidden} if self.root is not None and self.hidden else {}
         self.router = Router(store, hidden, self.routes_on)
 
     def hop(self, query, edge, ranks=None) -> Hop:
@@ -472,7 +473,9 @@ def _evaluate_one(contexts: list[_Context], question: Question, k: int) -> Outco
             outcome.why = "not reachable: nothing links to it"
     elif not outcome.loaded:
         first = outcome.path[0]
-        outcome.why = f"not loaded: {first.path}:{first.line} is past the root's load cap (line {context.cut} on is dropped)"
+        dropped = " and ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in context.hidden_ranges)
+        outcome.why = (f"not loaded: {first.path}:{first.line} is past the root's load cap "
+                       f"(line{'s' if len(context.hidden) > 1 else ''} {dropped} dropped)")
     elif not outcome.routed:
         outcome.why = _why_not_routed(outcome.path, k, query)
     return outcome

@@ -283,7 +283,7 @@ def test_a_memory_past_the_root_load_cap_is_reachable_but_not_loaded(cli, make_s
     assert items["note number 2"]["passed"] is True
     late = items["note number 7"]
     assert (late["reachable"], late["loaded"], late["routed"]) == (True, False, False)
-    assert late["why"] == "not loaded: MEMORY.md:8 is past the root's load cap (line 6 on is dropped)"
+    assert late["why"] == "not loaded: MEMORY.md:8 is past the root's load cap (lines 6-9 dropped)"
     assert late["path"][0]["rank"] is None
 
 

@@ -385,3 +385,22 @@ def test_the_shallow_clone_note_keeps_its_code_markup(cli, tmp_path):
     [note] = [line for line in text.splitlines() if line.startswith("- shallow clone")]
     assert "`fetch-depth: 0`" in note and "\\`" not in note
     assert "no git)" not in text and "nowhere (no usable git history)" in text  # git is there; its dates are not
+
+
+def test_an_openclaw_root_over_its_cap_loses_its_middle_in_the_report_too(cli, make_store):
+    """OpenClaw keeps the first 8,400 and the last 2,400 of 12,000 characters:
+    the report names the span in the middle, and the memories listed only
+    there, not the ones at the end, as past the cap."""
+    lines = ["# Memory"] + [f"- [Note {i:03}](n{i:03}.md) — " + "x" * 80 for i in range(150)]
+    files = {"MEMORY.md": "\n".join(lines) + "\n", ".memlint.yaml": "preset: openclaw\n"}
+    files.update({f"n{i:03}.md": f"note {i}\n" for i in range(150)})
+    store = make_store(files)
+    [f] = [f for f in cli("check", "--format", "json", "--select", "MEM101", store).json()]
+    import re
+
+    first, last = (int(n) for n in re.search(r"lines (\d+)-(\d+) are never", f["message"]).groups())
+    assert last < len(lines)
+    text = report(cli, store).output
+    assert f"**over the cap**, lines {first}–{last} never load; {last - first + 1} memories reached only through those lines" in text
+    rows = {r["File"]: r["Reached"] for r in table(text, "File")}
+    assert rows[f"n{last - 2:03}.md"] == "**past the cap**" and rows[f"n{last - 1:03}.md"] == rows["n149.md"] == "yes"

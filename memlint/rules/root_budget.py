@@ -2,15 +2,17 @@
 
 Why: Claude Code loads only the first 200 lines or 25,000 bytes of
 MEMORY.md (whichever comes first; the cut is by line, then at the last
-newline under the byte cap); OpenClaw loads 12,000 characters. The rest is
-dropped with no error, and the newest entries, often corrections, are the
-ones lost.
+newline under the byte cap): the rest is dropped with no error, and the
+newest entries, often corrections, are the ones lost. OpenClaw's cap is
+12,000 characters of the file with its trailing whitespace trimmed; over
+it, it keeps the first 70 % of the cap and the last 20 % (8,400 and 2,400
+characters) and drops the middle, with a marker: the lines there are lost.
 
 Options (defaults by preset): ``max-lines`` (claude-code 200, moc 40),
 ``max-bytes`` (25000), ``max-chars`` (openclaw 12000); ``null`` turns one off.
 
 Fires: a 249-line MEMORY.md under claude-code. The finding sits on the first
-line that will not load and counts the index entries past it. A byte order
+line that will not load and counts the index entries that will not. A byte order
 mark counts (three bytes, one character). Characters are counted as
 OpenClaw (JavaScript) counts them: an emoji outside the Basic Multilingual
 Plane is two. Blank lines past the cap, and nothing else, lose nothing and
@@ -33,28 +35,72 @@ OPTIONS = {
 }
 
 
-def first_hidden_line(text: str, max_lines, max_bytes, max_chars) -> int:
-    """1-based first line a harness does not load (0 if the whole file loads).
+# OpenClaw, over its character cap, keeps this much of the cap from the
+# start and from the end (trimBootstrapContent: 70 % and 20 %).
+HEAD_SHARE, TAIL_SHARE = 7, 2  # tenths
 
-    Lines are cut first, then at the last newline under the byte or
-    character cap, as Claude Code and OpenClaw do.
+
+def first_hidden_line(text: str, max_lines, max_bytes, max_chars) -> int:
+    """1-based first line a harness does not load (0 if the whole file loads)."""
+    ranges = hidden_ranges(text, max_lines, max_bytes, max_chars)
+    return ranges[0][0] if ranges else 0
+
+
+def hidden_ranges(text: str, max_lines, max_bytes, max_chars) -> list[tuple[int, int]]:
+    """The 1-based line ranges (first, last) a harness does not load, in
+    order: none when the whole file loads.
+
+    Claude Code's caps cut the end: lines first, then at the last newline
+    under the byte cap. OpenClaw's character cap, over what is left with its
+    trailing whitespace trimmed, drops the middle: all of each line it
+    drops a part of is counted lost.
     """
     lines = text.split("\n")
     newline_at_end = text.endswith("\n")
     if newline_at_end:
         lines.pop()
     cut = len(lines) if max_lines is None else min(len(lines), max_lines)
-    for cap, measure in ((max_bytes, lambda s: len(s.encode("utf-8"))), (max_chars, js_length)):
-        if cap is None:
-            continue
+    if max_bytes is not None:
         total = 0
         for i in range(cut):
             # each line's newline, but the last line's only if the file has one
-            total += measure(lines[i]) + (newline_at_end or i < len(lines) - 1)
-            if total > cap:
+            total += len(lines[i].encode("utf-8")) + (newline_at_end or i < len(lines) - 1)
+            if total > max_bytes:
                 cut = i
                 break
-    return 0 if cut >= len(lines) else cut + 1
+    ranges = []
+    if max_chars is not None:
+        middle = _middle_dropped(lines[:cut], max_chars)
+        if middle is not None:
+            ranges.append(middle)
+    if cut < len(lines):
+        if ranges and ranges[-1][1] >= cut:
+            ranges[-1] = (ranges[-1][0], len(lines))
+        else:
+            ranges.append((cut + 1, len(lines)))
+    return ranges
+
+
+def _middle_dropped(lines: list[str], cap: int) -> tuple[int, int] | None:
+    """(first, last) line OpenClaw drops of ``lines`` (the whole text,
+    newlines between them), or None when it keeps all: it keeps the first
+    HEAD_SHARE and the last TAIL_SHARE tenths of the cap, in UTF-16 units."""
+    text = "\n".join(lines).rstrip()  # JavaScript's trimEnd
+    length = js_length(text)
+    if length <= cap:
+        return None
+    start, end = cap * HEAD_SHARE // 10, length - cap * TAIL_SHARE // 10  # units [start, end) dropped
+    dropped = []
+    offset = 0
+    for number, line in enumerate(lines, 1):
+        size = js_length(line)
+        # a line's text, or for a blank line its newline, meets the dropped units
+        if offset < end and offset + max(size, 1) > start:
+            dropped.append(number)
+        elif offset >= end:
+            break
+        offset += size + 1
+    return (dropped[0], dropped[-1]) if dropped else None
 
 
 def js_length(text: str) -> int:
@@ -64,9 +110,15 @@ def js_length(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def nothing_lost(text: str, first_hidden: int) -> bool:
-    """All of the root loads, or what is cut is blank lines: nothing is lost."""
-    return not first_hidden or not "".join(text.split("\n")[first_hidden - 1:]).strip()
+def nothing_lost(text: str, ranges) -> bool:
+    """All of the root loads, or what is dropped is blank lines: nothing is lost.
+    ``ranges``: ``hidden_ranges``'s, or a first hidden line (cut to the end)."""
+    if not ranges:
+        return True
+    lines = text.split("\n")
+    if isinstance(ranges, int):
+        ranges = [(ranges, len(lines))]
+    return not any("".join(lines[start - 1:end]).strip() for start, end in ranges)
 
 
 def caps_exceeded(text: str, line_count: int, max_lines, max_bytes, max_chars) -> list[str]:
@@ -86,23 +138,24 @@ def check(store, options):
         return
     text = loaded_text(store, root)
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
-    first_hidden = first_hidden_line(text, *caps)
-    if nothing_lost(text, first_hidden):
+    ranges = hidden_ranges(text, *caps)
+    if nothing_lost(text, ranges):
         return
     total_lines = root.parsed.line_count
     reasons = caps_exceeded(text, total_lines, *caps)
     size = len(text.encode("utf-8"))
     entries = entry_lines(root)
-    hidden_entries = [n for n in entries if n >= first_hidden]
-    cut_off = _targets_cut_off(root, first_hidden, set(entries))
+    hidden = set().union(*(range(start, end + 1) for start, end in ranges))
+    hidden_entries = [n for n in entries if n in hidden]
+    cut_off = _targets_cut_off(root, hidden, set(entries))
+    shown = " and ".join(f"line {start:,}" if start == end else f"lines {start:,}-{end:,}" for start, end in ranges)
     yield Problem(
         root.path,
-        first_hidden,
+        ranges[0][0],
         1,
         f"{root.rel} is {total_lines:,} lines / {size:,} bytes / {js_length(text):,} characters, over the load cap "
         f"({' and '.join(reasons)}): "
-        + (f"line {first_hidden:,} is" if first_hidden == total_lines else f"lines {first_hidden:,}-{total_lines:,} are")
-        + " never loaded, "
+        + shown + (" is" if len(hidden) == 1 else " are") + " never loaded, "
         f"hiding {plural(len(hidden_entries), 'index entry')}"
         + (f"; {plural(cut_off, 'entry')} above the cut {'links' if cut_off == 1 else 'link'} through a reference "
            f"definition below it (`[x]: file.md`), so {'it loses its' if cut_off == 1 else 'they lose their'} "
@@ -110,18 +163,19 @@ def check(store, options):
     )
 
 
-def _targets_cut_off(root, first_hidden: int, entries: set[int]) -> int:
-    """How many entries above the cut link only through reference
-    definitions past it (`[Alpha][a]` ... `[a]: a.md`): what the harness
+def _targets_cut_off(root, hidden: set[int], entries: set[int]) -> int:
+    """How many loaded entries link only through reference definitions
+    that are not loaded (`[Alpha][a]` ... `[a]: a.md`): what the harness
     loads of them is text without a target."""
     if "]:" not in root.parsed.text:
         return 0  # no reference definition anywhere
     from memlint import markdown
 
-    visible = "\n".join(root.parsed.text.split("\n")[:first_hidden - 1]) + "\n"
+    # the loaded lines, with the dropped ones blank: each line keeps its number
+    visible = "\n".join("" if n in hidden else line for n, line in enumerate(root.parsed.text.split("\n"), 1))
     kept = {(link.line, link.target) for link in markdown.parse(visible).links}
     lost = {link.line for link in root.parsed.links
-            if link.line < first_hidden and link.line in entries and (link.line, link.target) not in kept}
+            if link.line not in hidden and link.line in entries and (link.line, link.target) not in kept}
     return len(lost)
 
 

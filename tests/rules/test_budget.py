@@ -121,7 +121,27 @@ def test_mem101_openclaw_counts_characters_as_javascript_does(make_store, cli):
     store = make_store({"MEMORY.md": root, "memory/2026-01-01.md": "# log\n"})
     [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "openclaw", store).json()
     assert "14,097 characters" in f["message"] and "12,000 characters" in f["message"]
-    assert f["line"] == 7 and "hiding 1 index entry" in f["message"]
+    # OpenClaw keeps the first 8,400 and the last 2,400 of them: lines 6-7 go, the newest entry at the end stays
+    assert f["line"] == 6 and "lines 6-7 are never loaded, hiding 0 index entries" in f["message"]
+
+
+def test_mem101_openclaw_drops_the_middle_and_keeps_the_end(make_store, cli):
+    """Over 12,000 characters OpenClaw keeps the first 70 % of the cap and
+    the last 20 %: the entries in between are the ones lost."""
+    root = "# Memory\n" + "".join(f"- [E{i:03}](e{i:03}.md) — " + "x" * 80 + "\n" for i in range(200))
+    store = make_store({"MEMORY.md": root, **{f"e{i:03}.md": "# e\n" for i in range(200)}})
+    [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "openclaw", store).json()
+    lines = root.split("\n")
+    kept_head = len("\n".join(lines[:f["line"] - 1]))
+    assert kept_head <= 8400 < kept_head + len(lines[f["line"] - 1]) + 1  # the first line cut into
+    message = f["message"]
+    import re
+
+    first, last = (int(n.replace(",", "")) for n in re.search(r"lines ([\d,]+)-([\d,]+) are never", message).groups())
+    assert first == f["line"] and last < len(lines) - 1  # the last lines load
+    tail = "\n".join(lines[last:]).rstrip()
+    assert 2400 - 100 < len(tail) <= 2400  # what follows the dropped lines is about the kept 20 %
+    assert f"hiding {last - first + 1} index entries" in message
 
 
 def test_mem101_counts_entries_nested_deep_and_in_blockquotes(make_store, cli):
