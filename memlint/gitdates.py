@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -171,7 +171,7 @@ class GitDates:
                 last[path] = found.changed_commit
         if not last:
             return out
-        neutral = _neutral_line(self.store.settings.get("date-fields") or ())
+        says_more = _says_more(self.store.settings.get("date-fields") or ())
         fmt = "%H %cd" if self.date_kind == "committer" else "%H %ad"
         log = ["log", "--no-renames", f"--format=%x00{fmt}", "--date=raw", "-p", "--no-color", "--no-ext-diff",
                "--no-textconv", "--text", "-U0", "--src-prefix=a/", "--dst-prefix=b/"]
@@ -194,7 +194,7 @@ class GitDates:
                     if patch.born and history.dates(patch.path).created_commit != sha:
                         moved.add(patch.path)  # a move (git mv): no change by itself
                         del pending[patch.path]
-                    elif patch.born or any(not neutral(line) for line in patch.lines):
+                    elif patch.born or says_more(patch):
                         out[patch.path] = when
                         del pending[patch.path]
 
@@ -284,7 +284,7 @@ class GitDates:
         from memlint import history as history_mod
 
         root = history.repo_root
-        neutral = _neutral_line(self.store.settings.get("date-fields") or ())
+        says_more = _says_more(self.store.settings.get("date-fields") or ())
         found: dict[str, tuple[date, str]] = {}
         # path -> (the commit that moved it, after its date, to the name being walked; that name)
         moved: dict[str, tuple[str, str]] = {}
@@ -301,7 +301,7 @@ class GitDates:
                 known = history.dates(path) if commit != STAGED else None
                 if known is not None and known.created_commit != commit and known.changed.date() > wanted[path]:
                     moved[path] = (commit, patch.path)  # born here by a move: its history goes on under the old name
-            elif any(not neutral(line) for line in patch.lines):
+            elif says_more(patch):
                 found[path] = (when, commit)
                 done.add(path)
 
@@ -434,7 +434,7 @@ class GitDates:
                     as_history_has_it(path)
                     continue
                 old, when, patch = source
-                if when > wanted[path] and any(not neutral(line) for line in patch.lines):
+                if when > wanted[path] and says_more(patch):
                     found[path] = (when, commit)  # moved and edited in one commit
                 else:
                     by_commit.setdefault(commit, {})[old] = path
@@ -520,6 +520,29 @@ _DATE_VALUE = (r"""(?:(["']?)\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d\d(?::\d\d(?:
                r"""(?:[ ]?(?:Z|[+-]\d\d(?::?\d\d)?))?)?\1|~|null|Null|NULL|''|""|!!null)?""")
 
 
+def _says_more(date_fields) -> "callable":
+    """A predicate: does this patch change more than dates? Lines that are
+    only a date field, a fence or blank say nothing (``_neutral_line``);
+    nor does a line rewritten with only dates added to or dropped from it
+    (``{name: x}`` -> ``{name: x, created: 2026-01-10}``, as backfill
+    rewrites a flow mapping) or only its spacing changed (a frontmatter
+    indented as a whole, made flush)."""
+    neutral = _neutral_line(date_fields)
+    names = "|".join(re.escape(f) for f in date_fields) or "(?!)"
+    pair = re.compile(rf"""[ \t]*,?[ \t]*["']?(?:{names})["']?[ \t]*:[ \t]*{_DATE_VALUE}[ \t]*(?=[,}}]|$)""")
+
+    def plain(line: str) -> str:
+        return " ".join(pair.sub("", line).replace("{,", "{").split())
+
+    def says_more(patch: "_Patch") -> bool:
+        rest = [(added, line) for added, line in zip(patch.added, patch.lines) if not neutral(line)]
+        if not rest:
+            return False
+        return sorted(plain(line) for added, line in rest if not added) != sorted(plain(line) for added, line in rest if added)
+
+    return says_more
+
+
 def _neutral_line(date_fields) -> "callable":
     """A predicate: is this changed line only a date field (with a date or
     no value, and maybe a comment), a fence or blank? A line of the body
@@ -536,6 +559,7 @@ class _Patch:
     born: bool
     lines: list[str]  # added and removed lines, without their +/- sign
     source: str | None = None  # a rename's old path
+    added: list[bool] = field(default_factory=list)  # for each of ``lines``: added (True) or removed
 
 
 def _patches(diff: str):
@@ -555,6 +579,7 @@ def _patches(diff: str):
         elif in_hunk:
             if line[:1] in ("+", "-"):
                 patch.lines.append(line[1:])
+                patch.added.append(line[0] == "+")
         elif line.startswith("@@"):
             in_hunk = True
         elif line.startswith(("new file mode", "deleted file mode")) or line == "--- /dev/null":

@@ -374,9 +374,9 @@ def _dates_only_changes(repo_root: Path, shas: list[str], under: str | None, dat
     ``shas``: one ``git log -p`` of them, and one more, over the whole
     repository, of those that added files (git pairs a rename only when its
     pathspec holds both names)."""
-    from memlint.gitdates import _commits, _neutral_line
+    from memlint.gitdates import _commits, _says_more
 
-    neutral = _neutral_line(tuple(date_fields))
+    says_more = _says_more(tuple(date_fields))
     base = ["--no-walk=unsorted", "--stdin", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--text",
             "--format=%x00%H %ad", "--date=raw"]
     found: dict[str, set[str]] = {}
@@ -386,7 +386,7 @@ def _dates_only_changes(repo_root: Path, shas: list[str], under: str | None, dat
         for patch in patches:
             if patch.born:
                 added.add(sha)
-            elif patch.lines and all(map(neutral, patch.lines)):
+            elif patch.lines and not says_more(patch):
                 found.setdefault(sha, set()).update(filter(None, (patch.path, patch.source)))
     if under and added:
         for sha, _, patches in _commits(_git_text(repo_root, ["log", *base, "-p", "-U0", "--diff-filter=R",

@@ -8,8 +8,10 @@ and staleness (MEM501) trusts the date.
 A change is a commit that touched more than date lines: a commit that only
 writes ``created``/``last_verified``/other date fields (by hand or by
 ``memlint backfill``; a line with a date or no value) or frontmatter fences
-is not one, nor is a pure rename. A line of the body that starts with a
-field's name and says more (``expires: with Q3``) is a change. Merge commits are skipped: an edit made on a branch counts with its
+is not one, nor is a pure rename, nor a line rewritten with only dates
+added to it or only its spacing changed (backfill rewriting a flow mapping
+or a frontmatter indented as a whole). A line of the body that starts with
+a field's name and says more (``expires: with Q3``) is a change. Merge commits are skipped: an edit made on a branch counts with its
 own commit's date, and what was changed only while resolving a merge does
 not count. In a staged run (pre-commit) the commit being made counts, dated
 today, unless it is a merge (the merged branches' commits are read instead).

@@ -315,6 +315,23 @@ def test_a_body_line_that_starts_with_a_date_fields_name_is_a_change(repo, dates
     assert message(cli, repo, "MEM404").startswith("changed on 2024-03-30")
 
 
+def test_backfill_rewriting_a_flow_mapping_or_an_indented_frontmatter_is_no_change(repo, dates, cli):
+    """Where a plain insert cannot give the same fields, backfill rewrites
+    the frontmatter's lines: with only dates added (a flow mapping) or only
+    its spacing changed (indented as a whole), that says nothing new."""
+    repo.write("memory/flow.md", "---\n{name: flow, description: d, last_verified: 2024-01-10}\n---\n" + BODY)
+    repo.write("memory/deep.md", "---\n  name: deep\n  description: d\n  last_verified: 2024-01-10\n---\n" + BODY)
+    repo.commit("add", D1)
+    assert cli("backfill", "--fields", "created", repo.root / "memory").exit_code == 1  # it wrote dates
+    assert "created: 2024-01-10" in repo.read("memory/flow.md") and "created: 2024-01-10" in repo.read("memory/deep.md")
+    repo.add("memory")
+    repo.commit("backfill", D3)
+    assert dates(repo) == []
+    repo.write("memory/flow.md", repo.read("memory/flow.md").replace("name: flow", "name: renamed"))
+    repo.commit("a real edit", D4)
+    assert dates(repo) == [("memory/flow.md", 1, "MEM404")]  # (a key in a flow mapping: the frontmatter's line)
+
+
 def test_pure_rename_is_not_a_change_but_a_rename_with_edits_is(repo, dates):
     repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
     repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
