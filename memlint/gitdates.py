@@ -516,8 +516,10 @@ def _commits(log: str):
 
 # A date field's value as dates are written (2026-03-01, with a time and a
 # zone, quoted), or none: "date: 2026-05-15 (slipped)" says something more.
+# (Required where it is used: after `[ \t]*`, an optional value and another
+# `[ \t]*` would backtrack quadratically on a line of spaces.)
 _DATE_VALUE = (r"""(?:(["']?)\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d\d(?::\d\d(?:\.\d+)?)?"""
-               r"""(?:[ ]?(?:Z|[+-]\d\d(?::?\d\d)?))?)?\1|~|null|Null|NULL|''|""|!!null)?""")
+               r"""(?:[ ]?(?:Z|[+-]\d\d(?::?\d\d)?))?)?\1|~|null|Null|NULL|''|""|!!null)""")
 
 
 def _says_more(date_fields) -> "callable":
@@ -529,10 +531,11 @@ def _says_more(date_fields) -> "callable":
     indented as a whole, made flush)."""
     neutral = _neutral_line(date_fields)
     names = "|".join(re.escape(f) for f in date_fields) or "(?!)"
-    pair = re.compile(rf"""[ \t]*,?[ \t]*["']?(?:{names})["']?[ \t]*:[ \t]*{_DATE_VALUE}[ \t]*(?=[,}}]|$)""")
+    pair = re.compile(rf"""(?:, ?)?["']?(?:{names})["']? ?: ?(?:{_DATE_VALUE} ?)?(?=[,}}]|$)""")
 
     def plain(line: str) -> str:
-        return " ".join(pair.sub("", line).replace("{,", "{").split())
+        # spacing collapsed first: the pattern then meets no run of spaces to backtrack over
+        return " ".join(pair.sub("", " ".join(line.split())).replace("{,", "{").split())
 
     def says_more(patch: "_Patch") -> bool:
         rest = [(added, line) for added, line in zip(patch.added, patch.lines) if not neutral(line)]
@@ -549,7 +552,7 @@ def _neutral_line(date_fields) -> "callable":
     that starts with a field's name and says more ("expires: the promo
     ends with Q1") is a change."""
     names = "|".join(re.escape(f) for f in date_fields) or "(?!)"
-    pattern = re.compile(rf"""^\s*(?:["']?(?:{names})["']?\s*:[ \t]*{_DATE_VALUE}[ \t]*(?:#.*)?|---\s*|\.\.\.\s*|)\r?$""")
+    pattern = re.compile(rf"""^\s*(?:["']?(?:{names})["']?\s*:[ \t]*(?:{_DATE_VALUE}[ \t]*)?(?:#.*)?|---\s*|\.\.\.\s*|)\r?$""")
     return lambda line: bool(pattern.match(line))
 
 

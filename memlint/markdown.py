@@ -94,10 +94,13 @@ _FIELD_NAMES = frozenset({
 
 def _names_a_field(block: list[str]) -> bool:
     """Whether a block after other text reads as fields: it names one a
-    memory has, or all its keys are written as fields are (lower case:
-    `reviewed:`, not `Owner:`)."""
+    memory has, or it is two or more keys written as fields are (lower
+    case: `reviewed:`, not `Owner:`) and no markdown link (`warning: see
+    [runbook](x.md)` is a line of text)."""
     keys = [m.group(2) for m in map(_KEY_LINE.match, block) if m is not None and not m.group(1)]
-    return bool(keys) and (any(key in _FIELD_NAMES for key in keys) or all(key[:1].islower() for key in keys))
+    if any(key in _FIELD_NAMES for key in keys):
+        return True
+    return len(keys) >= 2 and all(key[:1].islower() for key in keys) and not any("](" in line for line in block)
 
 
 # A line of paragraph text, which a `---` below underlines (a setext heading):
@@ -531,26 +534,29 @@ def extract_links(
     if comments:
         no_code = _blank_ranges(no_code, comments)
 
-    # Code the blanking above cannot see (an indented block; a fence in a
-    # quote or a list item): the parser's, where a wikilink or a backtick
-    # path could be quoted.
-    hidden = _nested_code_lines(body, first_line) if (wikilinks and "[[" in no_code or backtick_refs and spans) \
-        and _MAY_NEST_CODE.search(no_code) else None
-
     # Wikilinks are not CommonMark: always found by regex, then blanked so the
     # CommonMark pass does not see their brackets.
+    quotable: list[Link] = []
     if wikilinks and "[[" in no_code:
         no_code, wikis = _take_wikilinks(no_code)
-        found_wikis = [_wikilink(start, inner, bang, index) for start, inner, bang in wikis]
-        links.extend(link for link in found_wikis if not hidden or link.line not in hidden)
+        quotable += [_wikilink(start, inner, bang, index) for start, inner, bang in wikis]
 
     if backtick_refs:
         for _, start, end, _ in spans:
             ref = no_fences[start:end].strip()
             if _PATH_REF.match(ref) and "://" not in ref:
                 line, col = index.at(start)
-                if not hidden or line not in hidden:
-                    links.append(Link(ref, line, col, "code"))
+                quotable.append(Link(ref, line, col, "code"))
+    if quotable:
+        # Code the blanking above cannot see (an indented block; a fence in
+        # a quote or a list item) may quote them: on a line indented as code
+        # could be, or in a quote, the block parser says.
+        body_lines = body.split("\n")
+        if any(_may_be_nested_code(body_lines[link.line - first_line]) for link in quotable
+               if 0 <= link.line - first_line < len(body_lines)):
+            code = _code_lines(body, first_line)
+            quotable = [link for link in quotable if link.line not in code]
+        links.extend(quotable)
 
     used_parser = False
     # A span over a line break may really end at a block boundary (a list
@@ -583,19 +589,40 @@ def _longest_block(text: str) -> int:
     return max((m.end() - m.start() for m in _BLOCK.finditer(text)), default=0)
 
 
-# A line indented as code after a blank line, or a fence opened inside a
-# quote or a list item: markdown-it-py then says which lines are code.
-_MAY_NEST_CODE = re.compile(r"\n[ \t]*\n(?: {4}|\t)[ \t]*\S|^[ \t]*>[ \t>]*(?:```|~~~)"
-                            r"|^[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]+(?:```|~~~)", re.M)
+def _may_be_nested_code(line: str) -> bool:
+    """Whether a line could sit in code the fence blanking does not see: it
+    is indented four columns or more, or it is in a block quote."""
+    indent = 0
+    for char in line:
+        if char == " ":
+            indent += 1
+        elif char == "\t":
+            indent += 4 - indent % 4
+        else:
+            return indent >= 4 or (char == ">" and indent <= 3)
+        if indent >= 4:
+            return True
+    return False
 
 
-def _nested_code_lines(body: str, first_line: int) -> set[int]:
+_BLOCKS = None
+
+
+def _code_lines(body: str, first_line: int) -> set[int]:
     """The file lines CommonMark reads as code (indented blocks, fences at
-    any depth), by markdown-it-py; none when it cannot tell."""
+    any depth), by markdown-it-py's block parser alone; none when it cannot
+    tell."""
+    global _BLOCKS
     if len(body) > MAX_PARSER_CHARS:
         return set()
+    if _BLOCKS is None:
+        from markdown_it import MarkdownIt
+
+        _BLOCKS = MarkdownIt("commonmark", {"maxNesting": 100_000}).disable("inline")  # blocks are enough
+    if "\r" in body:  # as _links_by_markdown_it: a lone \r is no line break to memlint
+        body = re.sub(r"\r(?!\n)", " ", body)
     try:
-        tokens = _markdown_it().parse(body)
+        tokens = _BLOCKS.parse(body)
     except RecursionError:
         return set()
     return {first_line + row for token in tokens if token.type in ("code_block", "fence") and token.map

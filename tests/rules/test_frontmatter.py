@@ -200,6 +200,12 @@ def test_a_pushed_down_frontmatter_of_the_users_own_lower_case_fields_is_one(mak
     assert codes(found, "MEM005") == [("a.md", 2)] and codes(found, "MEM004") == [("a.md", 3)]
 
 
+def test_one_lower_case_key_line_with_a_link_between_two_rules_is_text(make_store, findings):
+    text = "Deploy rules:\n\n---\nwarning: never deploy on fridays, see [runbook](gone.md)\n---\n"
+    found = lint(make_store, findings, {"a.md": text, ".memlint.yaml": "preset: generic\n"})
+    assert codes(found, "MEM005") == [] and codes(found, "MEM202") == [("a.md", 4)]
+
+
 def test_a_late_frontmatter_with_a_yaml_typo_is_still_one(make_store, findings):
     # every line is a `key:`: the agent wrote a frontmatter after a line of text
     text = "Here is the memory:\n---\nname: a\ndescription: [d\ntype: user\n---\nBody\n"

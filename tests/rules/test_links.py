@@ -224,6 +224,8 @@ def test_github_footnotes_are_no_links_but_a_link_whose_text_starts_with_a_caret
 
 @pytest.mark.parametrize("quoted", [
     "\n## Syntax\n\n    - [[gone]]\n",  # an indented code block
+    "\n## Syntax\n    [[gone]]\n",  # one right after a heading
+    "\n## Syntax\n\n\t`gone.md` and [[gone]]\n",  # indented with a tab
     "\n> ~~~\n> [[gone]]\n> ~~~\n",  # a fence in a quote
     "\n1. e.g.\n\n    ~~~\n    [[gone]]\n    ~~~\n",  # a fence in a list item
 ])
