@@ -1155,8 +1155,9 @@ def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Pat
             found.append((path, "INDEX.md"))
     for hidden in HIDDEN_STORE_FOLDERS:  # hidden folders are not walked, but a store is often kept in one
         name = is_store_root(path / hidden)
-        if name and not any((path / hidden).resolve().is_relative_to(folder) for folder, _ in found):
-            found.append(((path / hidden).resolve(), name))  # beside a map of content too: neither is dropped
+        # beside a map of content, or an INDEX.md here, too: no store walks a hidden folder, so none holds it
+        if name and (path / hidden).resolve() not in {folder for folder, _ in found}:
+            found.append(((path / hidden).resolve(), name))
     return sorted(found)
 
 

@@ -422,3 +422,7 @@ def test_a_hidden_claude_store_is_linted_beside_a_map_of_content(tmp_path, cli):
                            ".git/HEAD": "ref: refs/heads/main\n"})
     found = {(f["path"], f["code"]) for f in cli("check", "--format", "json", tmp_path).json()}
     assert (".claude/memory/a.md", "MEM001") in found and ("kb/mocs/t.md", "MEM202") in found
+    # an INDEX.md at the top (a store of the folder itself) does not hold it either: it walks no hidden folder
+    shutil.move(tmp_path / "kb" / "INDEX.md", tmp_path / "INDEX.md")
+    found = {(f["path"], f["code"]) for f in cli("check", "--format", "json", tmp_path).json()}
+    assert (".claude/memory/a.md", "MEM001") in found
