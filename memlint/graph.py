@@ -194,25 +194,54 @@ class RepoFiles:
 
 class IndexedFiles:
     """``RepoFiles`` for a staged run: what exists is what the git index
-    holds. A path through a symbolic link the index holds is followed as
-    ``RepoFiles`` follows it (to the file it names, or out)."""
+    holds. A symbolic link the index holds ({path: target} ``links``) is
+    followed as ``RepoFiles`` follows one on disk, through the index: to
+    what it names there, or out of the repository."""
 
-    def __init__(self, paths, links=frozenset(), root: Path | None = None):
+    MAX_LINK_HOPS = RepoFiles.MAX_LINK_HOPS
+
+    def __init__(self, paths, links: dict[str, str] | None = None, root: Path | None = None):
         self._files = set(paths)
         self._dirs = {"/".join(p.split("/")[:i]) for p in self._files for i in range(1, p.count("/") + 1)}
-        self._links = links
-        self._disk = RepoFiles(root) if links and root is not None else None
+        self._links = links or {}
+        self._root = root
 
     def kind(self, rel: str) -> str | None:
         rel = posixpath.normpath(rel) if rel else ""
         if rel in ("", "."):
             return "dir"
-        if self._disk is not None and (rel in self._links or any(
-                "/".join(rel.split("/")[:i]) in self._links for i in range(1, rel.count("/") + 1))):
-            return self._disk.kind(rel)
-        if rel in self._files:
-            return "file"
-        return "dir" if rel in self._dirs else None
+        if not self._links:
+            if rel in self._files:
+                return "file"
+            return "dir" if rel in self._dirs else None
+        parts = [p for p in rel.split("/") if p not in ("", ".")]
+        done, hops = "", 0
+        while parts:
+            current = f"{done}/{parts[0]}" if done else parts[0]
+            parts.pop(0)
+            target = self._links.get(current)
+            if target is not None:
+                hops += 1
+                if hops > self.MAX_LINK_HOPS or not target:
+                    return None
+                if os.path.isabs(target) or _WINDOWS_PATH.match(target):
+                    try:
+                        joined = posixpath.normpath(Path(target).relative_to(self._root).as_posix())
+                    except (ValueError, TypeError):
+                        return "outside"
+                else:
+                    joined = posixpath.normpath(posixpath.join(done, target))
+                if joined == ".." or joined.startswith("../"):
+                    return "outside"
+                parts = [p for p in joined.split("/") if p not in ("", ".")] + parts
+                done = ""
+            elif current in self._files:
+                return None if parts else "file"  # a file used as a folder: nothing
+            elif current in self._dirs:
+                done = current
+            else:
+                return None
+        return "dir"
 
 
 def _normjoin(base: str, target: str) -> str:

@@ -617,13 +617,18 @@ class Store:
             records = [(path, meta) for path, meta, _, flags, _ in index_records(listing)
                        if flags == -1 or not flags & INTENT_TO_ADD]  # `git add -N`: not committed
             self._indexed = frozenset(path for path, _ in records)
-            self._indexed_links = frozenset(path for path, meta in records if meta.startswith("120000 "))
+            self._indexed_link_blobs = {path: meta.split()[1] for path, meta in records if meta.startswith("120000 ")}
         return self._indexed
 
-    def indexed_links(self) -> frozenset[str]:
-        """The symbolic links among ``indexed_paths``."""
+    def indexed_links(self) -> dict[str, str]:
+        """{path: the target it names} of the symbolic links among
+        ``indexed_paths``, as the index holds them."""
         self.indexed_paths()
-        return self._indexed_links
+        blobs = self._indexed_link_blobs
+        if not blobs:
+            return {}
+        contents = _read_blobs(self.repo_root, set(blobs.values()))
+        return {path: os.fsdecode(contents.get(blob, b"")) for path, blob in blobs.items()}
 
     def notice(self, message: str) -> None:
         """Tell the user something once (not a finding): printed by the CLI on stderr."""

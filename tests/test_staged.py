@@ -322,7 +322,12 @@ def test_links_through_committed_symbolic_links_are_judged_as_without_staged(rep
     (repo / "memory" / "shared").symlink_to("../docs")
     (repo / "memory" / "etc").symlink_to("/etc")
     (repo / "memory" / "MEMORY.md").write_text("# I\n- [g](shared/guide.md)\n- [p](etc/passwd)\n")
+    git(repo, "add", "memory")  # docs/guide.md is not in the commit
+    assert codes(cli, "--staged", "--select", "MEM2", repo / "memory") == [
+        ("memory/MEMORY.md", 2, "MEM202"), ("memory/MEMORY.md", 3, "MEM203")]
     git(repo, "add", ".")
     plain = codes(cli, "--select", "MEM2", repo / "memory")
     assert plain == [("memory/MEMORY.md", 3, "MEM203")]
+    assert codes(cli, "--staged", "--select", "MEM2", repo / "memory") == plain
+    os.unlink(repo / "docs" / "guide.md")  # gone from disk, still in the index: the commit holds it
     assert codes(cli, "--staged", "--select", "MEM2", repo / "memory") == plain
