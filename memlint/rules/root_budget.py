@@ -147,7 +147,7 @@ def check(store, options):
     entries = entry_lines(root)
     hidden = set().union(*(range(start, end + 1) for start, end in ranges))
     hidden_entries = [n for n in entries if n in hidden]
-    cut_off = _targets_cut_off(root, hidden, set(entries))
+    cut_off = _targets_cut_off(root, hidden, set(entries), store.settings["wikilinks"] != "off")
     shown = " and ".join(f"line {start:,}" if start == end else f"lines {start:,}-{end:,}" for start, end in ranges)
     yield Problem(
         root.path,
@@ -163,7 +163,7 @@ def check(store, options):
     )
 
 
-def _targets_cut_off(root, hidden: set[int], entries: set[int]) -> int:
+def _targets_cut_off(root, hidden: set[int], entries: set[int], wikilinks: bool = True) -> int:
     """How many loaded entries link only through reference definitions
     that are not loaded (`[Alpha][a]` ... `[a]: a.md`): what the harness
     loads of them is text without a target."""
@@ -173,7 +173,7 @@ def _targets_cut_off(root, hidden: set[int], entries: set[int]) -> int:
 
     # the loaded lines, with the dropped ones blank: each line keeps its number
     visible = "\n".join("" if n in hidden else line for n, line in enumerate(root.parsed.text.split("\n"), 1))
-    kept = {(link.line, link.target) for link in markdown.parse(visible).links}
+    kept = {(link.line, link.target) for link in markdown.parse(visible, wikilinks=wikilinks).links}
     lost = {link.line for link in root.parsed.links
             if link.line not in hidden and link.line in entries and (link.line, link.target) not in kept}
     return len(lost)

@@ -91,6 +91,11 @@ def test_mem101_counts_entries_whose_reference_definitions_are_cut_off(make_stor
     under = make_store({"MEMORY.md": "# Index\n- [Alpha notes][a] — alpha\n" + entries(20, start=2) + "\n[a]: m1.md\n",
                         **memories(21)}, sub="under")
     assert cli("check", "--format", "json", "--select", "MEM101", under).json() == []
+    # OpenClaw keeps the end of the file, where the definitions usually are: nothing loses its target
+    claw = make_store({"MEMORY.md": "# Index\n- [Alpha notes][a] — alpha\n" + entries(200, start=2, hook="h" * 60)
+                       + "\n[a]: m1.md\n", **memories(201)}, sub="claw")
+    [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "openclaw", claw).json()
+    assert "reference definition" not in f["message"]
 
 
 def test_mem101_byte_cap_binds_with_long_lines(make_store, cli):
