@@ -54,7 +54,7 @@ TYPE_PREFIXES = frozenset({"feedback", "project", "reference", "user"})
 
 #: English function words plus words every memory store is full of.
 # English function words: no question and no memory is about them.
-ENGLISH_STOP_WORDS = frozenset(
+_FUNCTION_WORDS = frozenset(
     """
     a about above after again against all also am an and any are as at be
     because been being below between both but by can cannot could did do does
@@ -65,12 +65,14 @@ ENGLISH_STOP_WORDS = frozenset(
     that the their theirs them then there these they this those through thus
     too under until upon very via was way we were what
     when where which while who whom why will with within without would yet
-    you your yours i is it to in if so up us
+    you your yours
     """.split()
 )
+# A question's words of two letters too (a file's keywords drop those, unless alone: `gh.md`, `us.md`).
+ENGLISH_STOP_WORDS = _FUNCTION_WORDS | frozenset("i is it to in if so up us".split())
 # Also the words of memory files' own names that say nothing of their topic
 # (a file's keywords), which a question may still mean (`memlint eval`).
-STOP_WORDS = ENGLISH_STOP_WORDS | frozenset(
+STOP_WORDS = _FUNCTION_WORDS | frozenset(
     """
     new old use used uses using
     md txt json yaml yml

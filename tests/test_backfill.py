@@ -308,6 +308,18 @@ def test_a_git_date_after_today_is_not_written(repo, cli):
     assert found.json() == []
 
 
+def test_a_git_date_one_day_ahead_is_a_time_zone_and_is_written(repo, cli):
+    """Committed in Kiribati (+14:00) early on 2026-12-01, backfilled in UTC
+    on 2026-11-30: MEM004 accepts a day ahead, so backfill writes it."""
+    repo.write("memory/east.md", "---\nname: east\n---\nBody\n")
+    repo.commit("from the east", "2026-12-01T08:00:00+14:00")
+    result = cli("backfill", "--today", "2026-11-30", "--fields", "created", repo.root / "memory")
+    assert result.exit_code == 1 and "not written" not in result.stderr
+    assert "created: 2026-12-01" in repo.read("memory/east.md")
+    found = cli("check", "--format", "json", "--today", "2026-11-30", "--select", "MEM004", repo.root / "memory")
+    assert found.json() == []
+
+
 @pytest.mark.parametrize("bom", ["", "\ufeff"])
 def test_the_dry_run_diff_applies_with_form_feeds_and_unicode_line_separators(repo, cli, bom):
     """Lines are split at \\n only, as patch counts them: a form feed or a

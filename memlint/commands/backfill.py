@@ -101,8 +101,10 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
             known = {"created": dates.created, "last_verified": dates.changed}
             chosen = {name: known[name] for name in names}
             outcome = add_dates(data, chosen, create_block=create_block, parsed=doc.parsed)
-            ahead = [name for name in outcome.added if known[name] > store.today]
-            if ahead:  # a clock was ahead: the date would be an error (MEM004: in the future)
+            # a clock was ahead: the date would be an error (MEM004: in the future, more than a day
+            # ahead; a day is a time zone east of this machine's)
+            ahead = [name for name in outcome.added if (known[name] - store.today).days > 1]
+            if ahead:
                 outcome = add_dates(data, {k: v for k, v in chosen.items() if k not in ahead},
                                     create_block=create_block, parsed=doc.parsed)
                 shown = ", ".join(f"{name} {known[name].isoformat()}" for name in ahead)
