@@ -498,7 +498,7 @@ def author_day(value: str) -> date | None:
     for parse in (datetime.fromisoformat, parsedate_to_datetime):
         try:
             return parse(value).date()
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, OverflowError):  # a year or a zone past what a date holds
             continue
     return None
 

@@ -239,7 +239,7 @@ def _lint_store(store: Store, selection: Selection) -> Result:
                 Finding(problem.path, problem.line, problem.column, rule.CODE, rule.NAME, conf.severity, problem.message)
             )
     _tell_unknown_directives(store, selection, suppressions)
-    result.notices.extend(n for n in store.notices if n not in result.notices)
+    result.notices = list(dict.fromkeys([*result.notices, *store.notices]))
     result.findings.sort()
     # Rules quote file content; a pasted credential must not reach the output.
     result.findings = redact_findings(result.findings, lambda path: _secrets_in(by_path.get(path), store))
@@ -257,8 +257,13 @@ def _tell_unknown_directives(store: Store, selection: Selection, suppressions: d
         sup = suppressions.get(doc.path)
         if sup is None:
             sup = suppressions[doc.path] = suppress.parse(doc.parsed.text)
+        seen: dict[str, tuple[int, str, int]] = {}  # word -> (first line, its directive, how many more)
         for line, kind, name in sup.unknown:
-            store.notice(f"{store.shown(doc.path)}:{line}: `memlint-{kind}` names {name!r}, which is no rule's "
+            first = seen.get(name)
+            seen[name] = (line, kind, 0) if first is None else (first[0], first[1], first[2] + 1)
+        for name, (line, kind, more) in seen.items():
+            also = f" (and {more} more directive{'s' if more > 1 else ''} of the file)" if more else ""
+            store.notice(f"{store.shown(doc.path)}:{line}: `memlint-{kind}` names {name!r}{also}, which is no rule's "
                          "code, name or tag, so it hides nothing (`memlint rules` lists them)")
 
 
@@ -327,7 +332,7 @@ def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> 
         if store.shown_prefix is not None:
             one.findings = [replace(f, path=store.shown(f.path)) for f in one.findings]
         total.findings.extend(one.findings)
-        total.notices.extend(n for n in one.notices if n not in total.notices)
+        total.notices = list(dict.fromkeys([*total.notices, *one.notices]))
         total.exempted += one.exempted
     total.findings.sort()
     return total

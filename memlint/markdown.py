@@ -613,8 +613,8 @@ def _code_lines(body: str, first_line: int) -> set[int]:
     any depth), by markdown-it-py's block parser alone; none when it cannot
     tell."""
     global _BLOCKS
-    if len(body) > MAX_PARSER_CHARS:
-        return set()
+    if len(body) > MAX_PARSER_CHARS or _longest_block(body) > MAX_PARSER_BLOCK_CHARS:
+        return set()  # as for the links: past these sizes markdown-it-py may take too long
     if _BLOCKS is None:
         from markdown_it import MarkdownIt
 

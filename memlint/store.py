@@ -613,7 +613,9 @@ class Store:
         if self._indexed is None:
             from memlint.cache import INTENT_TO_ADD, index_records
 
-            listing = _git(self.repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name")
+            # (in a bare "dotfiles" repository, named from the store's folder, as everything there is)
+            full = ("--full-name",) if (self.repo_root / ".git").exists() else ()
+            listing = _git(self.repo_root, "ls-files", "--stage", "-z", "--debug", *full)
             records = [(path, meta) for path, meta, _, flags, _ in index_records(listing)
                        if flags == -1 or not flags & INTENT_TO_ADD]  # `git add -N`: not committed
             self._indexed = frozenset(path for path, _ in records)
@@ -1073,7 +1075,7 @@ def _index_blobs(top: Path, repo_root: Path) -> dict[str, str | None]:
     ``_walk_markdown`` skips. Symbolic links and unmerged files map to None:
     they are judged on disk. One ``git cat-file --batch`` reads every blob.
     """
-    if not (repo_root / ".git").exists():
+    if not (repo_root / ".git").exists() and not os.environ.get("GIT_DIR"):
         raise ConfigError(f"--staged needs a git repository; {top} is not in one")
     try:
         prefix = top.relative_to(repo_root).as_posix()
@@ -1082,7 +1084,10 @@ def _index_blobs(top: Path, repo_root: Path) -> dict[str, str | None]:
     prefix = "" if prefix == "." else prefix + "/"
     from memlint.cache import INTENT_TO_ADD, index_records
 
-    listing = _git(repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name", "--", prefix or ".")
+    if (repo_root / ".git").exists():
+        listing = _git(repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name", "--", prefix or ".")
+    else:  # a bare "dotfiles" repository (GIT_DIR, GIT_WORK_TREE): asked from the store's folder, named from there
+        listing, prefix = _git(top, "ls-files", "--stage", "-z", "--debug", "--", "."), ""
     blob_of: dict[str, str | None] = {}
     for path, meta, _, flags, _ in index_records(listing):
         mode, blob, stage = meta.split()

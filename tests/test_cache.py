@@ -189,6 +189,28 @@ def test_a_store_in_a_bare_dotfiles_repository_sees_each_new_commit(cli, tmp_pat
     assert mem404() == mem404("--no-cache") == [("a.md", "changed on 2025-02-01 (")]
 
 
+def test_a_staged_run_in_a_bare_dotfiles_repository_reads_the_index(cli, tmp_path, monkeypatch):
+    """A pre-commit hook there has GIT_DIR and no .git folder: the staged
+    run lists the index from the store's folder, names its files from there,
+    and finds what the store links to in it."""
+    bare = GitRepo(tmp_path / "dotfiles.git", init=False)
+    bare.run("init", "-q", "--bare")
+    home = tmp_path / "home"
+    env = {"GIT_DIR": str(tmp_path / "dotfiles.git"), "GIT_WORK_TREE": str(home)}
+    work = GitRepo(home, init=False)
+    work.env.update(env)
+    work.write(".claude/memory/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n- ![chart](img/p.png)\n")
+    work.write(".claude/memory/img/p.png", "png\n")
+    work.write(".claude/memory/a.md", memory("a", verified="2025-01-10"))
+    work.commit("start", "2025-01-02T10:00:00+00:00")
+    work.write(".claude/memory/a.md", "---\nname: a\n---\nno description now\n")  # staged
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    result = cli("check", "--staged", "--format", "json", "--today", TODAY, home / ".claude" / "memory")
+    assert result.exit_code == 1, result.stderr
+    assert {(f["path"], f["code"]) for f in result.json()} == {("a.md", "MEM003")}
+
+
 @pytest.mark.parametrize("where", ["home", "store"])
 def test_a_relative_git_dir_and_work_tree_are_read_from_where_memlint_runs(cli, tmp_path, monkeypatch, where):
     """A dotfiles setup with relative GIT_DIR / GIT_WORK_TREE, as git itself
