@@ -582,7 +582,9 @@ def extract_links(
 
 # A paragraph: a line, then the lines that continue it (not blank, not a new
 # list item, quote, table row or heading). Cheap, and only an estimate.
-_BLOCK = re.compile(r"^[^\n]*(?:\n(?![ \t]*(?:[-*+>|#]|\d{1,9}[.)]|\n|$))[^\n]*)*", re.M)
+# (A reference definition, `[x]: file.md`, starts one too: markdown-it reads
+# a run of them in linear time.)
+_BLOCK = re.compile(r"^[^\n]*(?:\n(?![ \t]*(?:[-*+>|#]|\d{1,9}[.)]|\[[^\]\n]*\]:|\n|$))[^\n]*)*", re.M)
 
 
 def _longest_block(text: str) -> int:

@@ -236,6 +236,16 @@ def test_a_wikilink_in_code_of_any_depth_is_quoted_not_a_link(make_store, cli, q
     assert only(run(cli, nested, "--select", "MEM202"), "MEM202") == [("MEMORY.md", 3, 7)]  # a nested item, not code
 
 
+def test_a_long_run_of_reference_definitions_still_routes_the_agent(make_store, cli):
+    """350 entries `- [Note i][ni]` and their 350 definitions: 12,000
+    characters of definitions are no paragraph too long for the CommonMark
+    parser, and no memory is an orphan."""
+    root = "".join(f"- [Note {i}][n{i}] — about {i}\n" for i in range(350)) + "\n"
+    root += "".join(f"[n{i}]: memory/note-number-{i:04}.md\n" for i in range(350))
+    store = make_store({"MEMORY.md": root, **{f"memory/note-number-{i:04}.md": mem(f"n{i}") for i in range(350)}})
+    assert only(run(cli, store, "--select", "MEM201"), "MEM201") == []
+
+
 def test_an_encoded_hash_or_question_mark_is_part_of_the_file_name(make_store, cli):
     """``c%23.md`` is the file ``c#.md``, ``what%3F.md`` is ``what?.md``; a
     bare ``#`` still starts the fragment, and a missing file is still broken."""
