@@ -155,6 +155,8 @@ def write_output(output: Path, text: str, stores) -> None:
     from memlint.atomic import write_text_atomic
 
     target = output.absolute().resolve()
+    from memlint.config import config_candidates
+
     for store in stores:  # what configures a store is no place for a report either
         from memlint.rules.frontmatter_schema import schema_path
 
@@ -162,6 +164,9 @@ def write_output(output: Path, text: str, stores) -> None:
         if any(path is not None and Path(path).absolute().resolve() == target for path in read):
             raise UsageError(f"{output} configures the store {store.shown(store._repo_path(store.dir))}: not "
                              "replaced by this report; write it elsewhere")
+        if target.name != "pyproject.toml" and target in config_candidates(store.dir, on_disk=False):
+            raise UsageError(f"{output} would configure the store {store.shown(store._repo_path(store.dir))} "
+                             "(memlint reads its settings from there): write the report elsewhere")
     store, rel = _read_by_store(output, stores)
     if store is not None and os.path.lexists(output) and not _an_earlier_report(output, text):
         exclude = "" if store.docs.get(rel) is not None and store.docs[rel].role in ("root", "index") else (

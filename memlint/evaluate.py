@@ -436,16 +436,17 @@ class _Context(Walk):
 
 
 def _evaluate_one(contexts: list[_Context], question: Question, k: int) -> Outcome:
-    context, target = None, None
-    for candidate in contexts:
-        target = candidate.find(question.expect)
-        if target is not None:
-            context = candidate
-            break
+    found = [(candidate, target) for candidate in contexts
+             if (target := candidate.find(question.expect)) is not None]
     outcome = Outcome(question.q, question.expect, question.line, None)
-    if context is None:
+    if not found:
         outcome.why = f"{question.expect} is not a file of the store"
         return outcome
+    if len({candidate.name(target) for candidate, target in found}) > 1:  # a store-relative path in each of them
+        names = ", ".join(candidate.name(target) for candidate, target in found)
+        outcome.why = f"{question.expect} names a file in {len(found)} stores ({names}): write its path in the repository"
+        return outcome
+    context, target = found[0]
     store = context.store
     outcome.found = context.name(target)
     if context.root is None:

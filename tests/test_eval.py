@@ -506,3 +506,36 @@ def test_a_golden_set_that_is_a_fifo_is_refused_not_waited_for(cli, make_store, 
     os.mkfifo(tmp_path / "golden.yaml")
     result = cli("eval", tmp_path / "golden.yaml", store)
     assert result.exit_code == 2 and "not a regular file" in result.stderr
+
+
+def test_eval_never_writes_over_a_file_the_store_reads(cli, moc):
+    """--save and --init --output are reports: the root, a memory or the
+    config is refused (exit 2, the file as it was), --force or not."""
+    root = (moc / "MEMORY.md").read_bytes()
+    result = cli("eval", moc / "golden.yaml", moc, "--save", moc / "MEMORY.md")
+    assert result.exit_code == 2 and "is a file of the store" in result.stderr
+    assert (moc / "MEMORY.md").read_bytes() == root
+    memory = next(p for p in sorted(moc.rglob("*.md")) if p.name not in ("MEMORY.md", "INDEX.md", "README.md"))
+    before = memory.read_bytes()
+    result = cli("eval", "--init", moc, "-o", memory, "--force")
+    assert result.exit_code == 2 and memory.read_bytes() == before
+    result = cli("eval", "--init", moc, "-o", moc / ".memlint.yaml")
+    assert result.exit_code == 2 and "would configure the store" in result.stderr and not (moc / ".memlint.yaml").exists()
+
+
+def test_eval_init_with_no_memory_to_ask_about_says_so(cli, make_store, tmp_path):
+    store = make_store({"MEMORY.md": "# Index\n"})
+    result = cli("eval", "--init", store, "-o", tmp_path / "g.yaml")
+    assert result.exit_code == 2 and "no memory to ask about" in result.stderr and not (tmp_path / "g.yaml").exists()
+
+
+def test_a_store_relative_expect_in_two_stores_is_named_ambiguous(cli, tmp_path):
+    for name in ("one", "two"):
+        shutil.copytree(TESTDATA / "moc", tmp_path / name)
+    golden = tmp_path / "g.yaml"
+    golden.write_text("- q: how do I search files?\n  expect: tools/ripgrep.md\n"
+                      "- q: how do I search files there?\n  expect: two/tools/ripgrep.md\n")
+    result = cli("eval", "--format", "json", golden, ".", cwd=tmp_path)
+    first, second = result.json()["questions"]
+    assert "names a file in 2 stores" in first["why"] and "write its path in the repository" in first["why"]
+    assert second["reachable"] is True

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, require_stores
+from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, require_stores,
+                         write_output)
 from memlint.reporters import json_text, printable
 
 
@@ -67,10 +68,8 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
         raise UsageError(f"{golden}:{twice[1].line}: the same question and file as line {twice[0].line} "
                          f"({printable(twice[1].expect)} is {printable(twice[0].expect)})")
     record = ev.run_record(outcomes, k, str(golden))
-    if save is not None:
-        from memlint.atomic import write_text_atomic
-
-        write_text_atomic(save, json_text(record) + "\n")
+    if save is not None:  # as any report: never over a file a store reads, nor its config
+        write_output(save, json_text(record) + "\n", stores)
     if fmt == "json":
         click.echo(json_text(record))
     else:
@@ -149,15 +148,16 @@ def _init(args, preset, config_file, output, force):
         raise UsageError(f"found {len(stores)} stores ({names}); name one: memlint eval --init PATH")
     store = stores[0]
     proposed = ev.propose_golden(store)
+    if not proposed:
+        raise UsageError(f"{store.shown(store._repo_path(store.dir))}: no memory to ask about, so no golden set to "
+                         "propose (eval needs one question at least)")
     text = ev.golden_yaml(proposed, store.root.path if store.root else store.dir.name)
     if output is None:
         click.echo(text, nl=False)
         return
     if output.exists() and not force:
         raise UsageError(f"{output} exists; use --force to replace it")
-    from memlint.atomic import write_text_atomic
-
-    write_text_atomic(output, text)
+    write_output(output, text, stores)  # --force replaces an earlier proposal, never a file the store reads
     click.echo(f"memlint: wrote {output} ({len(proposed)} questions); edit the questions, then run memlint eval {output}", err=True)
 
 
