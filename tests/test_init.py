@@ -426,3 +426,12 @@ def test_a_hidden_claude_store_is_linted_beside_a_map_of_content(tmp_path, cli):
     shutil.move(tmp_path / "kb" / "INDEX.md", tmp_path / "INDEX.md")
     found = {(f["path"], f["code"]) for f in cli("check", "--format", "json", tmp_path).json()}
     assert (".claude/memory/a.md", "MEM001") in found
+
+
+def test_init_above_a_store_with_its_own_config_refuses_a_config_it_would_ignore(tmp_path, cli):
+    shutil.copytree(TESTDATA / "moc", tmp_path / "memory")
+    (tmp_path / ".git").mkdir()
+    assert cli("init", tmp_path / "memory").exit_code == 0
+    result = cli("init", tmp_path)
+    assert result.exit_code == 2 and "the nearest config wins" in result.stderr
+    assert not (tmp_path / ".memlint.yaml").exists()
