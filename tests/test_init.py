@@ -46,7 +46,9 @@ def test_init_detects_the_preset_and_the_config_lints_the_same(tmp_path, cli, la
     assert result.output.startswith(f"wrote {repo / '.memlint.yaml'} for 1 store")  # the folder as it was named
     text = (repo / ".memlint.yaml").read_text()
     assert f"\npreset: {layout}\n" in text and f'\nroot: "memory/{root}"\n' in text
-    assert re.search(rf"^# Detected: memory/{root}, a {layout} store \(\d+ memories", text, re.M)
+    article = "an" if layout[0] in "aeiou" else "a"
+    assert re.search(rf"^# Detected: memory/{root}, {article} {layout} store \(\d+ memor(y|ies), \d+ topic index(es)?, "
+                     rf"\d+ daily logs?\)", text, re.M)
 
     # the written config lints exactly as detection did without it
     shutil.move(repo / ".memlint.yaml", tmp_path / "init.yaml")
@@ -435,3 +437,11 @@ def test_init_above_a_store_with_its_own_config_refuses_a_config_it_would_ignore
     result = cli("init", tmp_path)
     assert result.exit_code == 2 and "the nearest config wins" in result.stderr
     assert not (tmp_path / ".memlint.yaml").exists()
+
+
+def test_init_counts_in_plain_english(tmp_path, cli):
+    shutil.copytree(TESTDATA / "openclaw", tmp_path / "oc")
+    assert cli("init", tmp_path / "oc").exit_code == 0
+    text = (tmp_path / "oc" / ".memlint.yaml").read_text()
+    assert ", an openclaw store (" in text and "a openclaw" not in text and " 1 daily logs" not in text
+    assert "indexs" not in text

@@ -298,7 +298,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                + ("" if show_all or len(attention) <= TOP_N else f" (top {TOP_N} shown; --all for every file)"))
     for r in shown:
         click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}  R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
-                   f"A={r['actionability']:.2f} S={r['staleness']:.2f}  ({r['sessions']} sessions, "
+                   f"A={r['actionability']:.2f} S={r['staleness']:.2f}  ({plural(r['sessions'], 'session')}, "
                    f"last {r['last_session'] or 'never'}, changed {r['days_since_changed']}d ago, {r['lines']} lines)")
 
 

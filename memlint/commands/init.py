@@ -18,6 +18,7 @@ import click
 
 from memlint import __version__
 from memlint.cli import UsageError
+from memlint.rules._common import plural
 from memlint.presets import PRESET_NAMES
 from memlint.reporters import printable
 
@@ -90,8 +91,9 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
         root = (store.dir / store.root_name).relative_to(folder.resolve()).as_posix()
         counts = {role: len(store.by_role(role)) for role in ("memory", "index", "log")}
         out.append(
-            f"# Detected: {printable(root)}, a {store.preset} store ({counts['memory']} memories, "
-            f"{counts['index']} topic indexes, {counts['log']} daily logs)."
+            f"# Detected: {printable(root)}, {'an' if store.preset[0] in 'aeiou' else 'a'} {store.preset} store "
+            f"({plural(counts['memory'], 'memory')}, {plural(counts['index'], 'topic index')}, "
+            f"{plural(counts['log'], 'daily log')})."
         )
         if store.settings["frontmatter"] == "required":
             bare = sum(1 for d in store.memories if d.parsed is not None and not d.parsed.frontmatter_lines)

@@ -34,7 +34,8 @@ def plural(n: int, word: str) -> str:
     if n == 1:
         return f"1 {word}"
     ies = word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u")  # memory, memories; day, days
-    return f"{n:,} {word[:-1] + 'ies' if ies else word + 's'}"
+    es = word.endswith(("x", "s", "ch", "sh"))  # index, indexes
+    return f"{n:,} {word[:-1] + 'ies' if ies else word + 'es' if es else word + 's'}"
 
 
 def line_targets(graph, rel: str, *, entries_only: bool = False, kinds=None) -> list[tuple[int, object]]:
