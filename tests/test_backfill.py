@@ -403,6 +403,11 @@ def test_fields_follow_the_preset_or_the_option(repo, cli):
     assert "created: 2024-01-10" in repo.read("memory/a.md")
     bad = cli("backfill", "--fields", "expires", repo.root / "memory")
     assert bad.exit_code == 2 and "expires" in bad.stderr
+    empty = cli("backfill", "--fields", " , ", repo.root / "memory")  # not the default, quietly
+    assert empty.exit_code == 2 and "names no field" in empty.stderr
+    before = repo.read("memory/a.md")
+    assert cli("backfill", "--fields", "created, last_verified", "--dry-run", repo.root / "memory").exit_code == 0
+    assert repo.read("memory/a.md") == before
 
 
 def test_uncommitted_invalid_and_symlinked_files_are_reported_and_left_alone(repo, cli):

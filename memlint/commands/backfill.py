@@ -38,9 +38,11 @@ def _fields_for(store, requested: tuple[str, ...] | None) -> tuple[str, ...]:
 
 
 def _parse_fields(value: str | None) -> tuple[str, ...] | None:
-    if not value:
+    if value is None:
         return None
     names = tuple(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))
+    if not names:  # `--fields ""`: not the default, which it would quietly be
+        raise click.BadParameter(f"names no field: write {' or '.join(SOURCES)}, or both", param_hint="--fields")
     bad = [n for n in names if n not in SOURCES]
     if bad:
         raise click.BadParameter(f"{bad[0]!r}: backfill writes {' and '.join(SOURCES)} only", param_hint="--fields")
