@@ -46,13 +46,21 @@ def schema_path(store) -> Path | None:
     if not name:
         return None
     path = _schema_path(name, store.config.base_dir or store.dir)
-    if not path.is_relative_to(SHIPPED) and not path.is_file() and name == store.config.data.get("schema"):
+    if name == store.config.data.get("schema") and not _found(store, path):
         from memlint.config import ConfigError, where_is
 
         shipped = ", ".join(sorted(p.name for p in SHIPPED.glob("*.json")))
         raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: "
                           f"{'not a regular file' if path.exists() else 'no such file'}: {path} (shipped: {shipped})")
     return path
+
+
+def _found(store, path: Path) -> bool:
+    """Whether the configured schema is there: asked once a store, not for every file."""
+    found = store.__dict__.get("_schema_found")
+    if found is None:
+        found = store.__dict__["_schema_found"] = path.is_relative_to(SHIPPED) or path.is_file()
+    return found
 
 
 @lru_cache(maxsize=8)
