@@ -532,16 +532,24 @@ def _says_more(date_fields) -> "callable":
     neutral = _neutral_line(date_fields)
     names = "|".join(re.escape(f) for f in date_fields) or "(?!)"
     pair = re.compile(rf"""(?:, ?)?["']?(?:{names})["']? ?: ?(?:{_DATE_VALUE} ?)?(?=[,}}]|$)""")
+    key_line = re.compile(r"""["']?[\w.-]+["']?[ \t]*:(?:[ \t]|$)""")
 
     def plain(line: str) -> str:
-        # spacing collapsed first: the pattern then meets no run of spaces to backtrack over
-        return " ".join(pair.sub("", " ".join(line.split())).replace("{,", "{").split())
+        """The line less its date pairs; a `key:` line also less its indent
+        (spacing collapsed first: the pattern meets no run of spaces to
+        backtrack over). A list item's indent stays: it nests the item."""
+        stripped = line.lstrip()
+        if not (stripped.startswith("{") or key_line.match(stripped)):
+            return line.rstrip("\r")
+        return pair.sub("", " ".join(line.split())).replace("{,", "{").replace("{ ", "{")
 
     def says_more(patch: "_Patch") -> bool:
-        rest = [(added, line) for added, line in zip(patch.added, patch.lines) if not neutral(line)]
-        if not rest:
-            return False
-        return sorted(plain(line) for added, line in rest if not added) != sorted(plain(line) for added, line in rest if added)
+        hunks: dict[int, tuple[list[str], list[str]]] = {}
+        for added, line, hunk in zip(patch.added, patch.lines, patch.hunks or [0] * len(patch.lines)):
+            if not neutral(line):
+                hunks.setdefault(hunk, ([], []))[added].append(line)
+        # each hunk's removed lines against its added ones, in order: a line moved elsewhere is a change
+        return any(list(map(plain, removed)) != list(map(plain, added)) for removed, added in hunks.values())
 
     return says_more
 
@@ -563,6 +571,7 @@ class _Patch:
     lines: list[str]  # added and removed lines, without their +/- sign
     source: str | None = None  # a rename's old path
     added: list[bool] = field(default_factory=list)  # for each of ``lines``: added (True) or removed
+    hunks: list[int] = field(default_factory=list)  # for each of ``lines``: the number of its hunk
 
 
 def _patches(diff: str):
@@ -571,6 +580,7 @@ def _patches(diff: str):
 
     patch: _Patch | None = None
     in_hunk = False
+    hunk = 0
     for line in diff.split("\n"):
         if line.startswith("diff --git "):
             if patch is not None:
@@ -583,8 +593,12 @@ def _patches(diff: str):
             if line[:1] in ("+", "-"):
                 patch.lines.append(line[1:])
                 patch.added.append(line[0] == "+")
+                patch.hunks.append(hunk)
+            elif line.startswith("@@"):
+                hunk += 1
         elif line.startswith("@@"):
             in_hunk = True
+            hunk += 1
         elif line.startswith(("new file mode", "deleted file mode")) or line == "--- /dev/null":
             patch.born = True  # a deletion also ends this incarnation of the path
         elif line.startswith("+++ b/") or line.startswith('+++ "b/'):

@@ -332,6 +332,19 @@ def test_backfill_rewriting_a_flow_mapping_or_an_indented_frontmatter_is_no_chan
     assert dates(repo) == [("memory/flow.md", 1, "MEM404")]  # (a key in a flow mapping: the frontmatter's line)
 
 
+def test_a_line_moved_or_nested_is_a_change(repo, dates):
+    """The same words elsewhere say something else: `- use tabs` moved from
+    Do to Don't, or an item nested under another."""
+    body = "## Do\n- use tabs\n- keep lines short\n\n## Don't\n- commit secrets\n"
+    repo.write("memory/style.md", mem("2024-01-10", "2024-01-10", body))
+    repo.write("memory/list.md", mem("2024-01-10", "2024-01-10", "- deploy\n- smoke test\n"))
+    repo.commit("add", D1)
+    repo.write("memory/style.md", mem("2024-01-10", "2024-01-10", body.replace("- use tabs\n", "") + "- use tabs\n"))
+    repo.write("memory/list.md", mem("2024-01-10", "2024-01-10", "- deploy\n    - smoke test\n"))
+    repo.commit("rules changed", D3)
+    assert dates(repo) == [("memory/list.md", 5, "MEM404"), ("memory/style.md", 5, "MEM404")]
+
+
 def test_pure_rename_is_not_a_change_but_a_rename_with_edits_is(repo, dates):
     repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
     repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
