@@ -68,8 +68,10 @@ _FUNCTION_WORDS = frozenset(
     you your yours
     """.split()
 )
-# A question's words of two letters too (a file's keywords drop those, unless alone: `gh.md`, `us.md`).
-ENGLISH_STOP_WORDS = _FUNCTION_WORDS | frozenset("i is it to in if so up us".split())
+# Two-letter ones too: in a question, and as a file's keyword (a tag `it` would
+# match every session that says "it").
+_FUNCTION_WORDS = _FUNCTION_WORDS | frozenset("i is it to in if so up us".split())
+ENGLISH_STOP_WORDS = _FUNCTION_WORDS
 # Also the words of memory files' own names that say nothing of their topic
 # (a file's keywords), which a question may still mean (`memlint eval`).
 STOP_WORDS = _FUNCTION_WORDS | frozenset(

@@ -94,13 +94,14 @@ _FIELD_NAMES = frozenset({
 
 def _names_a_field(block: list[str]) -> bool:
     """Whether a block after other text reads as fields: it names one a
-    memory has, or it is two or more keys written as fields are (lower
-    case: `reviewed:`, not `Owner:`) and no markdown link (`warning: see
-    [runbook](x.md)` is a line of text)."""
+    memory has, or its keys are written as fields are (lower case:
+    `reviewed:`, not `Owner:`), and two or more of them or no markdown
+    link (`warning: see [runbook](x.md)` alone is a line of text)."""
     keys = [m.group(2) for m in map(_KEY_LINE.match, block) if m is not None and not m.group(1)]
     if any(key in _FIELD_NAMES for key in keys):
         return True
-    return len(keys) >= 2 and all(key[:1].islower() for key in keys) and not any("](" in line for line in block)
+    return bool(keys) and all(key[:1].islower() for key in keys) and (
+        len(keys) >= 2 or not any("](" in line for line in block))
 
 
 # A line of paragraph text, which a `---` below underlines (a setext heading):
@@ -553,7 +554,7 @@ def extract_links(
         # could be, or in a quote, the block parser says.
         body_lines = body.split("\n")
         if any(_may_be_nested_code(body_lines[link.line - first_line]) for link in quotable
-               if 0 <= link.line - first_line < len(body_lines)):
+               if 0 <= link.line - first_line < len(body_lines)) or any(map(_opens_item_fence, body_lines)):
             code = _code_lines(body, first_line)
             quotable = [link for link in quotable if link.line not in code]
         links.extend(quotable)
@@ -605,6 +606,16 @@ def _may_be_nested_code(line: str) -> bool:
         if indent >= 4:
             return True
     return False
+
+
+_ITEM_FENCE = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+(?:```|~~~)")
+
+
+def _opens_item_fence(line: str) -> bool:
+    """Whether a list item opens with a fence (`- ```` ): the code in it is
+    indented as the item is, not as code is."""
+    stripped = line.lstrip(" \t")
+    return bool(stripped) and stripped[0] in "-*+0123456789" and _ITEM_FENCE.match(stripped) is not None
 
 
 _BLOCKS = None

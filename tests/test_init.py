@@ -445,3 +445,10 @@ def test_init_counts_in_plain_english(tmp_path, cli):
     text = (tmp_path / "oc" / ".memlint.yaml").read_text()
     assert ", an openclaw store (" in text and "a openclaw" not in text and " 1 daily logs" not in text
     assert "indexs" not in text
+
+
+def test_init_beside_a_pyproject_that_does_not_parse_still_writes_its_config(tmp_path, cli):
+    shutil.copytree(TESTDATA / "clean", tmp_path / "proj")
+    (tmp_path / "proj" / "pyproject.toml").write_text("[project\nname = 'x'\n")
+    assert cli("init", tmp_path / "proj").exit_code == 0
+    assert (tmp_path / "proj" / ".memlint.yaml").is_file()

@@ -339,10 +339,13 @@ def init(path, preset, force, pre_commit):
             f"{path}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content, "
             f"also in {' and '.join(HIDDEN_STORE_FOLDERS)}); run `memlint init` where the store is"
         )
-    from memlint.config import find_config_file
+    from memlint.config import ConfigError, find_config_file
 
     for store_dir, _ in stores:  # a config nearer a store wins: this one would say nothing to it
-        nearer = find_config_file(store_dir)
+        try:
+            nearer = find_config_file(store_dir)
+        except ConfigError:  # a pyproject.toml that does not parse: check says so, not init
+            continue
         if nearer is not None and nearer.parent != folder and nearer.parent.is_relative_to(folder):
             raise UsageError(f"{nearer} configures the store in {store_dir.relative_to(folder).as_posix() or '.'}, and "
                              f"would still (the nearest config wins): {target.name} here would be ignored for it; "

@@ -206,6 +206,12 @@ def test_one_lower_case_key_line_with_a_link_between_two_rules_is_text(make_stor
     assert codes(found, "MEM005") == [] and codes(found, "MEM202") == [("a.md", 4)]
 
 
+def test_one_lower_case_field_pushed_below_text_is_still_a_frontmatter(make_store, findings):
+    text = "Imported from the wiki.\n\n---\nreviewed: 2026-01-01\n---\nBody\n"
+    found = lint(make_store, findings, {"a.md": text, ".memlint.yaml": "preset: generic\n"})
+    assert codes(found, "MEM005") == [("a.md", 3)]
+
+
 def test_a_late_frontmatter_with_a_yaml_typo_is_still_one(make_store, findings):
     # every line is a `key:`: the agent wrote a frontmatter after a line of text
     text = "Here is the memory:\n---\nname: a\ndescription: [d\ntype: user\n---\nBody\n"

@@ -228,6 +228,7 @@ def test_github_footnotes_are_no_links_but_a_link_whose_text_starts_with_a_caret
     "\n## Syntax\n\n\t`gone.md` and [[gone]]\n",  # indented with a tab
     "\n> ~~~\n> [[gone]]\n> ~~~\n",  # a fence in a quote
     "\n1. e.g.\n\n    ~~~\n    [[gone]]\n    ~~~\n",  # a fence in a list item
+    "\n- ```\n  [[gone]]\n  ```\n",  # a fence opening a list item
 ])
 def test_a_wikilink_in_code_of_any_depth_is_quoted_not_a_link(make_store, cli, quoted):
     store = make_store({"MEMORY.md": "# Index\n- [A](a.md) — a\n" + quoted, "a.md": mem("a")})
