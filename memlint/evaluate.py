@@ -443,9 +443,15 @@ def _evaluate_one(contexts: list[_Context], question: Question, k: int) -> Outco
         outcome.why = f"{question.expect} is not a file of the store"
         return outcome
     if len({candidate.name(target) for candidate, target in found}) > 1:  # a store-relative path in each of them
-        names = ", ".join(candidate.name(target) for candidate, target in found)
-        outcome.why = f"{question.expect} names a file in {len(found)} stores ({names}): write its path in the repository"
-        return outcome
+        # the one whose path in the repository it is, if one is
+        written = os.path.normpath(question.expect.replace("\\", "/")).replace(os.sep, "/")
+        exact = [(candidate, target) for candidate, target in found if candidate.name(target) == written]
+        if len(exact) != 1:
+            names = ", ".join(candidate.name(target) for candidate, target in found)
+            outcome.why = (f"{question.expect} names a file in {len(found)} stores ({names}): "
+                           "write its path in the repository")
+            return outcome
+        found = exact
     context, target = found[0]
     store = context.store
     outcome.found = context.name(target)

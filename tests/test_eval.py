@@ -539,3 +539,21 @@ def test_a_store_relative_expect_in_two_stores_is_named_ambiguous(cli, tmp_path)
     first, second = result.json()["questions"]
     assert "names a file in 2 stores" in first["why"] and "write its path in the repository" in first["why"]
     assert second["reachable"] is True
+
+
+def test_a_repository_path_picks_its_store_among_stores_it_could_be_store_relative_in(cli, tmp_path):
+    """`notes/deploy.md` is the repository path of notes/'s file, and also
+    store-relative in mem/ (mem/notes/deploy.md): the repository's wins."""
+    for folder in ("mem", "notes"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "mem" / "MEMORY.md").write_text("# M\n- [Deploy](notes/deploy.md) — deploy steps\n")
+    (tmp_path / "mem" / "notes").mkdir()
+    (tmp_path / "mem" / "notes" / "deploy.md").write_text("# Deploy\n")
+    (tmp_path / "notes" / "MEMORY.md").write_text("# N\n- [Deploy](deploy.md) — deploy steps\n")
+    (tmp_path / "notes" / "deploy.md").write_text("# Deploy\n")
+    golden = tmp_path / "g.yaml"
+    golden.write_text("- q: how do I deploy?\n  expect: notes/deploy.md\n")
+    result = cli("eval", "--format", "json", golden, ".", cwd=tmp_path)
+    [question] = result.json()["questions"]
+    assert question["found"] == "notes/deploy.md" and question["reachable"] is True

@@ -16,6 +16,7 @@ import click
 from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, require_stores,
                          write_output)
 from memlint.reporters import json_text, printable
+from memlint.rules._common import plural
 
 
 @click.command("eval")
@@ -133,7 +134,7 @@ def render_text(outcomes, totals) -> str:
         return f"{share['count']}/{n} ({share['percent']:g}%)"
 
     lines.append("")
-    lines.append(f"{n} questions, {totals['passed']['count']} pass: reachable {pct('reachable')}, "
+    lines.append(f"{plural(n, 'question')}, {totals['passed']['count']} pass: reachable {pct('reachable')}, "
                  f"loaded {pct('loaded')}, routed@{k} {pct('routed')}")
     return "\n".join(lines) + "\n"
 
@@ -158,7 +159,8 @@ def _init(args, preset, config_file, output, force):
     if output.exists() and not force:
         raise UsageError(f"{output} exists; use --force to replace it")
     write_output(output, text, stores)  # --force replaces an earlier proposal, never a file the store reads
-    click.echo(f"memlint: wrote {output} ({len(proposed)} questions); edit the questions, then run memlint eval {output}", err=True)
+    click.echo(f"memlint: wrote {output} ({plural(len(proposed), 'question')}); edit the questions, then run "
+               f"memlint eval {output}", err=True)
 
 
 def _same_file(a: Path, b) -> bool:
