@@ -1,4 +1,4 @@
-"""The root index is over the harness's load cap: everything past the cut is invisible.
+"""The root index is over the harness's load cap: what it drops is invisible.
 
 Why: Claude Code loads only the first 200 lines or 25,000 bytes of
 MEMORY.md (whichever comes first; the cut is by line, then at the last
@@ -9,7 +9,8 @@ it, it keeps the first 70 % of the cap and the last 20 % (8,400 and 2,400
 characters) and drops the middle, with a marker: the lines there are lost.
 
 Options (defaults by preset): ``max-lines`` (claude-code 200, moc 40),
-``max-bytes`` (25000), ``max-chars`` (openclaw 12000); ``null`` turns one off.
+``max-bytes`` (25000), ``max-chars`` (openclaw 12000; OpenClaw's rule: over
+it, the middle is dropped); ``null`` turns one off.
 
 Fires: a 249-line MEMORY.md under claude-code. The finding sits on the first
 line that will not load and counts the index entries that will not. A byte order
@@ -20,6 +21,8 @@ are not reported.
 
 Fix: move detail into topic files and keep one short line per topic in the root.
 """
+import math
+
 from memlint.finding import Problem
 from memlint.rules._common import entry_lines, plural
 
@@ -36,8 +39,13 @@ OPTIONS = {
 
 
 # OpenClaw, over its character cap, keeps this much of the cap from the
-# start and from the end (trimBootstrapContent: 70 % and 20 %).
-HEAD_SHARE, TAIL_SHARE = 7, 2  # tenths
+# start and from the end (trimBootstrapContent: Math.floor(cap * 0.7) and
+# Math.floor(cap * 0.2), in floating point as JavaScript computes them).
+HEAD_SHARE, TAIL_SHARE = 0.7, 0.2
+# JavaScript's whitespace, which trimEnd takes off the end (not Python's: no
+# \x1c-\x1f or \x85, and the byte order mark is one).
+_JS_SPACE = "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+            "\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
 def first_hidden_line(text: str, max_lines, max_bytes, max_chars) -> int:
@@ -85,11 +93,11 @@ def _middle_dropped(lines: list[str], cap: int) -> tuple[int, int] | None:
     """(first, last) line OpenClaw drops of ``lines`` (the whole text,
     newlines between them), or None when it keeps all: it keeps the first
     HEAD_SHARE and the last TAIL_SHARE tenths of the cap, in UTF-16 units."""
-    text = "\n".join(lines).rstrip()  # JavaScript's trimEnd
+    text = "\n".join(lines).rstrip(_JS_SPACE)  # JavaScript's trimEnd
     length = js_length(text)
     if length <= cap:
         return None
-    start, end = cap * HEAD_SHARE // 10, length - cap * TAIL_SHARE // 10  # units [start, end) dropped
+    start, end = math.floor(cap * HEAD_SHARE), length - math.floor(cap * TAIL_SHARE)  # units [start, end) dropped
     dropped = []
     offset = 0
     for number, line in enumerate(lines, 1):

@@ -239,3 +239,17 @@ def test_mem104_not_for_daily_logs(make_store, findings):
     log = "".join(f"- {i}\n" for i in range(400))
     store = make_store({"MEMORY.md": "# Index\n", "memory/2026-01-01.md": log})
     assert codes(findings(store, "--preset", "openclaw"), "MEM104") == []
+
+
+def test_openclaw_cut_is_computed_as_javascript_computes_it():
+    """Math.floor(11000 * 0.7) is 7699 in floating point, not 7700: a line
+    whose last character is unit 7699 is cut into, so lost; trimEnd takes off
+    JavaScript's whitespace (a byte order mark too), not Python's."""
+    from memlint.rules.root_budget import hidden_ranges
+
+    lines = ["x" * 99] * 76 + ["y" * 49] + ["z" * 50] + ["w" * 99] * 100
+    text = "\n".join(lines) + "\n"
+    first, _ = hidden_ranges(text, None, None, 11000)[0]
+    assert first == 78  # the line of z, units 7650-7699
+    assert hidden_ranges("a" * 11000 + "\ufeff\n", None, None, 11000) == []  # trimmed to the cap: all loads
+    assert hidden_ranges("a" * 11000 + "\x1c\n", None, None, 11000) != []  # no whitespace to JavaScript
