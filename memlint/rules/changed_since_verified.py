@@ -9,8 +9,9 @@ A change is a commit that touched more than date lines: a commit that only
 writes ``created``/``last_verified``/other date fields (by hand or by
 ``memlint backfill``; a line with a date or no value) or frontmatter fences
 is not one, nor is a pure rename, nor a line rewritten with only dates
-added to it or only its spacing changed (backfill rewriting a flow mapping
-or a frontmatter indented as a whole). A line of the body that starts with
+added to it, only its line ending changed (CRLF), or, for a ``key:`` line,
+only its spacing (backfill rewriting a flow mapping or a frontmatter
+indented as a whole). A line of the body that starts with
 a field's name and says more (``expires: with Q3``) is a change. Merge commits are skipped: an edit made on a branch counts with its
 own commit's date, and what was changed only while resolving a merge does
 not count. In a staged run (pre-commit) the commit being made counts, dated
