@@ -553,7 +553,7 @@ def extract_links(
         # a quote or a list item) may quote them: on a line indented as code
         # could be, or in a quote, the block parser says.
         body_lines = body.split("\n")
-        if any(_may_be_nested_code(body_lines[link.line - first_line]) for link in quotable
+        if any(_may_be_code(body_lines, link.line - first_line) for link in quotable
                if 0 <= link.line - first_line < len(body_lines)) or any(map(_opens_item_fence, body_lines)):
             code = _code_lines(body, first_line)
             quotable = [link for link in quotable if link.line not in code]
@@ -606,6 +606,24 @@ def _may_be_nested_code(line: str) -> bool:
         if indent >= 4:
             return True
     return False
+
+
+def _may_be_code(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` could be code the fence blanking does not see: in a
+    quote, or indented as code with its run of lines (to the blank line
+    above) starting so. A line indented under a list item or a paragraph
+    (an Obsidian vault's nested items) continues them: no code starts there."""
+    if not _may_be_nested_code(lines[i]):
+        return False
+    if lines[i].lstrip(" \t").startswith(">"):
+        return True
+    start = i
+    while start > 0 and lines[start - 1].strip() and not _ATX_HEADING.match(lines[start - 1]):
+        start -= 1  # (a heading ends a paragraph: code may start right below it)
+    return _may_be_nested_code(lines[start])
+
+
+_ATX_HEADING = re.compile(r"[ ]{0,3}#{1,6}(?:[ \t]|$)")
 
 
 _ITEM_FENCE = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+(?:```|~~~)")

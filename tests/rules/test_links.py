@@ -235,6 +235,9 @@ def test_a_wikilink_in_code_of_any_depth_is_quoted_not_a_link(make_store, cli, q
     assert only(run(cli, store, "--select", "MEM202"), "MEM202") == []
     nested = make_store({"MEMORY.md": "# Index\n- [A](a.md) — a\n    - [[gone]]\n", "a.md": mem("a")}, sub="nested")
     assert only(run(cli, nested, "--select", "MEM202"), "MEM202") == [("MEMORY.md", 3, 7)]  # a nested item, not code
+    tabs = make_store({"MEMORY.md": "# Index\n- [A](a.md) — a\n\t- [[gone]]\n\t\t- [[gone2]]\n", "a.md": mem("a")},
+                      sub="tabs")  # an Obsidian vault's nesting
+    assert only(run(cli, tabs, "--select", "MEM202"), "MEM202") == [("MEMORY.md", 3, 4), ("MEMORY.md", 4, 5)]
 
 
 def test_a_long_run_of_reference_definitions_still_routes_the_agent(make_store, cli):
