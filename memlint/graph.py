@@ -156,40 +156,50 @@ class RepoFiles:
 
     def kind(self, rel: str) -> str | None:
         """'file', 'dir', 'outside' (a symlink leads out) or None (missing)."""
-        parts = [p for p in rel.split("/") if p not in ("", ".")]
-        done = ""
-        hops = 0
-        while parts:
-            part = parts.pop(0)
-            current = f"{done}/{part}" if done else part
-            kind = self._lstat(current)
-            if kind is None:
+        return _walk_path(rel, self.root, self._lstat, self._readlink, self.MAX_LINK_HOPS)
+
+    def _readlink(self, rel: str) -> str | None:
+        try:
+            return os.readlink(self.root / rel)
+        except OSError:
+            return None
+
+
+def _walk_path(rel: str, root: Path | None, kind_of, target_of, max_hops: int) -> str | None:
+    """'file', 'dir', 'outside' or None (missing) for a repository path, one
+    component at a time: ``kind_of(path)`` says 'file', 'dir', 'link' or
+    None; a link is followed to ``target_of(path)`` while it stays inside
+    the repository (``root`` makes an absolute target relative)."""
+    parts = [p for p in rel.split("/") if p not in ("", ".")]
+    done = ""
+    hops = 0
+    while parts:
+        current = f"{done}/{parts[0]}" if done else parts[0]
+        parts.pop(0)
+        kind = kind_of(current)
+        if kind is None:
+            return None
+        if kind == "link":
+            hops += 1
+            target = target_of(current)
+            if hops > max_hops or not target:
                 return None
-            if kind == "link":
-                hops += 1
-                if hops > self.MAX_LINK_HOPS:
-                    return None
+            if os.path.isabs(target) or _WINDOWS_PATH.match(target):
                 try:
-                    target = os.readlink(self.root / current)
-                except OSError:
-                    return None
-                if os.path.isabs(target) or _WINDOWS_PATH.match(target):
-                    try:
-                        target = Path(target).relative_to(self.root).as_posix()
-                    except ValueError:
-                        return "outside"
-                    joined = posixpath.normpath(target)
-                else:
-                    joined = posixpath.normpath(posixpath.join(done, target))
-                if joined == ".." or joined.startswith("../"):
+                    joined = posixpath.normpath(Path(target).relative_to(root).as_posix())
+                except (ValueError, TypeError):
                     return "outside"
-                parts = [p for p in joined.split("/") if p not in ("", ".")] + parts
-                done = ""
-                continue
-            if kind == "file" and parts:
-                return None  # a file used as a folder
-            done = current
-        return self._kinds.get(done, "dir") if done else "dir"
+            else:
+                joined = posixpath.normpath(posixpath.join(done, target))
+            if joined == ".." or joined.startswith("../"):
+                return "outside"
+            parts = [p for p in joined.split("/") if p not in ("", ".")] + parts
+            done = ""
+            continue
+        if kind == "file" and parts:
+            return None  # a file used as a folder
+        done = current
+    return kind_of(done) if done else "dir"
 
 
 class IndexedFiles:
@@ -214,34 +224,14 @@ class IndexedFiles:
             if rel in self._files:
                 return "file"
             return "dir" if rel in self._dirs else None
-        parts = [p for p in rel.split("/") if p not in ("", ".")]
-        done, hops = "", 0
-        while parts:
-            current = f"{done}/{parts[0]}" if done else parts[0]
-            parts.pop(0)
-            target = self._links.get(current)
-            if target is not None:
-                hops += 1
-                if hops > self.MAX_LINK_HOPS or not target:
-                    return None
-                if os.path.isabs(target) or _WINDOWS_PATH.match(target):
-                    try:
-                        joined = posixpath.normpath(Path(target).relative_to(self._root).as_posix())
-                    except (ValueError, TypeError):
-                        return "outside"
-                else:
-                    joined = posixpath.normpath(posixpath.join(done, target))
-                if joined == ".." or joined.startswith("../"):
-                    return "outside"
-                parts = [p for p in joined.split("/") if p not in ("", ".")] + parts
-                done = ""
-            elif current in self._files:
-                return None if parts else "file"  # a file used as a folder: nothing
-            elif current in self._dirs:
-                done = current
-            else:
-                return None
-        return "dir"
+        return _walk_path(rel, self._root, self._kind_of, self._links.get, self.MAX_LINK_HOPS)
+
+    def _kind_of(self, path: str) -> str | None:
+        if path in self._links:
+            return "link"
+        if path in self._files:
+            return "file"
+        return "dir" if path in self._dirs else None
 
 
 def _normjoin(base: str, target: str) -> str:
