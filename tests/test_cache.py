@@ -161,17 +161,24 @@ def test_a_filter_named_in_an_untracked_attributes_file_in_the_store_is_seen(che
     assert any(p == "memory/a.md" and code == "MEM202" and "q.md" in message for p, _, code, message in found)
 
 
-def test_a_store_in_a_bare_dotfiles_repository_sees_each_new_commit(cli, tmp_path, monkeypatch):
-    """GIT_DIR and GIT_WORK_TREE name a bare repository (dotfiles kept so):
-    no .git folder is above the store, and git still dates its files. A
-    commit of an edit already on disk changes no file's content, but it
-    changes the dates the git rules judge: the cached findings are not reused."""
+def dotfiles(tmp_path):
+    """(a GitRepo of the work tree, the work tree, the environment) of a bare
+    "dotfiles" repository: GIT_DIR and GIT_WORK_TREE, no .git folder."""
     bare = GitRepo(tmp_path / "dotfiles.git", init=False)
     bare.run("init", "-q", "--bare")
     home = tmp_path / "home"
     env = {"GIT_DIR": str(tmp_path / "dotfiles.git"), "GIT_WORK_TREE": str(home)}
     work = GitRepo(home, init=False)
     work.env.update(env)
+    return work, home, env
+
+
+def test_a_store_in_a_bare_dotfiles_repository_sees_each_new_commit(cli, tmp_path, monkeypatch):
+    """GIT_DIR and GIT_WORK_TREE name a bare repository (dotfiles kept so):
+    no .git folder is above the store, and git still dates its files. A
+    commit of an edit already on disk changes no file's content, but it
+    changes the dates the git rules judge: the cached findings are not reused."""
+    work, home, env = dotfiles(tmp_path)
     work.write(".claude/memory/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n")
     work.write(".claude/memory/a.md", memory("a", verified="2025-01-10"))
     work.commit("start", "2025-01-02T10:00:00+00:00")
@@ -193,12 +200,7 @@ def test_a_staged_run_in_a_bare_dotfiles_repository_reads_the_index(cli, tmp_pat
     """A pre-commit hook there has GIT_DIR and no .git folder: the staged
     run lists the index from the store's folder, names its files from there,
     and finds what the store links to in it."""
-    bare = GitRepo(tmp_path / "dotfiles.git", init=False)
-    bare.run("init", "-q", "--bare")
-    home = tmp_path / "home"
-    env = {"GIT_DIR": str(tmp_path / "dotfiles.git"), "GIT_WORK_TREE": str(home)}
-    work = GitRepo(home, init=False)
-    work.env.update(env)
+    work, home, env = dotfiles(tmp_path)
     work.write(".claude/memory/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n- ![chart](img/p.png)\n")
     work.write(".claude/memory/img/p.png", "png\n")
     work.write(".claude/memory/a.md", memory("a", verified="2025-01-10"))

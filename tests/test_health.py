@@ -269,18 +269,25 @@ def test_a_file_named_reports_that_file_only(make_store, cli, command):
     assert [row["path"] for row in rows] == ["b.md"]
 
 
-def test_a_commit_that_only_wrote_dates_is_no_change(tmp_path, cli):
-    """backfill's commit writes dates: health and triage still count the days
-    from the last change of what the memory says, as MEM404 does."""
+def kafka_and_logs(tmp_path, kafka: str, logs: str):
+    """A repository whose store holds two memories added on 2026-01-01, the
+    second edited on 2026-02-01."""
     from tests.gitrepo import GitRepo
 
     repo = GitRepo(tmp_path / "repo")
-    repo.write("memory/MEMORY.md", "# M\n- [K](project_kafka.md) — kafka\n- [L](project_logs.md) — logs\n")
-    repo.write("memory/project_kafka.md", MEM.format(name="kafka", desc="k", body="kafka cluster"))
-    repo.write("memory/project_logs.md", MEM.format(name="logs", desc="l", body="log shipping"))
+    repo.write("memory/MEMORY.md", f"# M\n- [K]({kafka}) — kafka\n- [L]({logs}) — logs\n")
+    repo.write(f"memory/{kafka}", MEM.format(name="kafka", desc="k", body="kafka cluster"))
+    repo.write(f"memory/{logs}", MEM.format(name="logs", desc="l", body="log shipping"))
     repo.commit("init", "2026-01-01T12:00:00+00:00")
-    repo.write("memory/project_logs.md", MEM.format(name="logs", desc="l", body="log shipping, now to s3"))
+    repo.write(f"memory/{logs}", MEM.format(name="logs", desc="l", body="log shipping, now to s3"))
     repo.commit("edit logs", "2026-02-01T12:00:00+00:00")
+    return repo
+
+
+def test_a_commit_that_only_wrote_dates_is_no_change(tmp_path, cli):
+    """backfill's commit writes dates: health and triage still count the days
+    from the last change of what the memory says, as MEM404 does."""
+    repo = kafka_and_logs(tmp_path, "project_kafka.md", "project_logs.md")
     backfilled = MEM.format(name="kafka", desc="k", body="kafka cluster").replace(
         "---\nkafka", "created: 2026-01-01\nlast_verified: 2026-01-01\n---\nkafka")
     assert backfilled.count("last_verified") == 1
@@ -302,15 +309,7 @@ def test_a_move_is_no_change_but_an_edit_before_it_is(tmp_path, cli):
     """`git mv` renames a memory (or moves the whole store): the days count
     from the last change of what it says, under its old name, as backfill's
     last_verified and MEM404 count them."""
-    from tests.gitrepo import GitRepo
-
-    repo = GitRepo(tmp_path / "repo")
-    repo.write("memory/MEMORY.md", "# M\n- [K](kafka.md) — kafka\n- [L](logs.md) — logs\n")
-    repo.write("memory/kafka.md", MEM.format(name="kafka", desc="k", body="kafka cluster"))
-    repo.write("memory/logs.md", MEM.format(name="logs", desc="l", body="log shipping"))
-    repo.commit("init", "2026-01-01T12:00:00+00:00")
-    repo.write("memory/logs.md", MEM.format(name="logs", desc="l", body="log shipping, now to s3"))
-    repo.commit("edit logs", "2026-02-01T12:00:00+00:00")
+    repo = kafka_and_logs(tmp_path, "kafka.md", "logs.md")
     repo.mv("memory/kafka.md", "memory/project_kafka.md")
     repo.write("memory/MEMORY.md", "# M\n- [K](project_kafka.md) — kafka\n- [L](logs.md) — logs\n")
     repo.commit("rename kafka", "2026-03-01T12:00:00+00:00")
