@@ -762,6 +762,19 @@ def entry_key(rel: str) -> tuple[str, str]:
     return folder, (m.group(1).casefold() if m else "")
 
 
+def _root_lines_not_loaded(store) -> set[int]:
+    """The root's lines its harness does not load (MEM101's, by its options)."""
+    root = store.root
+    if root is None or root.parsed is None:
+        return set()
+    from memlint.rules import root_budget
+
+    options = store.config.rule_config(root_budget, store.preset).options
+    ranges = root_budget.hidden_ranges(root_budget.loaded_text(store, root), options["max-lines"],
+                                       options["max-bytes"], options["max-chars"])
+    return set().union(*(range(a, b + 1) for a, b in ranges))
+
+
 class IndexFinder:
     """Which index an unfiled memory most likely belongs in (MEM201's hint).
 
@@ -779,6 +792,8 @@ class IndexFinder:
         self.entries: dict[str, list[tuple[str, int]]] = defaultdict(list)
         docs = graph.store.docs
         max_depth = graph.store.settings["index-depth"]
+        unloaded = _root_lines_not_loaded(graph.store)  # an entry there is no fix either: the agent never sees it
+        root = graph.store.root
         for rel, edges in graph.out.items():
             # only an index whose entries the agent reaches: one past index-depth, or unreached, is no fix
             if docs[rel].role not in INDEX_ROLES or graph.depth.get(rel, max_depth) >= max_depth:
@@ -786,6 +801,8 @@ class IndexFinder:
             seen = set()
             for edge in edges:
                 if edge.status != OK or edge.target in seen or docs[edge.target].role in INDEX_ROLES:
+                    continue
+                if unloaded and root is not None and rel == root.rel and edge.link.line in unloaded:
                     continue
                 seen.add(edge.target)
                 folder, prefix = entry_key(edge.target)

@@ -6,7 +6,8 @@ newline under the byte cap): the rest is dropped with no error, and the
 newest entries, often corrections, are the ones lost. OpenClaw's cap is
 12,000 characters of the file with its trailing whitespace trimmed; over
 it, it keeps the first 70 % of the cap and the last 20 % (8,400 and 2,400
-characters) and drops the middle, with a marker: the lines there are lost.
+characters) and drops the middle, with a marker: the lines there are lost,
+and so is a line cut into at either end (its link may be cut in two).
 
 Options (defaults by preset): ``max-lines`` (claude-code 200, moc 40),
 ``max-bytes`` (25000), ``max-chars`` (openclaw 12000; OpenClaw's rule: over

@@ -517,3 +517,20 @@ def test_a_stray_backtick_does_not_hide_the_links_after_it(make_store, cli, root
     found = run(cli, store)
     assert only(found, "MEM201") == []
     assert [f["message"].split(";")[0] for f in found if f["code"] == "MEM202"] == ["link target `gone.md` does not exist"]
+
+
+def test_the_orphan_hint_never_points_beside_a_root_line_the_harness_drops(make_store, cli):
+    """An OpenClaw root over its cap loses its middle: an entry added beside
+    a line there would never load either."""
+    import re
+
+    root = "# Memory\n" + "".join(f"- [E{i:03}](notes/e{i:03}.md) — " + "x" * 80 + "\n" for i in range(150))
+    files = {"MEMORY.md": root, **{f"notes/e{i:03}.md": "# e\n" for i in range(150)}, "notes/e100b.md": "# new\n",
+             ".memlint.yaml": "preset: openclaw\n"}
+    found = run(cli, make_store(files))
+    [budget] = [f for f in found if f["code"] == "MEM101"]
+    first, last = (int(n) for n in re.search(r"lines (\d+)-(\d+) are never", budget["message"]).groups())
+    assert first < 102 < last  # e100 sits in the dropped middle
+    [orphan] = [f for f in found if f["code"] == "MEM201" and f["path"] == "notes/e100b.md"]
+    beside = re.search(r"beside \S+ \(line (\d+)\)", orphan["message"])
+    assert beside is not None and not first <= int(beside.group(1)) <= last, orphan["message"]
