@@ -970,6 +970,40 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
     return found
 
 
+def deleted_paths(repo_root: Path, since: str | None = None, *, staged: bool = False,
+                  under: list[str] | None = None) -> list[str]:
+    """The paths (among the pathspecs ``under``, with their magic) that the
+    change append_only_violations judges deletes: the staged one against
+    HEAD, REV to HEAD, or with ``staged`` REV to the index. A rename is no
+    deletion (git pairs it, ``-M``)."""
+    root = Path(repo_root).resolve()
+    if since is None:
+        compared = ["--cached"]
+    elif staged:
+        compared = ["--cached", "--end-of-options", since]
+    else:
+        compared = ["--end-of-options", since, "HEAD"]
+    spec = under or ["."]
+    _, out, _ = _run(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", *compared, "--", *spec],
+                     pathspec_magic=bool(under))
+    gone = [path for kind, _, path in _name_status(out) if kind == "D"]
+    if gone and since is not None:
+        # moved in one commit and rewritten in a later one, the range's one
+        # diff cannot pair them: what a commit since moved was not deleted
+        _, out, _ = _run(root, ["log", "--no-merges", "-M", "--diff-filter=R", "--name-status", "-z", "--no-color",
+                                "--format=%H", "--end-of-options", f"{since}..HEAD", "--", *spec],
+                         pathspec_magic=bool(under))
+        moved = set()
+        tokens = iter(out.split(b"\0"))
+        for token in tokens:  # only R statuses: any other token is a commit's header
+            token = token.lstrip(b"\n")
+            if token[:1] == b"R" and token[1:].isdigit():
+                moved.add(_decode(next(tokens, b"")))
+                next(tokens, None)
+        gone = [path for path in gone if path not in moved]
+    return gone
+
+
 def _name_status(out: bytes):
     """(status letter, old path or None, path) of each file of a ``git diff --name-status -z``."""
     fields = iter(out.split(b"\0"))

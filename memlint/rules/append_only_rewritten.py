@@ -14,7 +14,8 @@ against what is being committed (the commits since and the staged change as
 one: a commit that restores a rewritten log passes), and a log born since
 REV at its staged change against HEAD. A plain ``check``
 has no change to judge and stays quiet. Adding lines anywhere is fine; so is
-giving the last line its missing newline. Files are the store setting
+giving the last line its missing newline. Deleting a log whole is a
+rewrite of every line of it (moving it, to an archive folder say, is not). Files are the store setting
 ``append-only`` (default: the daily-log names ``YYYY-MM-DD.md`` and
 ``YYYY-MM-DD-slug.md``).
 
@@ -57,13 +58,13 @@ def check(store, options):
         return
     patterns = store.settings.get("append-only") or ()
     logs = [doc for rel, doc in sorted(store.docs.items()) if glob_match(rel, patterns)]
-    if not logs and store.since is None:
+    if not patterns:
         return
     git = store.git_dates
     history = git.require()
     if history is None:
         return
-    from memlint.history import HistoryError, append_only_violations, existing_at, merge_base
+    from memlint.history import HistoryError, append_only_violations, deleted_paths, existing_at, merge_base
 
     by_path = {git.repo_path(doc): doc for doc in logs}
     prefix = store._repo_path(store.dir)
@@ -86,6 +87,11 @@ def check(store, options):
         named = ("HEAD" if since is None else f"`{store.since}`" if not moved
                  else f"`{store.since}` and HEAD's merge base ({since[:7]})")
         against = dict.fromkeys(found, named)
+        if store.staged or since is not None:  # a log deleted whole: every line of it is gone
+            gone = [path for path in deleted_paths(root, since, staged=store.staged, under=under)
+                    if path.startswith(prefix) and glob_match(path[len(prefix):], patterns)]
+        else:
+            gone = []
         if store.staged and since is not None:
             # Judged against REV, a log born since then is all new: its
             # staged rewrite is judged against HEAD, as without --since.
@@ -96,6 +102,13 @@ def check(store, options):
         if store.since is not None:
             raise ConfigError(f"--since {store.since}: {exc}") from None
         raise
+    for path in gone:
+        yield Problem(
+            path, 1, 0,
+            f"append-only file deleted: every line of its {named} version is gone; restore it "
+            f"(`git restore --source={since or 'HEAD'} --staged --worktree -- {path}`), or move it to an archive "
+            "folder (a move keeps it)",
+        )
     for path, lines in sorted(found.items()):
         doc = by_path.get(path)
         if doc is None:

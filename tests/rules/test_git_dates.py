@@ -571,6 +571,21 @@ def test_a_rewrite_below_inserted_lines_is_reported_where_it_is_now(logs, findin
     assert rewritten(findings, logs, "--staged") == []
 
 
+def test_a_daily_log_deleted_whole_is_rewritten_but_one_moved_is_not(logs, findings, cli):
+    base = logs.head()
+    logs.rm("memory/2024-01-10.md")
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10.md", 1, "MEM405")]
+    message = cli("check", "--format", "json", "--select", "MEM405", "--staged", logs.root).json()[0]["message"]
+    assert message.startswith("append-only file deleted: every line of its HEAD version is gone")
+    logs.run("reset", "-q", "--hard", base)
+    logs.mv("memory/2024-01-10.md", "memory/archive/2024-01-10.md")
+    assert rewritten(findings, logs, "--staged") == []
+    logs.run("reset", "-q", "--hard", base)
+    logs.rm("memory/2024-01-10.md")
+    logs.commit("prune the log", D2)
+    assert rewritten(findings, logs, "--since", base) == [("memory/2024-01-10.md", 1, "MEM405")]
+
+
 def test_a_staged_edit_of_a_daily_log_under_a_quoted_folder_fires(tmp_path, findings):
     """git quotes a path with a double quote in it and, when it has a space
     too, puts a tab after the closing quote on its ``---`` line."""
