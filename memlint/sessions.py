@@ -306,27 +306,53 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
     paths, and, in the commits dated ``exact_since`` or later, neither is
     one whose change wrote only date fields (``date_fields``: ``memlint
     backfill``'s commit), or its fences and blank lines: nobody used the
-    memory there; a commit left with no path is no session. One ``git log``
-    call, and one with the diffs of those recent commits. Yields nothing if git is missing, ``repo_root`` is not
+    memory there; a commit left with no path is no session. A store moved
+    here whole keeps the commits made in its old folder. One ``git log``
+    call, one with the diffs of those recent commits, and, for a move, one
+    diff of the commits that only added files and one log of the old folder. Yields nothing if git is missing, ``repo_root`` is not
     a repository or it has no commits.
     """
+    commits = _commit_log(repo_root, [under] if under else [], ["HEAD"])
+    if commits is None:
+        return
+    if under:
+        # A store moved here (`git mv memory .claude/memory`): its commits
+        # before the move touched the old folder, which the log above does
+        # not ask about; they are its sessions too.
+        seen = {commit[0] for commit in commits}
+        for move, old in _moves_into(repo_root, under, commits):
+            for commit in _commit_log(repo_root, [old], [f"{move}^"]) or ():
+                if commit[0] not in seen:
+                    seen.add(commit[0])
+                    commits.append(commit)
+    recent = [sha for sha, when, _, names, _ in commits if names and exact_since is not None and when >= exact_since]
+    dates_only = _dates_only_changes(repo_root, recent, under, date_fields) if recent else {}
+    for sha, when, body, names, _ in commits:
+        names = [n for n in names if n not in dates_only.get(sha, ())]
+        if not names:  # it only moved files, or wrote their dates: upkeep, not a session
+            continue
+        text = body.strip() + ("\n" + "\n".join(names) if names else "")
+        yield Session(id=f"git:{sha}", when=when, text=text)
+
+
+def _commit_log(repo_root: Path, spec: list[str], revisions: list[str]) -> list | None:
+    """[(sha, day, message, paths touched, whether it only added files)] of the non-merge commits from
+    ``revisions`` that touched ``spec`` (one ``git log``), newest first;
+    None when git cannot say. A shallow clone's oldest fetched commits
+    "add" every file: they are left out."""
     from memlint import gitrun
 
     args = ["log", "-z", "--name-status", "-M", "--no-merges", "--no-color", "--no-show-signature",
-            "--format=%x1e%H%x1f%aI%x1f%B%x1f", "--"]
-    if under:
-        args.append(under)
+            "--format=%x1e%H%x1f%aI%x1f%B%x1f", "--end-of-options", *revisions, "--", *spec]
     try:
         status, raw, _ = gitrun.run(repo_root, args)
     except OSError:
-        return
+        return None
     if status != 0:
-        return
-    # A shallow clone's oldest fetched commits "add" every file: no session.
+        return None
     cut = _shallow_commits(repo_root)
-    out = raw.decode("utf-8", errors="replace")
     commits = []
-    for chunk in out.split("\x1e"):
+    for chunk in raw.decode("utf-8", errors="replace").split("\x1e"):
         if not chunk.strip("\0\n"):
             continue
         try:
@@ -338,15 +364,49 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
         sha = sha.strip()
         if when is None or sha in cut:
             continue
-        commits.append((sha, when, body, _touched(names_blob)))
-    recent = [sha for sha, when, _, names in commits if names and exact_since is not None and when >= exact_since]
-    dates_only = _dates_only_changes(repo_root, recent, under, date_fields) if recent else {}
-    for sha, when, body, names in commits:
-        names = [n for n in names if n not in dates_only.get(sha, ())]
-        if not names:  # it only moved files, or wrote their dates: upkeep, not a session
-            continue
-        text = body.strip() + ("\n" + "\n".join(names) if names else "")
-        yield Session(id=f"git:{sha}", when=when, text=text)
+        commits.append((sha, when, body, _touched(names_blob), _only_added(names_blob)))
+    return commits
+
+
+def _moves_into(repo_root: Path, under: str, commits: list) -> list[tuple[str, str]]:
+    """(commit, old folder) of the commits that moved the store's folder
+    whole into ``under`` from another: those whose every path under it was
+    added, by renames git pairs over the whole repository."""
+    from memlint import gitrun
+
+    prefix = under.rstrip("/") + "/"
+    added_only = [sha for sha, _, _, names, only_added in commits if only_added and len(names) >= 2]
+    if not added_only:
+        return []
+    try:
+        status, raw, _ = gitrun.run(repo_root, ["diff-tree", "--stdin", "-r", "-z", "-M", "--name-status", "--no-color"],
+                                    stdin="".join(sha + "\n" for sha in added_only).encode("ascii"))
+    except OSError:
+        return []
+    if status != 0:
+        return []
+    found: dict[str, str] = {}
+    tokens = iter(raw.decode("utf-8", "surrogateescape").split("\0"))
+    commit = None
+    for token in tokens:
+        token = token.strip("\n")
+        if token in added_only:
+            commit = token
+        elif token[:1] == "R" and commit is not None:
+            old, new = next(tokens, ""), next(tokens, "")
+            if new.startswith(prefix) and not old.startswith(prefix) and old.endswith("/" + new[len(prefix):]):
+                found.setdefault(commit, old[: len(old) - len(new) + len(prefix) - 1])
+    return sorted(found.items())
+
+
+def _only_added(names_blob: str) -> bool:
+    """Whether every ``--name-status -z`` entry of a commit is an add."""
+    tokens = [t for t in (t.strip("\n") for t in names_blob.split("\0")) if t]
+    statuses, i = [], 0
+    while i < len(tokens):
+        statuses.append(tokens[i])
+        i += 3 if tokens[i][:1] in ("R", "C") else 2
+    return bool(statuses) and all(status == "A" for status in statuses)
 
 
 def _touched(names_blob: str) -> list[str]:

@@ -551,3 +551,22 @@ def test_triage_never_advises_archiving_a_core_memory(make_store, cli):
     set_mtime(store / "deploys.md", 90)
     rows = {r["path"]: r for r in cli("triage", "--all", "--format", "json", "--today", TODAY.isoformat(), store).json()}
     assert rows["deploys.md"]["recommendation"] == "PRUNE"
+
+
+def test_moving_the_store_keeps_its_commits_as_sessions(tmp_path, cli):
+    """Commits are the sessions (no daily logs): those made before `git mv
+    memory store` touched the old folder, and still count after the move."""
+    repo = kafka_and_logs(tmp_path, "kafka.md", "billing.md")
+    for day in ("2026-02-05", "2026-02-08"):
+        repo.write("memory/billing.md", repo.read("memory/billing.md") + f"Invoices sent again on {day}.\n")
+        repo.commit("billing: invoices", f"{day}T12:00:00+00:00")
+
+    def rows(folder):
+        result = cli("health", "--format", "json", "--today", "2026-02-14", repo.root / folder)
+        return {r["path"].split("/", 1)[1]: (r["sessions"], r["hot_class"]) for r in result.json()}
+
+    before = rows("memory")
+    assert before["billing.md"][0] == 3
+    repo.mv("memory", "store")
+    repo.commit("move the store", "2026-02-12T12:00:00+00:00")
+    assert rows("store") == before
