@@ -974,8 +974,10 @@ def deleted_paths(repo_root: Path, since: str | None = None, *, staged: bool = F
                   under: list[str] | None = None) -> list[str]:
     """The paths (among the pathspecs ``under``, with their magic) that the
     change append_only_violations judges deletes: the staged one against
-    HEAD, REV to HEAD, or with ``staged`` REV to the index. A rename is no
-    deletion (git pairs it, ``-M``)."""
+    HEAD, REV to HEAD, or with ``staged`` REV to the index. A file moved is
+    not deleted: one git pairs as a rename (anywhere in the repository), or
+    that another path of the change, added under the same name (a move and
+    an append git cannot pair), or a commit since REV renamed."""
     root = Path(repo_root).resolve()
     if since is None:
         compared = ["--cached"]
@@ -987,20 +989,31 @@ def deleted_paths(repo_root: Path, since: str | None = None, *, staged: bool = F
     _, out, _ = _run(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", *compared, "--", *spec],
                      pathspec_magic=bool(under))
     gone = [path for kind, _, path in _name_status(out) if kind == "D"]
+    if not gone:
+        return gone
+    # the whole repository's change: a log moved out of the store's folder, or moved and appended to
+    _, out, _ = _run(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", *compared])
+    moved, added = set(), []
+    for kind, old, path in _name_status(out):
+        if kind == "R":
+            moved.add(old)
+        elif kind == "A":
+            added.append(path.rsplit("/", 1)[-1])
+    gone = [path for path in gone if path not in moved and not any(
+        name.startswith(path.rsplit("/", 1)[-1].rsplit(".", 1)[0]) for name in added)]
     if gone and since is not None:
         # moved in one commit and rewritten in a later one, the range's one
         # diff cannot pair them: what a commit since moved was not deleted
         _, out, _ = _run(root, ["log", "--no-merges", "-M", "--diff-filter=R", "--name-status", "-z", "--no-color",
-                                "--format=%H", "--end-of-options", f"{since}..HEAD", "--", *spec],
-                         pathspec_magic=bool(under))
-        moved = set()
+                                "--format=%H", "--end-of-options", f"{since}..HEAD"])
+        renamed = set()
         tokens = iter(out.split(b"\0"))
         for token in tokens:  # only R statuses: any other token is a commit's header
             token = token.lstrip(b"\n")
             if token[:1] == b"R" and token[1:].isdigit():
-                moved.add(_decode(next(tokens, b"")))
+                renamed.add(_decode(next(tokens, b"")))
                 next(tokens, None)
-        gone = [path for path in gone if path not in moved]
+        gone = [path for path in gone if path not in renamed]
     return gone
 
 

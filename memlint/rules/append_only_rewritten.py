@@ -88,8 +88,14 @@ def check(store, options):
                  else f"`{store.since}` and HEAD's merge base ({since[:7]})")
         against = dict.fromkeys(found, named)
         if store.staged or since is not None:  # a log deleted whole: every line of it is gone
+            from memlint.config import glob_matcher
+
+            included = glob_matcher(store.config_globs(store.settings["include"]))
+            excluded = glob_matcher(store.config_globs(store.settings["exclude"]))
+            exempt = glob_matcher(store.settings.get("exempt") or ())
             gone = [path for path in deleted_paths(root, since, staged=store.staged, under=under)
-                    if path.startswith(prefix) and glob_match(path[len(prefix):], patterns)]
+                    if path.startswith(prefix) and glob_match(rel := path[len(prefix):], patterns)
+                    and included(rel) and not excluded(rel) and not exempt(rel)]  # as the store's files are chosen
         else:
             gone = []
         if store.staged and since is not None:

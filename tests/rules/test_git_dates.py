@@ -581,6 +581,18 @@ def test_a_daily_log_deleted_whole_is_rewritten_but_one_moved_is_not(logs, findi
     logs.mv("memory/2024-01-10.md", "memory/archive/2024-01-10.md")
     assert rewritten(findings, logs, "--staged") == []
     logs.run("reset", "-q", "--hard", base)
+    logs.mv("memory/2024-01-10.md", "archive/2024-01-10.md")  # out of the store's folder: still a move
+    assert rewritten(findings, logs, "--staged") == []
+    logs.run("reset", "-q", "--hard", base)
+    logs.mv("memory/2024-01-10.md", "memory/archive/2024-01-10.md")  # moved, and much appended: git sees no rename
+    logs.write("memory/archive/2024-01-10.md", logs.read("memory/archive/2024-01-10.md")
+               + "".join(f"- {h}:00 more\n" for h in range(12, 40)))
+    assert rewritten(findings, logs, "--staged") == []
+    logs.run("reset", "-q", "--hard", base)
+    logs.write(".memlint.yaml", "preset: openclaw\nexclude: [\"memory/2024-01-10.md\"]\n")
+    logs.rm("memory/2024-01-10.md")  # a file the store leaves out: not judged, as its rewrite is not
+    assert rewritten(findings, logs, "--staged") == []
+    logs.run("reset", "-q", "--hard", base)
     logs.rm("memory/2024-01-10.md")
     logs.commit("prune the log", D2)
     assert rewritten(findings, logs, "--since", base) == [("memory/2024-01-10.md", 1, "MEM405")]
