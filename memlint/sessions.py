@@ -385,7 +385,8 @@ def _moves_into(repo_root: Path, under: str, commits: list) -> list[tuple[str, s
         return []
     if status != 0:
         return []
-    found: dict[str, str] = {}
+    olds: dict[str, set[str]] = {}  # commit -> the folders its files under `under` came from
+    moved: dict[str, int] = {}  # commit -> how many of them came so
     tokens = iter(raw.decode("utf-8", "surrogateescape").split("\0"))
     commit = None
     for token in tokens:
@@ -395,8 +396,18 @@ def _moves_into(repo_root: Path, under: str, commits: list) -> list[tuple[str, s
         elif token[:1] == "R" and commit is not None:
             old, new = next(tokens, ""), next(tokens, "")
             if new.startswith(prefix) and not old.startswith(prefix) and old.endswith("/" + new[len(prefix):]):
-                found.setdefault(commit, old[: len(old) - len(new) + len(prefix) - 1])
-    return sorted(found.items())
+                olds.setdefault(commit, set()).add(old[: len(old) - len(new) + len(prefix) - 1])
+                moved[commit] = moved.get(commit, 0) + 1
+    names = {sha: len(paths) for sha, _, _, paths, _ in commits}
+    found = []
+    for commit, folders in sorted(olds.items()):
+        # the store itself, moved whole: every file it added came from one folder, which it left empty
+        if len(folders) == 1 and moved[commit] == names.get(commit):
+            old = next(iter(folders))
+            status, left, _ = gitrun.run(repo_root, ["ls-tree", "-r", "--name-only", commit, "--", old])
+            if status == 0 and not left.strip():
+                found.append((commit, old))
+    return found
 
 
 def _only_added(names_blob: str) -> bool:

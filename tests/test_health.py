@@ -570,3 +570,21 @@ def test_moving_the_store_keeps_its_commits_as_sessions(tmp_path, cli):
     repo.mv("memory", "store")
     repo.commit("move the store", "2026-02-12T12:00:00+00:00")
     assert rows("store") == before
+
+
+def test_files_moved_in_from_another_folder_do_not_bring_its_sessions(tmp_path, cli):
+    """Two notes moved from docs/ (which keeps its other files) into the
+    store: the store did not move, and docs/'s commits are not its sessions."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "# M\n- [X](zephyr-x.md) — x\n- [Y](zephyr-y.md) — y\n")
+    repo.commit("root", "2026-01-01T12:00:00+00:00")
+    for day, name in (("02", "x"), ("03", "y"), ("04", "z")):
+        repo.write(f"docs/zephyr-{name}.md", MEM.format(name=f"zephyr-{name}", desc=name, body=f"zephyr notes {name}"))
+        repo.commit(f"docs: zephyr {name}", f"2026-01-{day}T12:00:00+00:00")
+    repo.mv("docs/zephyr-x.md", "memory/zephyr-x.md")
+    repo.mv("docs/zephyr-y.md", "memory/zephyr-y.md")
+    repo.commit("file two notes", "2026-01-05T12:00:00+00:00")
+    result = cli("health", "--format", "json", "--today", "2026-01-07", repo.root / "memory")
+    assert all(r["sessions"] == 0 for r in result.json()), result.json()
