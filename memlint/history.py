@@ -941,12 +941,7 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
                                       check=False)[0]:
             raise HistoryError(f"not a commit in {root}")  # said even when there is nothing to judge
         return {}
-    if since is None:
-        compared = ["--cached"]  # against HEAD, or the empty tree before the first commit
-    elif staged:
-        compared = ["--cached", "--end-of-options", since]
-    else:
-        compared = ["--end-of-options", since, "HEAD"]
+    compared = _compared(since, staged)
     wanted = set(rel)
     renamed_from, added = [], []
     spec = under or ["."]
@@ -979,12 +974,7 @@ def deleted_paths(repo_root: Path, since: str | None = None, *, staged: bool = F
     that another path of the change, added under the same name (a move and
     an append git cannot pair), or a commit since REV renamed."""
     root = Path(repo_root).resolve()
-    if since is None:
-        compared = ["--cached"]
-    elif staged:
-        compared = ["--cached", "--end-of-options", since]
-    else:
-        compared = ["--end-of-options", since, "HEAD"]
+    compared = _compared(since, staged)
     spec = under or ["."]
     _, out, _ = _run(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", *compared, "--", *spec],
                      pathspec_magic=bool(under))
@@ -1004,17 +994,43 @@ def deleted_paths(repo_root: Path, since: str | None = None, *, staged: bool = F
     if gone and since is not None:
         # moved in one commit and rewritten in a later one, the range's one
         # diff cannot pair them: what a commit since moved was not deleted
-        _, out, _ = _run(root, ["log", "--no-merges", "-M", "--diff-filter=R", "--name-status", "-z", "--no-color",
-                                "--format=%H", "--end-of-options", f"{since}..HEAD"])
-        renamed = set()
-        tokens = iter(out.split(b"\0"))
-        for token in tokens:  # only R statuses: any other token is a commit's header
-            token = token.lstrip(b"\n")
-            if token[:1] == b"R" and token[1:].isdigit():
-                renamed.add(_decode(next(tokens, b"")))
-                next(tokens, None)
+        renamed = set().union(*(step.values() for step in _renames_by_commit(root, since, [], False)))
         gone = [path for path in gone if path not in renamed]
     return gone
+
+
+def _compared(since: str | None, staged: bool) -> list[str]:
+    """What a ``git diff`` of the change judged compares: the staged change
+    against HEAD (or the empty tree before the first commit), REV to HEAD,
+    or with ``staged`` REV to the index."""
+    if since is None:
+        return ["--cached"]
+    if staged:
+        return ["--cached", "--end-of-options", since]
+    return ["--end-of-options", since, "HEAD"]
+
+
+def _renames_by_commit(root: Path, since: str, spec: list[str], magic: bool) -> list[dict[str, str]]:
+    """{new path: old path} of the renames of each commit from ``since`` to
+    HEAD among ``spec`` (all the repository when empty), newest first: one
+    ``git log`` (children before parents; --format=%H puts a header token
+    between commits)."""
+    _, out, _ = _run(root, ["log", "--no-merges", "--topo-order", "-M", "--diff-filter=R", "--name-status", "-z",
+                            "--no-color", "--format=%H", "--end-of-options", f"{since}..HEAD", "--", *spec],
+                     pathspec_magic=magic)
+    steps: list[dict[str, str]] = []
+    step: dict[str, str] | None = None
+    it = iter(out.split(b"\0"))
+    for token in it:  # only R statuses: any other token is a commit's header
+        token = token.lstrip(b"\n")
+        if token[:1] == b"R" and token[1:].isdigit():
+            old, new = _decode(next(it, b"")), _decode(next(it, b""))
+            if step is not None:
+                step[new] = old
+        elif token:
+            step = {}
+            steps.append(step)
+    return steps
 
 
 def _name_status(out: bytes):
@@ -1036,23 +1052,7 @@ def _violations_through_renames(root: Path, since: str, paths: list[str], staged
     name, judged against the name each had there: the renames of every
     commit from ``since`` to HEAD (and of the index, with ``staged``) are
     followed back, newest first, each one that ``follow`` allows."""
-    # One log of the renames, each commit's own (children before parents);
-    # --format=%H: a header token between commits.
-    _, out, _ = _run(root, ["log", "--no-merges", "--topo-order", "-M", "--diff-filter=R", "--name-status", "-z",
-                            "--no-color", "--format=%H", "--end-of-options", f"{since}..HEAD", "--", *spec],
-                     pathspec_magic=magic)
-    steps: list[dict[str, str]] = []  # new -> old, per commit, newest first
-    step: dict[str, str] | None = None
-    it = iter(out.split(b"\0"))
-    for token in it:  # only R statuses: any other token is a commit's header
-        token = token.lstrip(b"\n")
-        if token[:1] == b"R" and token[1:].isdigit():
-            old, new = _decode(next(it, b"")), _decode(next(it, b""))
-            if step is not None:
-                step[new] = old
-        elif token:
-            step = {}
-            steps.append(step)
+    steps = _renames_by_commit(root, since, spec, magic)
     if staged:
         _, out, _ = _run(root, ["diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--", *spec],
                          pathspec_magic=magic)

@@ -410,33 +410,28 @@ def _moves_into(repo_root: Path, under: str, commits: list) -> list[tuple[str, s
     return found
 
 
-def _only_added(names_blob: str) -> bool:
-    """Whether every ``--name-status -z`` entry of a commit is an add."""
+def _entries(names_blob: str) -> list[tuple[str, list[str]]]:
+    """(status, its paths: the old and the new for a rename or copy) of each
+    of one commit's ``--name-status -z`` entries."""
     tokens = [t for t in (t.strip("\n") for t in names_blob.split("\0")) if t]
-    statuses, i = [], 0
+    entries, i = [], 0
     while i < len(tokens):
-        statuses.append(tokens[i])
-        i += 3 if tokens[i][:1] in ("R", "C") else 2
-    return bool(statuses) and all(status == "A" for status in statuses)
+        width = 2 if tokens[i][:1] in ("R", "C") and i + 2 < len(tokens) else 1
+        entries.append((tokens[i], tokens[i + 1:i + 1 + width]))
+        i += 1 + width
+    return entries
+
+
+def _only_added(names_blob: str) -> bool:
+    """Whether every entry of a commit is an add."""
+    entries = _entries(names_blob)
+    return bool(entries) and all(status == "A" for status, _ in entries)
 
 
 def _touched(names_blob: str) -> list[str]:
-    """The paths of one commit's ``--name-status -z`` entries, less the
-    files it only moved (a rename at 100 % similarity)."""
-    tokens = [t.strip("\n") for t in names_blob.split("\0")]
-    tokens = [t for t in tokens if t]
-    names: list[str] = []
-    i = 0
-    while i < len(tokens):
-        status = tokens[i]
-        if status[:1] in ("R", "C") and i + 2 < len(tokens):
-            if status != "R100":
-                names += [tokens[i + 1], tokens[i + 2]]
-            i += 3
-        else:
-            names += tokens[i + 1:i + 2]
-            i += 2
-    return names
+    """The paths of one commit's entries, less the files it only moved (a
+    rename at 100 % similarity)."""
+    return [path for status, paths in _entries(names_blob) if status != "R100" for path in paths]
 
 
 def _dates_only_changes(repo_root: Path, shas: list[str], under: str | None, date_fields) -> dict[str, set[str]]:
