@@ -34,6 +34,7 @@ import yaml
 
 from memlint.engagement import ENGLISH_STOP_WORDS
 from memlint.graph import EXTERNAL, OK
+from memlint.rules._common import name_some
 
 if TYPE_CHECKING:  # pragma: no cover
     from memlint.store import Doc, Store
@@ -473,8 +474,7 @@ def _evaluate_one(contexts: list[_Context], question: Question, k: int) -> Outco
     if not outcome.reachable:
         sources = sorted({context.name(e.source) for e in store.graph.inbound.get(target, ())})
         if sources:
-            shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
-            outcome.why = (f"not reachable: linked only from {shown}, which the walk from {context.name(context.root.rel)} "
+            outcome.why = (f"not reachable: linked only from {name_some(sources, 3)}, which the walk from {context.name(context.root.rel)} "
                            f"does not read as an index within {context.max_depth} levels")
         else:
             outcome.why = "not reachable: nothing links to it"

@@ -38,6 +38,16 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word[:-1] + 'ies' if ies else word + 'es' if es else word + 's'}"
 
 
+def name_some(names, shown: int, more: int = 0) -> str:
+    """``names`` joined with commas, the first ``shown`` of them, then how
+    many are left unnamed (``more`` beyond ``names`` included): a message
+    about a group of 2,000 copies stays one line."""
+    names = list(names)
+    left = max(len(names) - shown, 0) + more
+    listed = ", ".join(names[:shown])
+    return f"{listed} and {left:,} more" if left else listed
+
+
 def line_targets(graph, rel: str, *, entries_only: bool = False, kinds=None) -> list[tuple[int, object]]:
     """``Graph.first_links`` of ``rel``; ``entries_only`` keeps list items and
     table rows only, leaving prose mentions out."""

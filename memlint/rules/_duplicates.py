@@ -131,15 +131,24 @@ def related(store, a: str, b: str) -> bool:
     return supersedes(store, a, b) or supersedes(store, b, a)
 
 
-def group_findings(ages: Ages, members: list, *, skip=lambda newer, older: False):
+SHOWN = 5  # other copies a message names; the rest of a group are counted
+
+
+def group_findings(ages: Ages, members: list, *, skip=None):
     """For a group of two or more docs that are copies of one another: each
     member but the oldest, with the oldest older member it is not exempt from
-    (``skip``) and the rest of the group. Yields (newer, older, others)."""
+    (``skip(newer, older)``), the first SHOWN of the rest of the group (oldest
+    first) and how many more there are. Yields (newer, older, others, more)."""
     ordered = ages.oldest_first(members)
     for i in range(1, len(ordered)):
         newer = ordered[i]
+        if skip is None:
+            older = ordered[0]
+            others = [d for d in ordered[1 : SHOWN + 2] if d is not newer][:SHOWN]
+            yield newer, older, others, len(ordered) - 2 - len(others)
+            continue
         older = next((o for o in ordered[:i] if not skip(newer, o)), None)
         if older is None:
             continue
-        others = [d for d in ordered if d is not newer and d is not older and not skip(newer, d)]
-        yield newer, older, others
+        rest = [d for d in ordered if d is not newer and d is not older and not skip(newer, d)]
+        yield newer, older, rest[:SHOWN], max(len(rest) - SHOWN, 0)

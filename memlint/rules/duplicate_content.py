@@ -10,7 +10,8 @@ whitespace; frontmatter is not compared. A blank body is never a duplicate,
 nor is a stub of fewer than ``min-words`` words (``TODO``, ``See above.``).
 The finding sits on line 1 of the newer file (created later by git; not yet
 committed counts as newest; without git, the later path) and names the
-oldest copy. Memories where one supersedes the other (``supersedes`` /
+oldest copy, then up to five other copies and how many more there are.
+Memories where one supersedes the other (``supersedes`` /
 ``superseded_by``, through a chain too) are expected copies and are not
 reported; nor are retired memories (``status: outdated`` ...: tag
 ``content``, see ``retired-exempt-rules``).
@@ -33,6 +34,8 @@ from __future__ import annotations
 from memlint.finding import Problem
 from memlint.fingerprint import exact_groups
 from memlint.rules import _duplicates
+from memlint.rules._common import name_some
+from memlint.rules._duplicates import SHOWN
 
 CODE = "MEM301"
 NAME = "duplicate-content"
@@ -56,9 +59,10 @@ def check(store, options):
     def expected(newer, older) -> bool:
         return _duplicates.related(store, newer.rel, older.rel)
 
+    skip = expected if store.lifecycle.newer else None  # no memory supersedes another: nothing to skip
     for group in groups:
-        for newer, older, others in _duplicates.group_findings(ages, [docs[rel] for rel in group], skip=expected):
-            also = f"; also the same: {', '.join(d.path for d in others)}" if others else ""
+        for newer, older, others, more in _duplicates.group_findings(ages, [docs[rel] for rel in group], skip=skip):
+            also = f"; also the same: {name_some((d.path for d in others), SHOWN, more)}" if others else ""
             yield Problem(
                 newer.path, 1, 0,
                 f"same body as {older.path}:1 (whitespace, case and markdown aside){also}; "

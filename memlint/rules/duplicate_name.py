@@ -8,7 +8,8 @@ name are usually one memory filed twice.
 
 The finding sits on the ``name`` (or ``title``) line of the newer file
 (created later by git; not yet committed counts as newest; without git, the
-later path) and names the older file and its line. Retired memories count:
+later path) and names the older file and its line, then up to five other
+files with the name and how many more there are. Retired memories count:
 the link resolves to them just the same.
 
 Options: ``include-logs`` (false) and ``reports``: also compare daily logs
@@ -26,6 +27,8 @@ from __future__ import annotations
 from memlint.finding import Problem
 from memlint.graph import fold
 from memlint.rules import _duplicates
+from memlint.rules._common import name_some
+from memlint.rules._duplicates import SHOWN
 
 CODE = "MEM303"
 NAME = "duplicate-name"
@@ -60,12 +63,12 @@ def check(store, options):
     ages = _duplicates.Ages(store)
     reported: set[tuple[str, str]] = set()
     for key in sorted(groups):
-        for newer, older, others in _duplicates.group_findings(ages, groups[key]):
+        for newer, older, others, more in _duplicates.group_findings(ages, groups[key]):
             if (newer.rel, older.rel) in reported:
                 continue  # name and title both clash: one finding
             reported.add((newer.rel, older.rel))
             field, older_field = fields[key, newer.rel], fields[key, older.rel]
-            also = f" and {', '.join(d.path for d in others)}" if others else ""
+            also = f" and {name_some((d.path for d in others), SHOWN, more)}" if others else ""
             yield Problem(
                 newer.path, newer.key_line(field), 1,
                 f"`{field}: {newer.field(field)}` is the same name as {older.path}:"

@@ -11,7 +11,8 @@ from one template share only the template's stock lines, not their facts.
 Candidates come from locality-sensitive hashing, not from comparing every
 pair. The finding sits on line 1 of the newer file (created later by git;
 not yet committed counts as newest; without git, the later path), names the
-older and the similarity. Exact copies are duplicate-content's (MEM301).
+most similar older copy and the similarity, then up to five more older
+copies, most similar first, and how many more there are. Exact copies are duplicate-content's (MEM301).
 Memories where one supersedes the other, and retired memories, are not
 reported (as for MEM301).
 
@@ -32,9 +33,13 @@ retire the old one. If both are right and distinct, say so with
 """
 from __future__ import annotations
 
+import heapq
+
 from memlint.finding import Problem
 from memlint.fingerprint import DEFAULT_THRESHOLD, near_pairs_since
 from memlint.rules import _duplicates
+from memlint.rules._common import name_some
+from memlint.rules._duplicates import SHOWN
 
 CODE = "MEM302"
 NAME = "near-duplicate"
@@ -62,19 +67,27 @@ def check(store, options):
     if not pairs:
         return
     ages = _duplicates.Ages(store)
-    olders: dict[str, list[tuple[float, object]]] = {}  # newer -> (similarity, older)
+    age = {}  # rel -> its key in oldest-first order, made once per file, not once per pair
+    olders: dict[str, list[tuple[float, str, object]]] = {}  # newer -> (-similarity, older's path, older)
+    check_related = bool(store.lifecycle.newer)  # no memory supersedes another: no pair is expected
     for a, b, similarity in pairs:
-        if _duplicates.related(store, a, b):
+        if check_related and _duplicates.related(store, a, b):
             continue
-        older, newer = ages.oldest_first([docs[a], docs[b]])
-        olders.setdefault(newer.rel, []).append((similarity, older))
+        for rel in (a, b):
+            if rel not in age:
+                age[rel] = ages.key(docs[rel])
+        older, newer = (docs[a], docs[b]) if age[a] <= age[b] else (docs[b], docs[a])
+        olders.setdefault(newer.rel, []).append((-similarity, older.path, older))
     # One finding per newer file (findings on one line with one code are one
-    # finding), naming every older copy, most similar first.
+    # finding), naming the older copies most similar first: SHOWN of them
+    # after the first, and how many more.
     for rel in sorted(olders):
         newer = docs[rel]
-        ranked = sorted(olders[rel], key=lambda pair: (-pair[0], pair[1].path))
-        similarity, older = ranked[0]
-        also = "; also of " + ", ".join(f"{d.path}:1 ({s:.2f})" for s, d in ranked[1:]) if len(ranked) > 1 else ""
+        found = olders[rel]
+        ranked = heapq.nsmallest(SHOWN + 1, found)
+        similarity, older = -ranked[0][0], ranked[0][2]
+        others = [f"{d.path}:1 ({-s:.2f})" for s, _, d in ranked[1:]]
+        also = f"; also of {name_some(others, SHOWN, len(found) - len(ranked))}" if others else ""
         yield Problem(
             newer.path, 1, 0,
             f"near-duplicate of {older.path}:1 (similarity {similarity:.2f}, threshold {threshold:g}){also}; "

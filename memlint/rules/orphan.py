@@ -35,7 +35,7 @@ from collections import deque
 from memlint.config import glob_matcher
 from memlint.finding import Problem
 from memlint.graph import INDEX_ROLES, OK, IndexFinder
-from memlint.rules._common import plural
+from memlint.rules._common import name_some, plural
 
 CODE = "MEM201"
 NAME = "orphan"
@@ -145,14 +145,12 @@ def _why(graph, rel: str) -> str:
     inbound = graph.inbound.get(rel, ())
     indexes, deep = _indexes_listing(graph, rel)
     if indexes and not deep:
-        shown = ", ".join(indexes[:2]) + (f" and {len(indexes) - 2} more" if len(indexes) > 2 else "")
-        return f"listed only in {shown}, which the root does not reach either"
+        return f"listed only in {name_some(indexes, 2)}, which the root does not reach either"
     if deep:
         return f"listed only in {deep[0]}, which is {plural(graph.depth[deep[0]], 'link')} from the root; index-depth is {max_depth}"
     from_memories = sorted({e.source for e in inbound if e.source != rel and docs[e.source].role not in INDEX_ROLES})
     if from_memories:
-        shown = ", ".join(from_memories[:2]) + (f" and {len(from_memories) - 2} more" if len(from_memories) > 2 else "")
-        return f"linked only from {shown}, which the agent does not route by"
+        return f"linked only from {name_some(from_memories, 2)}, which the agent does not route by"
     return "no index links to it"
 
 

@@ -175,6 +175,23 @@ def test_mem301_three_copies_point_at_the_oldest(make_store, cli):
     assert "same body as a.md:1" in found["c.md", 1, "MEM301"] and "also the same: b.md" in found["c.md", 1, "MEM301"]
 
 
+def test_a_big_group_of_copies_names_five_others_and_counts_the_rest(make_store, cli):
+    # 2,000 copies of one template once made each message name 1,998 files (86 MB of JSON).
+    store = make_store(store_of({f"m{k}.md": mem(f"pricing {k}", DEPLOYS if k % 2 else DEPLOYS.upper()) for k in range(9)}))
+    found = messages(cli, store)
+    assert sorted(found) == [(f"m{k}.md", 1, "MEM301") for k in range(1, 9)]
+    assert "same body as m0.md:1 (whitespace, case and markdown aside); also the same: " \
+           "m1.md, m2.md, m3.md, m4.md, m5.md and 2 more; this copy is the newer" in found["m8.md", 1, "MEM301"]
+    assert "also the same: m2.md, m3.md, m4.md, m5.md, m6.md and 2 more;" in found["m1.md", 1, "MEM301"]
+    assert "also the same: m1.md, m2.md, m3.md, m4.md, m5.md and 2 more;" in found["m6.md", 1, "MEM301"]
+
+
+def test_a_group_of_seven_copies_names_every_other_one(make_store, cli):
+    store = make_store(store_of({f"m{k}.md": mem(f"m{k}", DEPLOYS) for k in range(7)}))
+    message = messages(cli, store)["m6.md", 1, "MEM301"]
+    assert "also the same: m1.md, m2.md, m3.md, m4.md, m5.md;" in message and "more" not in message
+
+
 # ------------------------------------------------------------------ MEM302
 
 
@@ -214,6 +231,20 @@ def test_mem302_one_finding_per_newer_file_naming_every_older(make_store, cli):
     message = found["c.md", 1, "MEM302"]
     assert message.startswith("near-duplicate of a.md:1 (similarity 0.")
     assert "; also of b.md:1 (0." in message
+
+
+def test_mem302_in_a_cluster_names_the_five_most_similar_after_the_first_and_counts_the_rest(make_store, cli):
+    # Each copy adds its own line: the more lines two copies share, the closer they are.
+    extra = [f"- Server number {k} in the rack listens on port {9000 + k} for the canary checks.\n" for k in range(9)]
+    files = {f"m{k}.md": mem(f"m{k}", DEPLOYS + "".join(extra[: k + 1])) for k in range(9)}
+    found = messages(cli, make_store(store_of(files)))
+    assert sorted(found) == [(f"m{k}.md", 1, "MEM302") for k in range(1, 9)]
+    message = found["m8.md", 1, "MEM302"]
+    assert message.startswith("near-duplicate of m7.md:1 (similarity 0.")
+    also = message.split("; also of ")[1].split(";")[0]
+    assert [part.split(":")[0] for part in also.split(" and ")[0].split(", ")] == ["m6.md", "m5.md", "m4.md", "m3.md", "m2.md"]
+    assert also.endswith(" and 2 more")
+    assert "and" not in found["m3.md", 1, "MEM302"].split("; also of ")[1].split(";")[0]
 
 
 def test_mem302_threshold_and_min_words_options(make_store, findings):
@@ -261,6 +292,14 @@ def test_mem303_name_and_title_slugs(make_store, cli):
         "'-', '_' and spaces are ignored, so `[[testing-rules]]` cannot tell them apart"
     )
     assert "as project_x.md:2 (`title: Project X`)" in found["project_y.md", 5, "MEM303"]
+
+
+def test_mem303_a_name_used_nine_times_names_five_others_and_counts_the_rest(make_store, cli):
+    store = make_store(store_of({f"m{k}.md": mem("pricing", f"Fact number {k}.\n") for k in range(9)}))
+    found = messages(cli, store)
+    assert sorted(found) == [(f"m{k}.md", 2, "MEM303") for k in range(1, 9)]
+    assert "as m0.md:2 (`name: pricing`) and m1.md, m2.md, m3.md, m4.md, m5.md and 2 more once case" \
+        in found["m8.md", 2, "MEM303"]
 
 
 def test_mem303_quiet_for_distinct_names_and_one_file_with_name_and_title(make_store, findings):
