@@ -315,7 +315,11 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     files_named: dict = {}  # store key -> the repo-relative files named in it
     for p in paths:
         if p.is_dir():
-            found = discover(p, config_for(p))
+            conf = config_for(p)
+            found = discover(p, conf)
+            if not found and conf.root is not None:
+                raise UsageError(f"{p}: not the memory store {config_mod.where_is(conf, ('root',))} names (root: {conf.data['root']}), nor a "
+                                 f"folder above it; a store of its own needs a .memlint.yaml of its own there")
             if not found:
                 raise UsageError(
                     f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content, "
@@ -390,7 +394,8 @@ def _store_of_file(path: Path, conf):
     from memlint.store import discover
 
     if conf.root is not None:
-        return discover(path.parent, conf)[0]
+        found = discover(path.parent, conf)
+        return found[0] if found else None
     folder = path.absolute().parent
     moc = None
     for candidate in (folder, *folder.parents):

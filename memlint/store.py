@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from typing import TYPE_CHECKING
-from memlint.config import Config, ConfigError, glob_matcher
+from memlint.config import Config, ConfigError, glob_matcher, where_is
 from memlint.presets import ROOT_NAMES, detect_preset, is_moc_root, is_store_root
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -1139,7 +1139,8 @@ HIDDEN_STORE_FOLDERS = (".claude/memory",)
 def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Path, str]]:
     """Find the stores at or under ``path``: (folder, root file name) pairs.
 
-    A configured ``root`` names the one store. Otherwise every folder holding
+    A configured ``root`` names the one store, found from a folder inside
+    it or above it (from any other folder, none). Otherwise every folder holding
     a root index the presets know is a store; folders inside a store are part
     of it. When there is none, an ``INDEX.md`` beside a map of content
     (``mocs/``, ``topics/``, ``MOC-*.md``; unless ``maps`` is false), else an
@@ -1147,13 +1148,16 @@ def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Pat
     in one of ``path``'s HIDDEN_STORE_FOLDERS (not walked: hidden).
     """
     if config.root is not None:
-        root, named = config.root, config.data["root"]
+        root, named, at = config.root, config.data["root"], where_is(config, ("root",))
         if root.is_dir():
-            raise ConfigError(f"{config.path}: root {named!r} is a folder: name the root index in it (root: path/to/MEMORY.md)")
+            raise ConfigError(f"{at}: root {named!r} is a folder: name the root index in it (root: path/to/MEMORY.md)")
         if not root.is_file():
-            raise ConfigError(f"{config.path}: root {named!r} does not exist")
+            raise ConfigError(f"{at}: root {named!r} does not exist")
         if root.suffix.lower() != ".md":
-            raise ConfigError(f"{config.path}: root {named!r} is not a markdown file: name the root index (root: path/to/MEMORY.md)")
+            raise ConfigError(f"{at}: root {named!r} is not a markdown file: name the root index (root: path/to/MEMORY.md)")
+        path, folder = path.resolve(), root.parent.resolve()
+        if path != folder and not _inside(path, folder) and not _inside(folder, path):
+            return []  # a folder beside the configured store: no store of this config's
         return [(root.parent, root.name)]
     path = path.resolve()
     found = _walk_for_roots(path, is_store_root)

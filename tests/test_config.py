@@ -114,8 +114,8 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         ("index-depth: -1\n", "'index-depth' must be 0 or more, not -1"),
         ("backtick-refs: 1\n", "'backtick-refs' has the wrong type (int)"),
         ("retired-exempt-rules: [stale, no-such-rule]\n", "retired-exempt-rules: no rule, tag or code prefix matches 'no-such-rule'"),
-        ("root: .\n", "root '.' is a folder"),
-        ("root: .memlint.yaml\n", "root '.memlint.yaml' is not a markdown file"),
+        ("root: .\n", ".memlint.yaml:1: root '.' is a folder"),
+        ("root: .memlint.yaml\n", ".memlint.yaml:1: root '.memlint.yaml' is not a markdown file"),
         # the item at fault, not the list's type
         ("date-fields: [created, 3]\n", "'date-fields' must be a list of strings; item 2 is 3, not a string (quote it)"),
         ("exclude:\n  - drafts/**\n  - {a: 1}\n", "item 2 is {'a': 1}, not a string"),
@@ -199,7 +199,25 @@ def test_root_named_in_config(make_store, findings):
 def test_root_in_config_that_does_not_exist(make_store, cli):
     store = make_store({"MEMORY.md": ROOT, ".memlint.yaml": "root: nope/MEMORY.md\n"})
     result = cli("check", store)
-    assert result.exit_code == 2 and "does not exist" in result.stderr
+    assert result.exit_code == 2 and ".memlint.yaml:1: root 'nope/MEMORY.md' does not exist" in result.stderr
+
+
+def test_a_folder_beside_the_configured_root_is_refused_not_swapped_for_it(make_store, cli):
+    # `check other` once linted mem/ instead, and `check other/b.md` said nothing and passed.
+    bad = "---\nname: b\ndescription: d\ntype: typo\n---\nbad\n"
+    store = make_store({
+        ".memlint.yaml": "preset: claude-code\nroot: mem/MEMORY.md\n",
+        "mem/MEMORY.md": "- [a](a.md)\n", "mem/a.md": "---\nname: a\ndescription: d\ntype: user\n---\nok\n",
+        "mem/c.md": "---\nname: c\ndescription: d\ntype: user\n---\nok\n",
+        "other/MEMORY.md": "- [b](b.md)\n", "other/b.md": bad,
+    })
+    beside = cli("check", store / "other")
+    assert beside.exit_code == 2 and "mem/" not in beside.output
+    assert f"other: not the memory store {store / '.memlint.yaml'}:2 names (root: mem/MEMORY.md)" in beside.stderr
+    for named in (store, store / "mem", store / "mem" / "c.md"):  # the store, from above it or inside it
+        result = cli("check", named)
+        assert result.exit_code == 1 and "c.md:1:1: MEM201" in result.output, named
+    assert cli("check", store / "other" / "b.md").output == ""  # a file of no store the config names
 
 
 def test_exclude_globs(make_store, findings):
