@@ -155,28 +155,59 @@ def write_output(output: Path, text: str, stores) -> None:
     from memlint.atomic import write_text_atomic
 
     target = output.absolute().resolve()
-    from memlint.config import config_candidates
+    from memlint.config import config_candidates, is_config_file
 
+    stores = [*stores, *_store_around(target, stores)]
     for store in stores:  # what configures a store is no place for a report either
         from memlint.rules.frontmatter_schema import schema_path
 
         read = [store.config.path, schema_path(store)]
         if any(path is not None and Path(path).absolute().resolve() == target for path in read):
-            raise UsageError(f"{output} configures the store {store.shown(store._repo_path(store.dir))}: not "
+            raise UsageError(f"{output} configures the store {_folder_of(store)}: not "
                              "replaced by this report; write it elsewhere")
         if target.name != "pyproject.toml" and target in config_candidates(store.dir, on_disk=False):
-            raise UsageError(f"{output} would configure the store {store.shown(store._repo_path(store.dir))} "
+            raise UsageError(f"{output} would configure the store {_folder_of(store)} "
                              "(memlint reads its settings from there): write the report elsewhere")
+    # the settings of a store this run did not check
+    if is_config_file(target):
+        raise UsageError(f"{output} is where memlint reads its settings: not replaced by this report; "
+                         "write it elsewhere")
     store, rel = _read_by_store(output, stores)
     if store is not None and os.path.lexists(output) and not _an_earlier_report(output, text):
         exclude = "" if store.docs.get(rel) is not None and store.docs[rel].role in ("root", "index") else (
             f", or keep reports there with `exclude: [{rel}]` in the config")
-        raise UsageError(f"{output} is a file of the store {store.shown(store._repo_path(store.dir))}: not replaced "
+        raise UsageError(f"{output} is a file of the store {_folder_of(store)}: not replaced "
                          f"by this report; write it elsewhere{exclude}")
     write_text_atomic(output, text)
     if store is not None:
-        say(f"{output} is inside the store {store.shown(store._repo_path(store.dir))}: the next "
+        say(f"{output} is inside the store {_folder_of(store)}: the next "
             f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config")
+
+
+def _folder_of(store) -> str:
+    """The store's folder as the user can find it: its path in the
+    repository, or from the current folder when that says nothing (".")."""
+    shown = store.shown(store._repo_path(store.dir))
+    return shown if shown != "." else os.path.relpath(store.dir)
+
+
+def _store_around(target: Path, stores) -> list:
+    """The store ``target`` is a file of (its root index, a memory) when no
+    store of this run holds it: a report must not replace another store's
+    files either."""
+    if target.suffix.lower() != ".md" or any(target.is_relative_to(store.dir) for store in stores):
+        return []
+    from memlint import config as config_mod
+    from memlint.store import Store
+
+    try:
+        conf = config_mod.load(config_mod.find_config_file(target.parent))
+        key = _store_of_file(target, conf)
+    except (config_mod.ConfigError, OSError):
+        return []  # a store memlint cannot read is judged when it is checked
+    if key is None:
+        return []
+    return [Store(key[0], key[1], conf)]
 
 
 def _an_earlier_report(output: Path, text: str) -> bool:

@@ -116,6 +116,17 @@ def find_config_file(start: Path) -> Path | None:
     return None
 
 
+def is_config_file(path: Path) -> bool:
+    """Whether memlint reads settings from a file at ``path``: a
+    .memlint.yaml (there or not yet), a pyproject.toml with a [tool.memlint] table."""
+    if path.name in CONFIG_NAMES:
+        return True
+    try:
+        return path.name == "pyproject.toml" and path.is_file() and _pyproject_section(path) is not None
+    except ConfigError:
+        return False  # unreadable TOML: no settings memlint could take from it
+
+
 def config_candidates(start: Path, *, on_disk: bool = True) -> list[Path]:
     """The files that may hold the config for ``start``, nearest first, as
     found on disk (``on_disk=False``: whether there or not, for a staged

@@ -243,3 +243,24 @@ def test_an_output_through_a_link_to_a_store_file_is_refused(make_store, cli):
     result = cli("check", "-o", store / "link.txt", store)
     assert result.exit_code == 2 and "is a file of the store" in result.stderr
     assert (store / "MEMORY.md").read_bytes() == root
+
+
+@pytest.mark.parametrize("name", ["team/MEMORY.md", "team/t.md", "team/.memlint.yaml", "team/pyproject.toml"])
+def test_a_file_of_a_store_this_run_does_not_check_is_refused_too(make_store, cli, name):
+    # `check mem -o team/MEMORY.md` replaced the other store's root with the report.
+    store = make_store({**{f"mem/{k}": v for k, v in SMALL.items()},
+                        "team/MEMORY.md": "- [t](t.md)\n", "team/t.md": "---\nname: t\ndescription: d\n---\nok\n",
+                        "team/.memlint.yaml": "rules: {MEM102: off}\n",
+                        "team/pyproject.toml": "[tool.memlint]\npreset = 'generic'\n"})
+    before = (store / name).read_bytes()
+    result = cli("check", "-o", store / name, store / "mem")
+    assert result.exit_code == 2 and ("team: not replaced by this report" in result.stderr
+                                      or "is where memlint reads its settings" in result.stderr), result.stderr
+    assert (store / name).read_bytes() == before
+
+
+def test_a_new_report_beside_another_store_is_written(make_store, cli):
+    store = make_store({**{f"mem/{k}": v for k, v in SMALL.items()}, "team/MEMORY.md": "- [t](t.md)\n",
+                        "team/pyproject.toml": "[project]\nname = 'x'\n"})
+    assert cli("check", "-o", store / "team" / "report.txt", store / "mem").exit_code in (0, 1)
+    assert (store / "team" / "report.txt").exists()
