@@ -365,7 +365,9 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             if key is None:
                 continue  # a markdown file outside any store: nothing to judge
             store = store_at(key)
-            files_named.setdefault(key, set()).add(store._repo_path(p.resolve() if not p.is_symlink() else p.absolute()))
+            # a link is named as itself, in its folder's real place (`../mem/link.md`, a linked folder)
+            named = p.resolve() if not p.is_symlink() else p.absolute().parent.resolve() / p.name
+            files_named.setdefault(key, set()).add(store._repo_path(named))
     # A store named only through files reports on those; one whose folder
     # was named too (or another store's folder) is unaffected by it.
     for key, store in stores.items():

@@ -486,3 +486,20 @@ def test_github_and_sarif_name_a_linked_memory_by_the_file_the_link_names(tmp_pa
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
     assert uris == {"docs/real.md"}
     assert [f["path"] for f in cli("check", "--format", "json", store).json()] == ["memory/linked.md"]
+
+
+def test_a_linked_memory_named_through_dot_dot_or_a_linked_folder_keeps_its_findings(tmp_path, cli):
+    # Named as `../memory/linked.md` or `alias/linked.md`, its error was lost and the run passed.
+    import subprocess
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "docs" / "real.md").write_text("---\nname: real\ndescription: [bad\n---\nx\n")
+    (tmp_path / "memory" / "linked.md").symlink_to("../docs/real.md")
+    (tmp_path / "memory" / "MEMORY.md").write_text("# I\n- [l](linked.md)\n")
+    (tmp_path / "alias").symlink_to("memory")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for named, cwd in [("memory/linked.md", tmp_path), ("../memory/linked.md", tmp_path / "docs"),
+                       ("alias/linked.md", tmp_path)]:
+        result = cli("check", "--format", "json", named, cwd=cwd)
+        assert result.exit_code == 1 and [f["path"] for f in result.json()] == ["memory/linked.md"], named
