@@ -499,6 +499,7 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     Files given as PATHS lint their whole store but report only on those files.
     """
     from memlint import reporters
+    from memlint.finding import unique_sorted
     from memlint.linter import Selection, lint_stores
     from memlint.rules import all_rules
 
@@ -520,7 +521,8 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     if fmt in ("sarif", "github"):  # GitHub shows a result in a linked file only at the file the link names
         targets = {store.shown(link): store.shown(target) for store in stores
                    for link, target in store.link_targets().items()}
-        findings = [replace(f, path=targets.get(f.path, f.path)) for f in findings] if targets else findings
+        if targets:
+            findings = unique_sorted(replace(f, path=targets.get(f.path, f.path)) for f in findings)
     # Only SARIF lists the rules (importing them all costs time on a cached run).
     report = reporters.REPORTER_BY_NAME[fmt](findings, all_rules() if fmt == "sarif" else ())
     if summary:

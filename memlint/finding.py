@@ -28,6 +28,16 @@ class Finding:
 _FIELDS = tuple(f.name for f in fields(Finding))
 
 
+def unique_sorted(findings) -> list[Finding]:
+    """The findings sorted, each said once: two stores named together that
+    overlap (a folder and one inside it), or two links to one file shown at
+    the file, give the same finding twice."""
+    seen: dict[tuple, Finding] = {}
+    for f in findings:
+        seen.setdefault((f.path, f.line, f.column, f.code, f.message), f)
+    return sorted(seen.values())
+
+
 @dataclass(frozen=True)
 class Problem:
     """What a rule yields: a finding before the linter stamps code, name and severity.

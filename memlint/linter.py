@@ -9,7 +9,7 @@ from typing import Iterable
 from memlint import rules as rule_registry
 from memlint import suppress
 from memlint.config import ConfigError, glob_match
-from memlint.finding import Finding
+from memlint.finding import Finding, unique_sorted
 from memlint.store import SPLIT_MIN, Store, _find_git_root, share_out
 
 INTERNAL_CODE = "MEM000"
@@ -334,5 +334,5 @@ def lint_stores(stores: Iterable[Store], selection: Selection | None = None) -> 
         total.findings.extend(one.findings)
         total.notices = list(dict.fromkeys([*total.notices, *one.notices]))
         total.exempted += one.exempted
-    total.findings.sort()
+    total.findings = unique_sorted(total.findings)
     return total

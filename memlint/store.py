@@ -436,17 +436,21 @@ class Store:
     def _drop_link_twins(self) -> None:
         """A symlink to another file of the store is that file, read once: the
         root keeps its name (MEMORY.md -> notes/index.md), otherwise the real
-        file stays and the link goes."""
+        file stays and the link goes. Of two links to one file outside the
+        store, the first in path order stays."""
         linked = {f.rel for f in self._files if f.link}
         links = [rel for rel in linked if self.docs[rel].problem is None]
         if not links:
             return
         real = {doc.abspath.resolve(): rel for rel, doc in self.docs.items() if rel not in linked}
-        for rel in links:
-            twin = real.get(self.docs[rel].abspath.resolve())
-            if twin is None:
+        for rel in sorted(links):
+            target = self.docs[rel].abspath.resolve()
+            twin = real.get(target)
+            if twin is None:  # the first of the links to a file outside the store stands for it
+                real[target] = rel
                 continue
             del self.docs[twin if rel == self.root_name else rel]
+            real[target] = rel if rel == self.root_name else twin
 
     def _assign_roles(self) -> None:
         s = self.settings

@@ -503,3 +503,29 @@ def test_a_linked_memory_named_through_dot_dot_or_a_linked_folder_keeps_its_find
                        ("alias/linked.md", tmp_path)]:
         result = cli("check", "--format", "json", named, cwd=cwd)
         assert result.exit_code == 1 and [f["path"] for f in result.json()] == ["memory/linked.md"], named
+
+
+def test_two_links_to_one_file_outside_the_store_are_one_memory(tmp_path, cli):
+    # They were two memories with one name (MEM303 on the file against itself) and two GitHub annotations.
+    import subprocess
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "docs" / "real.md").write_text("---\nname: real\ndescription: d\ntype: typo\n---\nx\n")
+    (tmp_path / "memory" / "linked.md").symlink_to("../docs/real.md")
+    (tmp_path / "memory" / "linked2.md").symlink_to("../docs/real.md")
+    (tmp_path / "memory" / "MEMORY.md").write_text("# I\n- [l](linked.md)\n- [l2](linked2.md)\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    store = tmp_path / "memory"
+    found = [(f["path"], f["line"], f["code"]) for f in cli("check", "--format", "json", "--preset", "claude-code", store).json()]
+    assert found == [("memory/linked.md", 4, "MEM003")]
+    assert cli("check", "--format", "github", "--preset", "claude-code", store).output.count("::error") == 1
+
+
+def test_a_store_and_a_store_inside_it_named_together_say_each_finding_once(make_store, cli):
+    store = make_store({"MEMORY.md": "- [a](a.md)\n", "a.md": "no frontmatter\n",
+                        "archive/MEMORY.md": "- [b](b.md)\n", "archive/b.md": "---\nname: b\ndescription: [bad\n---\n"})
+    both = cli("check", "--format", "json", store, store / "archive").json()
+    keys = [(f["path"], f["line"], f["code"], f["message"]) for f in both]
+    assert keys and len(keys) == len(set(keys))
+    assert any(f["path"].endswith("archive/b.md") for f in both)
