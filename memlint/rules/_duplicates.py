@@ -3,8 +3,9 @@ which of two files is the newer, and which pairs are expected.
 
 A pair is reported once, on the newer file, pointing at the older. Newer
 means created later by git (the commit that first added the file); a file
-git does not know yet (not committed) is the newest. Without git, or when
-the dates are equal, the later path is the newer.
+git does not know yet (not committed) is the newest. Two commits made in
+the same second are taken in git's order. Without git, or when one commit
+added both, the later path is the newer.
 """
 from __future__ import annotations
 
@@ -70,22 +71,35 @@ class Ages:
 
     def __init__(self, store):
         self.store = store
-        self._created: dict[str, datetime | None] = {}
+        self._created: dict[str, object] = {}  # rel -> its FileDates, or None
+        self._ranks: dict[str, int] | None = None
+
+    def _dates(self, doc):
+        if doc.rel not in self._created:
+            git_dates = self.store.git_dates  # the one judge of which git dates to trust
+            self._created[doc.rel] = git_dates.history.dates(git_dates.repo_path(doc)) if git_dates.usable else None
+        return self._created[doc.rel]
 
     def created(self, doc) -> datetime | None:
         """When git first added the file; None without git or before its first commit."""
-        if doc.rel not in self._created:
-            git_dates = self.store.git_dates  # the one judge of which git dates to trust
-            found = git_dates.history.dates(git_dates.repo_path(doc)) if git_dates.usable else None
-            self._created[doc.rel] = found.created if found else None
-        return self._created[doc.rel]
+        found = self._dates(doc)
+        return found.created if found else None
 
     def key(self, doc):
         if not self.store.git_dates.usable:
-            return (False, 0.0, doc.path)
-        created = self.created(doc)
-        # Not in git yet: written after everything committed.
-        return (created is None, created.timestamp() if created else 0.0, doc.path)
+            return (False, 0.0, 0, doc.path)
+        found = self._dates(doc)
+        if found is None:  # not in git yet: written after everything committed
+            return (True, 0.0, 0, doc.path)
+        return (False, found.created.timestamp(), self._rank(found.created_commit), doc.path)
+
+    def _rank(self, commit: str) -> int:
+        """A commit's place among the commits made in the same second as
+        another that added a file of the store (scripted agents commit each
+        memory as they write it), parents first; 0 for the rest."""
+        if self._ranks is None:
+            self._ranks = _same_second_order(self.store)
+        return self._ranks.get(commit, 0)
 
     def oldest_first(self, docs) -> list:
         return sorted(docs, key=self.key)
@@ -98,10 +112,35 @@ class Ages:
         if new is None:
             return "not committed yet" if old is not None else "neither is committed: later in path order"
         if new == old:
+            older_commit, newer_commit = self._dates(older).created_commit, self._dates(newer).created_commit
+            if older_commit != newer_commit and self._rank(older_commit) != self._rank(newer_commit):
+                return f"both added {_when(new, True)}, this one in a later commit"
             return f"both added {_when(new)}: later in path order"
         if new.date() == old.date():
             return f"git added it {_when(new, True)}, the other {_when(old, True)}"
         return f"git added it {_when(new)}, the other {_when(old)}"
+
+
+def _same_second_order(store) -> dict[str, int]:
+    """{commit: its place in git's topological order (parents first)} for
+    the commits that added files of the store in a second another such
+    commit shares; {} when there are none, or git cannot say."""
+    from memlint import gitrun
+
+    by_second: dict[datetime, set[str]] = {}
+    for dates in store.history.files.values():
+        by_second.setdefault(dates.created, set()).add(dates.created_commit)
+    tied = set().union(*(commits for commits in by_second.values() if len(commits) > 1))
+    if not tied:
+        return {}
+    try:
+        status, out, _ = gitrun.run(store.repo_root, ["rev-list", "--topo-order", "--reverse", *sorted(tied)])
+    except OSError:
+        return {}
+    if status != 0:
+        return {}
+    order = [sha for sha in out.decode("ascii", "replace").split() if sha in tied]
+    return {sha: place for place, sha in enumerate(order, 1)}
 
 
 def _when(moment: datetime, with_time: bool = False) -> str:

@@ -360,6 +360,22 @@ def test_same_day_commits_are_ordered_by_time(tmp_path, cli):
     assert "git added it 2026-03-01 20:00, the other 2026-03-01 08:00" in found["a.md", 1, "MEM302"]
 
 
+@pytest.mark.parametrize("rule", ["MEM301", "MEM302", "MEM303"])
+def test_commits_in_the_same_second_are_ordered_by_git(tmp_path, cli, rule):
+    # An agent committing each memory as it writes it: z.md came first, though a.md sorts first.
+    body = {"MEM301": DEPLOYS.upper(), "MEM302": DEPLOYS_EDITED, "MEM303": SCREENSHOTS}[rule]
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("MEMORY.md", index("z.md"))
+    repo.write("z.md", mem("zed", DEPLOYS))
+    repo.commit("first", date="2026-03-01T08:00:00+00:00")
+    repo.write("a.md", mem("zed" if rule == "MEM303" else "aye", body))
+    repo.write("MEMORY.md", index("a.md", "z.md"))
+    repo.commit("second", date="2026-03-01T08:00:00+00:00")
+    found = messages(cli, repo.root)
+    assert [key for key in found if key[2] == rule] == [("a.md", 2 if rule == "MEM303" else 1, rule)]
+    assert "(both added 2026-03-01 08:00, this one in a later commit)" in found[[k for k in found if k[2] == rule][0]]
+
+
 def test_without_git_the_later_path_is_the_newer(make_store, findings):
     store = make_store(store_of({"b.md": mem("b", DEPLOYS), "a.md": mem("a", DEPLOYS_EDITED)}))
     assert dup_findings(findings, store) == [("b.md", 1, "MEM302")]
