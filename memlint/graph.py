@@ -122,6 +122,10 @@ def _strip_anchor(target: str) -> str:
     return path.replace("%23", "#").replace("%3F", "?").replace("%3f", "?") if "%" in path else path
 
 
+# The folders harnesses keep a store in: an index names its files from there
+# (Claude Code's MEMORY.md says `memory/x.md`), whatever the copy is called.
+_HARNESS_FOLDERS = (("memory",), (".claude", "memory"))
+
 class Edge(NamedTuple):  # a tuple: one per link, made on every run
     source: str  # store-relative path of the linking file
     link: Link
@@ -533,9 +537,12 @@ class Graph:
         """`path/x.md` in an index counts as a link where the preset says so.
 
         Resolved from the linking file, then from the workspace: the store
-        folder, dropping leading folders the store does not have
-        (``memory/x.md`` written in a store that *is* ``memory/``). Only
-        extra edges: never reported as broken or outside.
+        folder, dropping leading folders that are the store's own folder
+        and those above it, or the folder the harness keeps a store in
+        (``memory/x.md`` written in a store that *is* ``memory/``, or a copy
+        of one in a repository of its own; not ``vendor/acme/x.md``, a file
+        of another folder).
+        Only extra edges: never reported as broken or outside.
         """
         if not self.store.settings["backtick-refs"] or doc.role not in INDEX_ROLES:
             return None
@@ -548,7 +555,11 @@ class Graph:
             if joined in docs:
                 return Edge(doc.rel, link, joined, OK)
         parts = target.split("/")
+        folders = self.store.dir.parts
         for i in range(1, len(parts)):
+            leading = tuple(parts[:i])
+            if leading != folders[len(folders) - i:] and leading not in _HARNESS_FOLDERS:
+                continue
             tail = posixpath.normpath("/".join(parts[i:]))
             if tail in docs:
                 return Edge(doc.rel, link, tail, OK)

@@ -213,6 +213,21 @@ def test_openclaw_backtick_refs_resolve_from_the_workspace(make_store, store_dir
     assert "memory/notes/tools.md" in store.graph.depth
 
 
+def test_a_backtick_path_drops_only_the_store_s_own_folders(make_store):
+    # `vendor/acme/notes.md` once resolved to the store's notes.md: a false MEM205, and deploy.md's orphan hidden.
+    folder = make_store({
+        "memory/MEMORY.md": "- `memory/main.md` and `.claude/memory/x.md`\n- `vendor/acme/notes.md`\n"
+                            "- `../webapp/docs/deploy.md`\n- `other/memory/main.md`\n",
+        "memory/main.md": "# main\n", "memory/notes.md": "# notes\n", "memory/deploy.md": "# deploy\n",
+    })
+    store = build(folder / "memory", preset="claude-code")
+    assert [(t, s) for _, t, s in statuses(store, "MEMORY.md")] == [("main.md", OK)]
+    assert "notes.md" not in store.graph.depth and "deploy.md" not in store.graph.depth
+    # A copy of a Claude Code store in a repository of its own still names its files `memory/x.md`.
+    copy = make_store({"MEMORY.md": "- `memory/main.md`\n- `vendor/main.md`\n", "main.md": "# main\n"}, sub="claude-memory")
+    assert [(t, s) for _, t, s in statuses(build(copy, preset="claude-code"), "MEMORY.md")] == [("main.md", OK)]
+
+
 def test_openclaw_reply_tags_are_not_links(make_store):
     folder = make_store({"MEMORY.md": "# M\n", "memory/2026-03-01.md": "[[reply_to_current]] hi [[reply_to:123]]\n"})
     store = build(folder, preset="moc")
