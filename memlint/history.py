@@ -956,7 +956,9 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
                 renamed_from.append(old)
             elif kind == "A" and new in wanted:
                 added.append(new)  # (not paired: renamed in one commit, rewritten in another?)
-    args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "-M" if renamed_from else "--no-renames",
+    # A line whose ending alone changed (an editor saving CRLF) says what it said: not rewritten.
+    args = ["diff", "-U0", "--ignore-cr-at-eol", "--no-color", "--no-ext-diff", "--no-textconv",
+            "-M" if renamed_from else "--no-renames",
             "--src-prefix=a/", "--dst-prefix=b/", *compared]
     _, out, _ = _run(root, [*args, "--", *rel, *renamed_from])
     found = {path: lines for path, lines in _changed_old_lines(_decode(out)).items() if path in wanted}
@@ -1078,7 +1080,7 @@ def _violations_through_renames(root: Path, since: str, paths: list[str], staged
     for path, old in sorted(earlier.items()):
         if old not in there:
             continue
-        _, out, _ = _run(root, ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
+        _, out, _ = _run(root, ["diff", "-U0", "--ignore-cr-at-eol", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
                                 "--dst-prefix=b/", "--end-of-options", f"{base}:{old}", f"{now}{path}"])
         changed = next(iter(_changed_old_lines(_decode(out)).values()), None)
         if changed:

@@ -555,6 +555,17 @@ def test_a_staged_edit_of_a_daily_log_fires(logs, findings, cli):
         "restore it and add the correction at the end")
 
 
+def test_a_log_saved_with_other_line_endings_is_not_rewritten(logs, findings):
+    # A Windows editor turning the log to CRLF blocked every commit of it: no line says anything else.
+    crlf = logs.read("memory/2024-01-10.md").replace("\n", "\r\n")
+    logs.write("memory/2024-01-10.md", crlf)
+    assert rewritten(findings, logs, "--staged") == []
+    logs.write("memory/2024-01-10.md", crlf.replace("rolled back", "held"))
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10.md", 2, "MEM405")]
+    logs.commit("crlf", D2)
+    assert rewritten(findings, logs, "--since", "HEAD~1") == [("memory/2024-01-10.md", 2, "MEM405")]
+
+
 def test_a_rewrite_below_inserted_lines_is_reported_where_it_is_now(logs, findings, cli):
     """Lines inserted above the rewritten one: the finding sits on the
     rewritten line as the file has it (where an annotation or a
