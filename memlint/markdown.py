@@ -116,6 +116,17 @@ _TEXT_LINE = re.compile(r"(?![ \t\-#]|[^:\n]*:(?:[ \t]|\r?$))[^\r\n]")
 _MARKDOWN_ONLY = re.compile(r"[ \t]*(?:\|.*\|[ \t]*\r?$|\*\*\S)")
 
 
+def _no_fields(data, block: list[str]) -> bool:
+    """Whether YAML read a block as no field at all: text (a paragraph) or
+    a list of plain items. Frontmatter written as a list (`- name: x`), or
+    missing its colons (`name pricing`), is a mistake to say."""
+    if any(line.split(None, 1)[0] in _FIELD_NAMES for line in block if line.strip()):
+        return False
+    if isinstance(data, list):
+        return not any(isinstance(item, (dict, list)) for item in data)
+    return isinstance(data, (str, int, float))
+
+
 def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
     """Return 0-based (open, close) line indexes of the frontmatter fences.
 
@@ -226,10 +237,11 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
                 result.frontmatter = data
             body_index = end + 1
             if result.frontmatter_error is not None and not result.key_lines and start == 0 \
-                    and any(map(_MARKDOWN_ONLY.match, fm_lines)):
+                    and (_no_fields(data, fm_lines) or any(map(_MARKDOWN_ONLY.match, fm_lines))):
                 # Not one `key:` line, and markdown no YAML block holds (a
-                # table, bold text): the two `---` are horizontal rules
-                # around plain markdown.
+                # table, bold text), or what YAML reads holds no field at
+                # all (a paragraph, a list of lines): the two `---` are
+                # horizontal rules around plain markdown.
                 result.frontmatter_lines = None
                 result.frontmatter_error = None
                 result.key_lines = {}

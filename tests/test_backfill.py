@@ -213,7 +213,7 @@ def test_a_tab_inside_a_value_takes_a_plain_insert_though_ruamel_refuses_it():
     ("---\nname: [unclosed\n---\nBody\n", "invalid frontmatter"),
     ("---\nname: a\nBody with no closing fence\n", "never closed"),
     ("# Title\n\n---\nname: a\n---\nBody\n", "after other text"),
-    ("---\n- a list\n---\nBody\n", "invalid frontmatter"),
+    ("---\n- name: a list\n---\nBody\n", "invalid frontmatter"),
     ("---\nname: a\nname: b\n---\nBody\n", "duplicate key 'name'"),
     ("---\rname: a\rtype: user\r---\rBody\r", "lone CR"),  # old Mac line ends: a new block could be a second one
 ])
@@ -457,13 +457,18 @@ def test_a_read_only_file_is_left_as_it_was_and_said_so(repo, cli):
 
 
 @pytest.mark.parametrize("preset", ["moc", "claude-code"])
-def test_rules_around_plain_markdown_are_no_frontmatter_as_check_reads_them(tmp_path, cli, preset):
+@pytest.mark.parametrize("old", [
+    "---\n**Note** x\n---\nbody\n",
+    # a paragraph, a heading and a list between rules: YAML reads text or a list of lines, no field
+    "---\n\nPrefer small PRs and always run the linter first.\n\n---\n",
+    "---\n## 09:12 session\n- deployed v2\n---\n",
+], ids=["bold", "paragraph", "heading-and-list"])
+def test_rules_around_plain_markdown_are_no_frontmatter_as_check_reads_them(tmp_path, cli, preset, old):
     """`---`, bold text, `---`: check reads horizontal rules, not a frontmatter
     (MEM001 where one is required); backfill reads them the same way."""
     repo = GitRepo(tmp_path / "repo")
     repo.write(".memlint.yaml", f"preset: {preset}\n")
     repo.write("MEMORY.md", INDEX)
-    old = "---\n**Note** x\n---\nbody\n"
     repo.write("a.md", old)
     repo.commit("add", D1)
     found = cli("check", "--format", "json", "--select", "MEM001,MEM002", repo.root)

@@ -132,3 +132,12 @@ def test_frontmatter_agrees_with_python_frontmatter_on_corpora_and_testdata(corp
 ])
 def test_a_backtick_in_a_link_destination_is_the_link_s(text, targets):
     assert [link.target for link in parse(text).links] == targets
+
+
+@pytest.mark.parametrize("text, error", [
+    ("---\n- name: x\n- description: y\n---\nbody\n", "frontmatter is a YAML list, not a mapping of fields"),
+    ("---\nname pricing\ndescription what it costs\n---\nbody\n", "frontmatter is a YAML str, not a mapping of fields"),
+])
+def test_frontmatter_written_wrong_is_still_a_broken_frontmatter(text, error):
+    parsed = parse(text)
+    assert parsed.frontmatter_error is not None and parsed.frontmatter_error.message == error

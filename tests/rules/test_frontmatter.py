@@ -49,7 +49,9 @@ def test_mem002_gives_yaml_line(make_store, findings, frontmatter, line):
     assert codes(found, "MEM002") == [("a.md", line)]
 
 
-@pytest.mark.parametrize("frontmatter", ["- a\n- b\n", "just a string\n"])
+# Fields written as a list, or without their colons: a broken frontmatter. (A plain
+# list or a paragraph between two rules is markdown: see the test below.)
+@pytest.mark.parametrize("frontmatter", ["- name: a\n- type: b\n", "name just a string\n"])
 def test_mem002_fires_when_not_a_mapping(make_store, findings, frontmatter, cli):
     store = make_store({"MEMORY.md": ROOT, "a.md": f"---\n{frontmatter}---\nBody\n"})
     result = cli("check", "--format", "json", store)
@@ -235,8 +237,11 @@ def test_horizontal_rules_around_markdown_are_not_a_frontmatter(make_store, find
     assert codes(found, "MEM002") == [] and codes(found, "MEM005") == []
     source = "# Deploys\n\n---\nSource: the team wiki\nMore prose.\n"  # a rule before a line with a colon
     assert codes(lint(make_store, findings, {"c.md": source}), "MEM002") == []
-    listed = ("---\n- a list\n---\nBody\n")  # YAML could mean that: still a broken frontmatter
+    listed = ("---\n- name: a list\n---\nBody\n")  # fields written as a list: still a broken frontmatter
     assert codes(lint(make_store, findings, {"b.md": listed}), "MEM002") == [("b.md", 2)]
+    for text in ("---\n- a list\n- of lines\n---\nBody\n", "---\njust a string\n---\nBody\n"):
+        found = codes(lint(make_store, findings, {"d.md": text}), "MEM002")
+        assert [c for c in found if c[0] == "d.md"] == []  # no field: rules around markdown
 
 
 @pytest.mark.parametrize(
