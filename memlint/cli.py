@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import importlib
 import os
+import re
 import sys
 from dataclasses import replace
 from datetime import date
@@ -99,6 +100,8 @@ def parse_today(value: str | None) -> date | None:
     if value is None:
         return None
     try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):  # not the other forms fromisoformat reads (20260302, 2026-W10-1)
+            raise ValueError(value)
         day = date.fromisoformat(value)
     except ValueError:
         raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD)", param_hint="'--today'") from None
@@ -509,6 +512,8 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     for store in stores:
         store.since = since
     scopes = ("file", "store") if scope == "all" else (scope,)
+    if select and not _split_keys(select):  # `--select "$RULES"` with RULES empty: not every rule
+        raise UsageError("--select names no rule (it is empty); leave it out to run every rule")
     selection = Selection(select=_split_keys(select), ignore=_split_keys(ignore), scopes=scopes)
     for key in (*selection.select, *selection.ignore):
         _validate_rule_key(key)

@@ -416,7 +416,8 @@ def test_unwritable_output_is_a_usage_error(make_store, cli, tmp_path):
 
 
 @pytest.mark.parametrize("command", ["check", "health", "triage", "report", "backfill"])
-@pytest.mark.parametrize("today", ["0001-01-01", "9999-12-31", "2026-02-30"])
+# 20260302 and 2026-W10-1 are days Python reads, but not the YYYY-MM-DD the help asks for
+@pytest.mark.parametrize("today", ["0001-01-01", "9999-12-31", "2026-02-30", "20260302", "2026-W10-1"])
 def test_a_today_that_is_no_real_day_is_a_usage_error(make_store, cli, command, today):
     store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
     result = cli(command, "--today", today, store)
@@ -529,3 +530,12 @@ def test_a_store_and_a_store_inside_it_named_together_say_each_finding_once(make
     keys = [(f["path"], f["line"], f["code"], f["message"]) for f in both]
     assert keys and len(keys) == len(set(keys))
     assert any(f["path"].endswith("archive/b.md") for f in both)
+
+
+def test_an_empty_select_is_an_error_and_mem_selects_every_rule(make_store, cli):
+    # `--select "$RULES"` with RULES unset ran every rule without a word; `--select MEM` was "no rule".
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    empty = cli("check", "--select", "", store)
+    assert empty.exit_code == 2 and "--select names no rule (it is empty)" in empty.stderr
+    assert cli("check", "--select", "MEM", store).output == cli("check", store).output != ""
+    assert cli("check", "--select", "mem", store).output == cli("check", store).output

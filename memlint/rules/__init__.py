@@ -46,7 +46,7 @@ def get(key: str) -> ModuleType:
     return rule
 
 
-_CODE_LIKE = re.compile(r"mem\d", re.IGNORECASE)  # a code or a code prefix; `memory-oversized` is a name
+_CODE_LIKE = re.compile(r"mem(?:\d|$)", re.IGNORECASE)  # a code or a code prefix (MEM: every code); `memory-oversized` is a name
 
 
 def _folded(key: str) -> str:
