@@ -1007,6 +1007,10 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
     return out
 
 
+# A reference link's text (brackets one deep inside, as an image's) and label.
+_REFERENCE_SHAPE = re.compile(r"\[(?:[^\[\]]|\[[^\[\]]*\])*\](?:\[[^\[\]]*\])?")
+
+
 def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str, kind: str) -> int:
     """1-based column of the next link on a line: its '[' (or '!['), or '<'."""
     if not 0 <= row < len(probe_lines):
@@ -1035,9 +1039,10 @@ def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str
                     i -= 1
                 pos, end = i, close + len(needle)
                 break
-        if pos < 0:
+        if pos < 0:  # a reference link, `[text][label]` or `[label]`: the next one starts after it
             pos = line.find("[", cursor)
-            end = pos + 1
+            shape = _REFERENCE_SHAPE.match(line, pos) if pos >= 0 else None
+            end = shape.end() if shape else pos + 1
         if pos > 0 and line[pos - 1] == "!" and kind == "image":
             pos -= 1
     if pos < 0:

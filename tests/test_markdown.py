@@ -141,3 +141,10 @@ def test_a_backtick_in_a_link_destination_is_the_link_s(text, targets):
 def test_frontmatter_written_wrong_is_still_a_broken_frontmatter(text, error):
     parsed = parse(text)
     assert parsed.frontmatter_error is not None and parsed.frontmatter_error.message == error
+
+
+def test_reference_links_after_the_first_on_a_line_get_their_own_columns():
+    # The second one was given the first one's label's column.
+    text = "- See [ok][r] and [gone][r2], [also][r3]\n- [x] [gone2] here\n\n[r]: a.md\n[r2]: b.md\n[r3]: c.md\n[gone2]: d.md\n[x]: e.md\n"
+    links = [(l.target, l.line, l.column) for l in parse(text).links if l.line <= 2]
+    assert links == [("a.md", 1, 7), ("b.md", 1, 19), ("c.md", 1, 31), ("e.md", 2, 3), ("d.md", 2, 7)]
