@@ -327,7 +327,7 @@ class WikiNames:
         if _climbs(name):
             return None  # ../x means that path and nothing else
         stem = name.rstrip("/").rsplit("/", 1)[-1]
-        stem = stem[:-3] if stem.endswith(".md") else stem
+        stem = stem[:-3] if stem[-3:].lower() == ".md" else stem  # [[e.MD]]: e.md, as [[E]] is
         tables = self.tables
         for tag, key in (("n:", name.strip()), ("s:", stem), ("f:", fold(stem)), ("F:", fold(name))):
             if consulted is not None:

@@ -53,6 +53,13 @@ def test_wikilink_resolution_order(make_store):
     ]
 
 
+def test_a_wikilink_with_the_extension_in_capitals_names_the_file(make_store):
+    folder = make_store({"MEMORY.md": "# I\n", "e.md": "# e\n", "notes/Deploy Plan.md": "# d\n",
+                         "topic.md": "[[e.MD]] [[E.md]] [[e.Md]] [[deploy-plan.MD]]\n"})
+    got = [(t, target) for t, target, _ in statuses(build(folder, preset="moc"), "topic.md")]
+    assert got == [("e.MD", "e.md"), ("E.md", "e.md"), ("e.Md", "e.md"), ("deploy-plan.MD", "notes/Deploy Plan.md")]
+
+
 def test_wikilink_path_is_relative_to_the_linking_file_first(make_store):
     folder = make_store(
         {
