@@ -49,7 +49,7 @@ class Row:
     verified: DateCell
     reached: bool
     loaded: bool  # still reached when the root's lines past its load cap are dropped
-    retired: bool = False  # status retired, superseded or expired: no index should route to it
+    retired: bool = False  # status retired, as `check` and `--summary` count it (expired or superseded: Status says so)
     hot_class: str | None = None
     hotness: float | None = None
     triage: str | None = None
@@ -99,6 +99,7 @@ def build_store_report(
     lifecycle = store.lifecycle
     stale = {rel for rel, *_ in lifecycle.stale()}
     walk = Walk(store)
+    from memlint.lifecycle import is_live
     from memlint.redaction import link_redactor
 
     redact = link_redactor(store)  # frontmatter text a cell quotes may be a pasted token
@@ -118,7 +119,9 @@ def build_store_report(
             verified=replace(verified, value=redact(verified.value, doc.rel)) if verified.value else verified,
             reached=graph.reachable(doc.rel),
             loaded=doc.rel in walk.parents_loaded,
-            retired=lifecycle.retired_because(doc.rel) is not None,  # memories only, listings included
+            # by status only, as `check` exempts it (MEM201) and `--summary` counts it: an expired or
+            # superseded memory still live is loaded, so an unreached one is an orphan
+            retired=doc.is_memory and not is_live(doc, store.settings),
             hot_class=hot[0] if hot else None,
             hotness=hot[1] if hot else None,
             triage=triage.get(doc.path),

@@ -182,6 +182,31 @@ def test_graph_marks_orphans_and_broken_targets(cli, make_store):
     assert rows["t0.md"]["Reached"] == "yes"
 
 
+def test_expired_or_superseded_but_live_memories_are_unreached_as_check_says(cli, make_store):
+    """Retired is the status, as `check` and `--summary` decide it: an expired
+    or superseded memory whose status is live is still loaded, so unreached it
+    is an orphan (MEM201), counted and shown so; a retired status is not."""
+    mem = "---\nname: {0}\ndescription: {0}\ntype: project\n{1}---\nbody\n"
+    store = make_store({
+        "MEMORY.md": "# Memory Index\n- [Live](live.md) — live\n- [New price](newprice.md) — price\n",
+        "live.md": mem.format("live", ""),
+        "freeze.md": mem.format("freeze", "expires: 2026-01-15\n"),
+        "oldprice.md": mem.format("oldprice", ""),
+        "newprice.md": mem.format("newprice", "supersedes: oldprice\n"),
+        "archived.md": mem.format("archived", "status: archived\n"),
+    })
+    check = cli("check", "--format", "json", "--today", TODAY, store)
+    orphans = sorted(f["path"].rsplit("/", 1)[-1] for f in check.json() if f["code"] == "MEM201")
+    assert orphans == ["freeze.md", "oldprice.md"]
+    text = report(cli, store).output
+    (totals,) = table(text, "Memories")
+    assert (totals["Memories"], totals["Reached"], totals["Unreached"]) == ("5", "2", "2")
+    rows = {r["File"]: r for r in table(text, "File")}
+    assert [(rows[n]["Status"], rows[n]["Reached"]) for n in orphans] == [("expired", "**no**"), ("superseded", "**no**")]
+    assert rows["archived.md"]["Reached"] == "no (retired)"
+    assert "- **Lifecycle**: 4 live, 1 retired; 0 stale, 1 expired and 1 superseded but still live" in text
+
+
 def test_graph_keeps_an_unreached_topic_closed(cli, make_store):
     """Root -> topics: a topic no one reaches is one orphan node, not a second tree."""
     store = make_store({
