@@ -207,6 +207,26 @@ def test_expired_or_superseded_but_live_memories_are_unreached_as_check_says(cli
     assert "- **Lifecycle**: 4 live, 1 retired; 0 stale, 1 expired and 1 superseded but still live" in text
 
 
+def test_a_memory_that_lists_others_counts_among_the_memories_as_check_summary_counts_it(cli, make_store):
+    """A memory with frontmatter whose body is a list of links is read as a
+    topic index too; it is still a memory: `check --summary` counts it, so the
+    totals do (here a retired one, which no index should route to)."""
+    mem = "---\nname: {0}\ndescription: {0}\ntype: project\n{1}---\n{2}\n"
+    links = "".join(f"- [t{i}](t{i}.md) — tool {i}\n" for i in range(5))
+    store = make_store({
+        "MEMORY.md": "# Memory\n" + links,
+        **{f"t{i}.md": mem.format(f"t{i}", "", "body") for i in range(5)},
+        "old-tools.md": mem.format("old-tools", "status: archived\n", "# Old tools\n" + links),
+    })
+    summary = cli("check", "--summary", "--today", TODAY, store)
+    assert "  memories       6: 5 live, 1 retired\n" in summary.output + summary.stderr
+    text = report(cli, store).output
+    (totals,) = table(text, "Memories")
+    assert (totals["Memories"], totals["Reached"], totals["Unreached"]) == ("6", "5", "0")
+    assert "- **Files**: 6 memories (1 also a topic index), 0 topic indexes, 0 daily logs" in text
+    assert {r["File"]: r["Reached"] for r in table(text, "File")}["old-tools.md"] == "no (retired)"
+
+
 def test_graph_keeps_an_unreached_topic_closed(cli, make_store):
     """Root -> topics: a topic no one reaches is one orphan node, not a second tree."""
     store = make_store({
