@@ -384,6 +384,7 @@ def triage(
     days_since_changed: int,
     line_count: int,
     archivable: bool = True,
+    retired: bool = False,
 ) -> Triage:
     """Triage one memory file.
 
@@ -397,14 +398,18 @@ def triage(
     * ARCHIVE if staleness > 0.8 and recurrence < 0.2; elif PRUNE if more
       than 300 lines and recurrence < 0.4; elif UPDATE if recency < 0.4 and
       recurrence > 0.6; else KEEP. Not ARCHIVE when not ``archivable``
-      (a core memory): the next that applies.
+      (a core memory): the next that applies. KEEP, whatever the scores,
+      when ``retired`` (its status retires it: archived already, kept for
+      provenance, not loaded, so neither pruning nor updating it helps).
     """
     recency = _recency(last_session_days)
     recurrence = min(max(distinct_sessions, 0), 3) / 3
     act = actionability(first_50_lines)
     staleness = min(max(days_since_changed, 0), 60) / 60
     score = 0.30 * recency + 0.25 * recurrence + 0.25 * act + 0.20 * (1 - staleness)
-    if staleness > 0.8 and recurrence < 0.2 and archivable:
+    if retired:
+        rec = "KEEP"
+    elif staleness > 0.8 and recurrence < 0.2 and archivable:
         rec = "ARCHIVE"
     elif line_count > 300 and recurrence < 0.4:
         rec = "PRUNE"

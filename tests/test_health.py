@@ -553,6 +553,36 @@ def test_triage_never_advises_archiving_a_core_memory(make_store, cli):
     assert rows["deploys.md"]["recommendation"] == "PRUNE"
 
 
+def test_triage_advises_nothing_on_a_memory_its_status_retires(make_store, cli):
+    """`status: archived`, `superseded`... (the store's retired-statuses): the
+    memory is archived already. KEEP, listed last with --all, and no crowding
+    of the files that need attention; a live cold one is still advised."""
+    mem = "---\nname: {0}\ndescription: {0}\n{1}---\n{2}\n"
+    store = make_store({
+        "MEMORY.md": "# Memory\n- [Price](price.md) — price\n- [Cold](cold.md) — cold\n",
+        "price.md": mem.format("price", "supersedes: oldprice\n", "The new price."),
+        "cold.md": mem.format("cold", "", "Cold notes."),
+        "oldprice.md": mem.format("oldprice", "status: superseded\n", "The old price."),
+        "freeze.md": mem.format("freeze", "status: archived\n", "Code freeze 2025."),
+        "long-gone.md": mem.format("long-gone", "status: obsolete\n", "\n".join(f"step {i}" for i in range(320))),
+    })
+    for name in ("cold.md", "oldprice.md", "freeze.md", "long-gone.md"):
+        set_mtime(store / name, 90)
+    args = ("--today", TODAY.isoformat(), "--preset", "claude-code", store)
+    out = cli("triage", *args).output.splitlines()
+    assert out[0] == "5 files scored: 1 need attention, 3 already retired by their status (KEEP: nothing to advise)"
+    assert [line.split()[:3:2] for line in out[1:]] == [["ARCHIVE", "cold.md"]]
+    out = cli("triage", "--all", *args).output.splitlines()
+    assert [line.split()[0] for line in out[1:]] == ["ARCHIVE", "KEEP", "KEEP", "KEEP", "KEEP"]
+    assert all("(retired)" in line for line in out[3:]) and "(retired)" not in out[2]
+    rows = by_path(cli("triage", "--format", "json", *args).json())
+    assert {p: (r["recommendation"], r["retired"]) for p, r in rows.items()} == {
+        "cold.md": ("ARCHIVE", False), "price.md": ("KEEP", False), "oldprice.md": ("KEEP", True),
+        "freeze.md": ("KEEP", True), "long-gone.md": ("KEEP", True)}
+    report = cli("report", *args).output
+    assert "**triage**: 1 ARCHIVE, 0 PRUNE, 0 UPDATE, 4 KEEP" in report
+
+
 def test_moving_the_store_keeps_its_commits_as_sessions(tmp_path, cli):
     """Commits are the sessions (no daily logs): those made before `git mv
     memory store` touched the old folder, and still count after the move."""

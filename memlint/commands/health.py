@@ -164,14 +164,17 @@ def triage_use(doc, use: FileUse, today: date, settings: dict):
     """The triage of one file from its usage (``build_usage`` over the
     triage window). A core memory (``priority`` 🔴, ``core``) is never
     advised ARCHIVE (the store says it never expires: MEM501, MEM502); what
-    else applies to it (PRUNE, UPDATE) still does."""
+    else applies to it (PRUNE, UPDATE) still does. A memory whose status
+    retires it (``retired-statuses``: archived, superseded...) is archived
+    already: KEEP, nothing to advise (an expired or superseded one still live
+    is loaded, as `check` says: it is judged as any other)."""
     from memlint import engagement as eng
-    from memlint.lifecycle import is_core
+    from memlint.lifecycle import is_core, is_live
 
     last_days = (today - date.fromisoformat(use.last_session)).days if use.last_session else None
     head = "\n".join(doc.parsed.text.split("\n")[:50])
     return eng.triage(last_days, use.sessions, head, use.days_since_changed, use.lines,
-                      archivable=not is_core(doc, settings))
+                      archivable=not is_core(doc, settings), retired=not is_live(doc, settings))
 
 
 def _health_options(func):
@@ -227,6 +230,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     """Recommend ARCHIVE / PRUNE / UPDATE / KEEP per memory file (advisory only)."""
     from memlint import engagement as eng
     from memlint.atomic import write_text_atomic
+    from memlint.lifecycle import is_live
     from memlint.statedir import state_dir
 
     today_date = parse_today(today) or date.today()
@@ -268,6 +272,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                 continue  # files named: only those
             t = triage_use(by_path[u.path], u, today_date, store.settings)
             scored.append({"path": store.shown(u.path), "recommendation": t.recommendation, "score": round(t.score, 3),
+                           "retired": not is_live(by_path[u.path], store.settings),  # archived already: KEEP
                            "recency": t.recency, "recurrence": round(t.recurrence, 3),
                            "actionability": round(t.actionability, 3), "staleness": round(t.staleness, 3),
                            "sessions": u.sessions, "last_session": u.last_session,
@@ -293,18 +298,21 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         click.echo(json_text(results))
         return
     attention = [r for r in results if r["recommendation"] != "KEEP"]
+    retired = sum(1 for r in results if r["retired"])
     shown = results if show_all else attention[:TOP_N]
     click.echo(f"{len(results)} files scored: {len(attention)} need attention"
+               + (f", {retired} already retired by their status (KEEP: nothing to advise)" if retired else "")
                + ("" if show_all or len(attention) <= TOP_N else f" (top {TOP_N} shown; --all for every file)"))
     for r in shown:
-        click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}  R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
+        click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}{'  (retired)' if r['retired'] else ''}  "
+                   f"R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
                    f"A={r['actionability']:.2f} S={r['staleness']:.2f}  ({plural(r['sessions'], 'session')}, "
                    f"last {r['last_session'] or 'never'}, changed {r['days_since_changed']}d ago, {r['lines']} lines)")
 
 
 def _triage_rank(row: dict):
-    """Files needing attention first, lowest score first."""
-    return row["recommendation"] == "KEEP", row["score"], row["path"]
+    """Files needing attention first, lowest score first; those retired already last."""
+    return row["recommendation"] == "KEEP", row["retired"], row["score"], row["path"]
 
 
 def _read_state(path: Path) -> dict:
