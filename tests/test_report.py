@@ -227,6 +227,27 @@ def test_a_memory_that_lists_others_counts_among_the_memories_as_check_summary_c
     assert {r["File"]: r["Reached"] for r in table(text, "File")}["old-tools.md"] == "no (retired)"
 
 
+def test_the_heat_column_is_what_health_says_on_the_same_day(cli, tmp_path):
+    """Report and health index the same sessions: a commit that only wrote
+    dates 41 days ago is upkeep for both, so every keyword weighs the same."""
+    mem = "---\nname: {0}\ndescription: {0}\ntype: project\n---\nbody\n"
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "# Memory Index\n- [Kafka](project_kafka.md) — kafka\n- [Redis](project_redis.md) — redis\n")
+    repo.write("memory/project_kafka.md", mem.format("kafka"))
+    repo.write("memory/project_redis.md", mem.format("redis"))
+    repo.commit("init", date="2025-12-20T12:00:00+00:00")
+    repo.write("memory/project_kafka.md", mem.format("kafka").replace("type: project\n", "type: project\nlast_verified: 2026-01-20\n"))
+    repo.commit("verify", date="2026-01-20T12:00:00+00:00")  # dates only
+    for day, message in (("15", "tune redis"), ("20", "tune redis"), ("25", "redis and kafka")):
+        repo.write("memory/project_redis.md", repo.read("memory/project_redis.md") + day + "\n")
+        repo.commit(message, date=f"2026-02-{day}T12:00:00+00:00")
+    today = ("--today", "2026-03-02")
+    health = cli("health", "--format", "json", *today, repo.root / "memory").json()
+    heat = {r["path"].rsplit("/", 1)[-1]: f"{r['hot_class']}\u00a0{r['hotness']:.2f}" for r in health}
+    shown = {r["File"]: r["Heat"] for r in table(cli("report", *today, repo.root / "memory").output, "File") if r["File"] in heat}
+    assert shown == heat and len(heat) == 2
+
+
 def test_graph_keeps_an_unreached_topic_closed(cli, make_store):
     """Root -> topics: a topic no one reaches is one orphan node, not a second tree."""
     store = make_store({

@@ -105,6 +105,16 @@ def _tags(doc) -> list[str]:
     return []
 
 
+def index_since(today: date, window_days: int = 0) -> date:
+    """The first day every command indexes the sessions from (``open_index``):
+    one for health, triage and report, so they index the same sessions (which
+    commits were upkeep) and weigh every keyword the same; back further only
+    for a longer ``--window``."""
+    from memlint import engagement as eng
+
+    return today - timedelta(days=max(window_days, eng.HEALTH_WINDOW_DAYS, eng.TRIAGE_WINDOW_DAYS))
+
+
 def open_index(store, sessions_dir: Path | None, since: date | None = None):
     """The store's session index, brought up to date: (index, number of
     sessions). ``since``: the first day of the windows it will be asked about."""
@@ -156,7 +166,7 @@ def build_usage(store, sessions_dir: Path | None, today: date, window_days: int)
         click.echo(f"memlint: {shown_folder(store.dir)}: shallow clone: days since a change come from file times, which a "
                    "checkout resets; fetch the full history (`git fetch --unshallow`; in GitHub Actions "
                    "`fetch-depth: 0`)", err=True)
-    index, n_sessions = open_index(store, sessions_dir, today - timedelta(days=window_days))
+    index, n_sessions = open_index(store, sessions_dir, index_since(today, window_days))
     return usage(store, index, today, window_days), index, n_sessions
 
 
