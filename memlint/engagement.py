@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "HEALTH_WINDOW_DAYS",
     "TRIAGE_WINDOW_DAYS",
+    "window_start",
     "MIN_WEIGHT",
     "keywords",
     "idf",
@@ -44,6 +45,12 @@ __all__ = [
 
 HEALTH_WINDOW_DAYS = 30
 TRIAGE_WINDOW_DAYS = 60
+
+
+def window_start(today: date, days: int) -> date:
+    """The first day of "the last ``days`` days": that many calendar days,
+    today included (FORMATS.md's "in the last 30 days"), not one more."""
+    return today - timedelta(days=max(days, 1) - 1)
 
 # --------------------------------------------------------------------------
 # Keywords
@@ -244,7 +251,8 @@ def engagement(
 ) -> Engagement:
     """Engagement of a file with keywords ``kws``.
 
-    The window is ``today - window_days <= session date <= today``
+    The window is the last ``window_days`` calendar days, today included:
+    ``window_start(today, window_days) <= session date <= today``
     (sessions dated after ``today`` are ignored). Keyword weights are
     :func:`idf` over every indexed session; keywords weighing less than
     :data:`MIN_WEIGHT` are ignored. ``names`` name the file itself (its
@@ -254,7 +262,7 @@ def engagement(
     per file.)
     """
     n_sessions = index.count()
-    since = today - timedelta(days=window_days)
+    since = window_start(today, window_days)
     best: dict[str, float] = {}  # session id -> best keyword weight
     matched: dict[str, float] = {}
     last: date | None = None

@@ -83,7 +83,7 @@ def test_health_classes(planted, cli):
 def test_health_text_table(planted, cli):
     out = cli("health", "--today", TODAY.isoformat(), "--preset", "openclaw", planted).output
     first, second = out.splitlines()[:2]
-    assert "5 files, 31 sessions, window 30 days" in first  # those of the window (120 in all)
+    assert "5 files, 30 sessions, window 30 days" in first  # those of the last 30 days, today included (120 in all)
     assert second.startswith("HOT") and "ironclaw.md" in second and "matched: ironclaw" in second
 
 
@@ -150,6 +150,23 @@ def test_health_counts_each_session_of_its_window_once(make_store, cli, tmp_path
     two = make_store({"MEMORY.md": "# M\n", "b.md": MEM.format(name="b", desc="d", body="b")}, sub="two")
     out = cli("health", "--today", TODAY.isoformat(), "--sessions", sessions, one, two).output
     assert out.splitlines()[0].startswith("2 files, 3 sessions, window 30 days")
+
+
+def test_the_last_n_days_are_n_calendar_days_today_included(make_store, cli):
+    """`--window 30` is "the last 30 days" of FORMATS.md: today and the 29
+    before it, not 31 days; so is triage's 60-day recurrence window, and
+    report's "sessions in the last 30 days"."""
+    logs = {f"memory/{days_ago(n).isoformat()}.md": "# log\n- kafka\n" for n in (0, 29, 30, 59, 60)}
+    logs[f"memory/{days_ago(1).isoformat()}.md"] = "# log\n- other work\n"
+    store = make_store({"MEMORY.md": "# M\n- [K](kafka.md)\n", "kafka.md": MEM.format(name="kafka", desc="k", body="b"),
+                        **logs})
+    args = ("--today", TODAY.isoformat(), "--preset", "openclaw", store)
+    assert cli("health", *args).output.startswith("1 file, 3 sessions, window 30 ")  # 0, 1 and 29 days ago
+    assert cli("health", "--window", "1", *args).output.startswith("1 file, 1 session, window 1 ")
+    assert cli("health", "--window", "2", *args).output.startswith("1 file, 2 sessions, window 2 ")
+    [row] = cli("triage", "--format", "json", *args).json()
+    assert row["sessions"] == 4  # 0, 29, 30 and 59 days ago: 60 is out
+    assert "- **Heat**: 3 sessions in the last 30 days; " in cli("report", *args).output
 
 
 def test_triage_log_appends_a_json_line_per_run(planted, cli, tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ import json
 import os
 import sqlite3
 from dataclasses import dataclass, replace
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timezone
 from pathlib import Path
 
 import click
@@ -112,7 +112,7 @@ def index_since(today: date, window_days: int = 0) -> date:
     for a longer ``--window``."""
     from memlint import engagement as eng
 
-    return today - timedelta(days=max(window_days, eng.HEALTH_WINDOW_DAYS, eng.TRIAGE_WINDOW_DAYS))
+    return eng.window_start(today, max(window_days, eng.HEALTH_WINDOW_DAYS, eng.TRIAGE_WINDOW_DAYS))
 
 
 def open_index(store, sessions_dir: Path | None, since: date | None = None):
@@ -200,9 +200,11 @@ def _health_options(func):
 @click.command()
 @_health_options
 @click.option("--window", "window_days", type=click.IntRange(1, 3650), default=30, show_default=True,
-              help="Days of sessions that count as recent.")
+              help="Days of sessions that count as recent: the last N, today included.")
 def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
     """Rank memory files HOT / WARM / COLD by how recent sessions use them."""
+    from memlint.engagement import window_start
+
     today_date = parse_today(today) or date.today()
     stores = build_stores(paths, preset, config_file, today_date, cache=True)
     require_stores(stores, paths, "health")
@@ -212,7 +214,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
         uses, index, _ = build_usage(store, sessions_dir, today_date, window_days)
         # a shared --sessions folder's sessions are the same in every store; daily logs are each store's own
         recent |= {f"{store.dir}\0{sid}" if sid.startswith("log:") else sid
-                   for sid in index.ids(since=today_date - timedelta(days=window_days), until=today_date)}
+                   for sid in index.ids(since=window_start(today_date, window_days), until=today_date)}
         index.close()
         store.save_cache()
         # files named: only their rows (hotness is still relative to the whole store's)

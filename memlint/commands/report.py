@@ -7,7 +7,7 @@ the command itself is misused (2).
 from __future__ import annotations
 
 import os
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 import click
@@ -57,7 +57,7 @@ def build_report(store, sessions_dir, today):
     index, _ = open_index(store, sessions_dir, index_since(today))  # as health and triage: the same heat
     with index:
         # The sessions the heat was measured on: those of its window, not all of them.
-        n_sessions = index.count(since=today - timedelta(days=eng.HEALTH_WINDOW_DAYS), until=today)
+        n_sessions = index.count(since=eng.window_start(today, eng.HEALTH_WINDOW_DAYS), until=today)
         heat = {u.path: (u.hot_class, u.hotness) for u in usage(store, index, today, eng.HEALTH_WINDOW_DAYS)}
         # Triage counts recurrence over its own, longer window (see memlint.engagement).
         uses = usage(store, index, today, eng.TRIAGE_WINDOW_DAYS)
