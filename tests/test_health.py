@@ -301,6 +301,28 @@ def kafka_and_logs(tmp_path, kafka: str, logs: str):
     return repo
 
 
+@pytest.mark.parametrize("folder", ["", "memory/"], ids=["at-the-repository-root", "in-a-folder"])
+def test_commits_name_a_memory_with_no_keyword_wherever_the_store_sits(tmp_path, cli, folder):
+    """`notes` is a stop word: the memory is found by its path in the commits
+    that touched it, a store at the repository root as much as one in a folder."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(f"{folder}MEMORY.md", "# Memory Index\n- [Notes](project_notes.md) — notes\n- [Kafka](project_kafka.md) — kafka\n")
+    repo.write(f"{folder}project_notes.md", MEM.format(name="notes", desc="notes", body="body"))
+    repo.write(f"{folder}project_kafka.md", MEM.format(name="kafka", desc="kafka", body="body"))
+    repo.commit("init", "2026-01-01T12:00:00+00:00")
+    for day in (10, 12, 14, 16, 18, 20):
+        repo.write(f"{folder}project_notes.md", repo.read(f"{folder}project_notes.md") + f"x{day}\n")
+        repo.commit("update", f"2026-02-{day}T12:00:00+00:00")
+    args = ("--today", "2026-03-02", repo.root / folder)
+    lines = cli("health", *args).output.splitlines()
+    assert lines[1].startswith(f"HOT   0.93  {folder}project_notes.md  hits 6.00 in 6 sessions; ")
+    assert lines[1].endswith(f"matched: {folder}project_notes.md")
+    [notes] = [r for r in cli("triage", "--format", "json", *args).json() if r["path"].endswith("notes.md")]
+    assert (notes["sessions"], notes["last_session"]) == (6, "2026-02-20")
+
+
 def test_a_commit_that_only_wrote_dates_is_no_change(tmp_path, cli):
     """backfill's commit writes dates: health and triage still count the days
     from the last change of what the memory says, as MEM404 does."""

@@ -141,13 +141,15 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
     from memlint import engagement as eng
 
     uses = []
+    # A store at the repository root has no folder in the paths its commits list: there, the path in the repository.
+    at_root = store.dir == store.repo_root and (store.repo_root / ".git").exists()
     for doc in sorted(store.by_role("memory", "index"), key=lambda d: d.path):
         if doc.parsed is None:
             continue
         kws = eng.keywords(doc.rel, _title(doc), _tags(doc))
         # its path, as a session that opens or cites it writes it: `memory/project_kafka.md` (with
         # the store's folder: a phrase search finds `notes.md` inside `release-notes.md` too)
-        e = eng.engagement(index, kws, today, window_days, names=[f"{store.dir.name}/{doc.rel}"])
+        e = eng.engagement(index, kws, today, window_days, names=[doc.path if at_root else f"{store.dir.name}/{doc.rel}"])
         days, source = _days_since_changed(store, doc, today)
         uses.append(
             FileUse(doc.path, kws, list(e.matched), round(e.hits, 3), e.sessions,
