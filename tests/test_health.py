@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -16,7 +16,7 @@ def days_ago(n: int) -> date:
 
 
 def set_mtime(path, days: int):
-    ts = datetime.combine(days_ago(days), datetime.min.time(), tzinfo=timezone.utc).timestamp()
+    ts = datetime.combine(days_ago(days), datetime.min.time()).timestamp()  # local midnight: memlint counts local days
     os.utime(path, (ts, ts))
 
 
@@ -167,6 +167,37 @@ def test_the_last_n_days_are_n_calendar_days_today_included(make_store, cli):
     [row] = cli("triage", "--format", "json", *args).json()
     assert row["sessions"] == 4  # 0, 29, 30 and 59 days ago: 60 is out
     assert "- **Heat**: 3 sessions in the last 30 days; " in cli("report", *args).output
+
+
+@pytest.fixture
+def tokyo(monkeypatch):
+    """The process's local time zone is Tokyo (UTC+9) for the test."""
+    import time
+
+    if not hasattr(time, "tzset"):
+        pytest.skip("no time.tzset on this platform")
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_without_git_a_file_changed_on_the_local_day_of_its_session(make_store, cli, tmp_path, tokyo):
+    """Edited at 05:00 in Tokyo on Feb 15 (Feb 14 in UTC), as was the session
+    that mentions it: both are Feb 15, the user's calendar day."""
+    store = make_store({"MEMORY.md": "# Memory Index\n- [Kafka](project_kafka.md) — kafka\n",
+                        "project_kafka.md": MEM.format(name="kafka", desc="kafka", body="body")})
+    sessions = tmp_path / "sess"
+    sessions.mkdir()
+    (sessions / "chat.txt").write_text("looked at kafka\n")
+    ts = datetime(2026, 2, 15, 5, 0).timestamp()  # naive: local, Tokyo
+    for path in (store / "project_kafka.md", sessions / "chat.txt"):
+        os.utime(path, (ts, ts))
+    out = cli("health", "--today", "2026-03-02", "--sessions", sessions, store).output
+    assert "project_kafka.md  hits 1.00 in 1 session; changed 15d ago (mtime)" in out
+    [row] = cli("triage", "--format", "json", "--today", "2026-03-02", "--sessions", sessions, store).json()
+    assert (row["last_session"], row["days_since_changed"]) == ("2026-02-15", 15)
 
 
 def test_triage_log_appends_a_json_line_per_run(planted, cli, tmp_path, monkeypatch):
