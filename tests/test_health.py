@@ -122,6 +122,28 @@ def test_triage_auto_waits_for_a_day_and_new_sessions(planted, cli):
     assert len(ran.json()) == 5
 
 
+def test_one_file_one_day_and_a_skipped_auto_run_read_as_english(make_store, cli):
+    """1 file, 1 day, 1 needs attention; an --auto run that skips every store
+    scores nothing and says why on stderr only (no "0 files scored" line)."""
+    store = make_store({"MEMORY.md": "# M\n- [L](libpcb.md)\n", "libpcb.md": MEM.format(name="libpcb", desc="d", body="b"),
+                        f"memory/{TODAY.isoformat()}.md": "# log\n- worked\n"})
+    set_mtime(store / "libpcb.md", 100)
+    args = ("--today", TODAY.isoformat(), "--preset", "openclaw", store)
+    assert cli("health", "--window", "1", *args).output.startswith("1 file, 1 session, window 1 day: 0 HOT, 0 WARM, 1 COLD\n")
+    out = cli("triage", *args).output.splitlines()
+    assert out[0] == "1 file scored: 1 needs attention" and out[1].startswith("ARCHIVE  ")
+    (store / "retired.md").write_text(MEM.format(name="retired", desc="d", body="b").replace("---\n", "---\nstatus: archived\n", 1))
+    assert cli("triage", *args).output.startswith("2 files scored: 1 needs attention, 1 already retired by its status ")
+    skipped = cli("triage", "--auto", *args)  # the runs above were minutes ago
+    assert skipped.exit_code == 0 and skipped.output == ""
+    assert "memlint triage --auto: skipped for " in skipped.stderr and ": last run 0 h ago (< 24 h)" in skipped.stderr
+    assert cli("triage", "--auto", "--format", "json", *args).json() == []
+    tomorrow = (TODAY + timedelta(days=1)).isoformat()
+    (store / "memory" / f"{tomorrow}.md").write_text("# log\n- worked\n")
+    skipped = cli("triage", "--auto", "--today", tomorrow, *args[2:])
+    assert skipped.output == "" and ": 1 new session (< 5)" in skipped.stderr
+
+
 def test_triage_auto_counts_sessions_it_has_not_seen_not_a_difference_of_totals(planted, cli):
     """Old logs rotated out as new ones come in keep the total: the new ones
     still count. A last run dated after today (another --today, a clock set
@@ -640,7 +662,7 @@ def test_triage_advises_nothing_on_a_memory_its_status_retires(make_store, cli):
         set_mtime(store / name, 90)
     args = ("--today", TODAY.isoformat(), "--preset", "claude-code", store)
     out = cli("triage", *args).output.splitlines()
-    assert out[0] == "5 files scored: 1 need attention, 3 already retired by their status (KEEP: nothing to advise)"
+    assert out[0] == "5 files scored: 1 needs attention, 3 already retired by their status (KEEP: nothing to advise)"
     assert [line.split()[:3:2] for line in out[1:]] == [["ARCHIVE", "cold.md"]]
     out = cli("triage", "--all", *args).output.splitlines()
     assert [line.split()[0] for line in out[1:]] == ["ARCHIVE", "KEEP", "KEEP", "KEEP", "KEEP"]

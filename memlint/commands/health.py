@@ -230,7 +230,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
         click.echo(json_text([vars(u) for u in rows]))  # flat: no deep copy needed
         return
     counts = {c: sum(1 for u in rows if u.hot_class == c) for c in ("HOT", "WARM", "COLD")}
-    click.echo(f"{plural(len(rows), 'file')}, {plural(n_sessions, 'session')}, window {window_days} days: "
+    click.echo(f"{plural(len(rows), 'file')}, {plural(n_sessions, 'session')}, window {plural(window_days, 'day')}: "
                f"{counts['HOT']} HOT, {counts['WARM']} WARM, {counts['COLD']} COLD")
     for u in rows:
         matched = ", ".join(u.matched) or "-"
@@ -254,6 +254,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     stores = build_stores(paths, preset, config_file, today_date, cache=True)
     require_stores(stores, paths, "triage")
     results = []
+    skipped = 0  # stores --auto left alone
     for store in stores:
         try:
             folder = state_dir(store.repo_root, store.dir)
@@ -276,8 +277,9 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                 hours = None  # a last run "in the future" (another --today, a clock since set back) blocks nothing
             if (hours is not None and hours < AUTO_MIN_HOURS) or new_sessions < AUTO_MIN_SESSIONS:
                 why = (f"last run {hours:.0f} h ago (< {AUTO_MIN_HOURS} h)" if hours is not None and hours < AUTO_MIN_HOURS
-                       else f"{new_sessions} new sessions (< {AUTO_MIN_SESSIONS})")
+                       else f"{plural(new_sessions, 'new session')} (< {AUTO_MIN_SESSIONS})")
                 click.echo(f"memlint triage --auto: skipped for {shown_folder(store.dir)}: {why}", err=True)
+                skipped += 1
                 continue
         scored = []
         by_path = {d.path: d for d in store.docs.values()}
@@ -313,11 +315,14 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     if fmt == "json":
         click.echo(json_text(results))
         return
+    if skipped == len(stores):
+        return  # nothing was scored: no "0 files scored" line, the reason is on stderr (JSON still gives [])
     attention = [r for r in results if r["recommendation"] != "KEEP"]
     retired = sum(1 for r in results if r["retired"])
     shown = results if show_all else attention[:TOP_N]
-    click.echo(f"{len(results)} files scored: {len(attention)} need attention"
-               + (f", {retired} already retired by their status (KEEP: nothing to advise)" if retired else "")
+    click.echo(f"{plural(len(results), 'file')} scored: {len(attention)} need{'s' if len(attention) == 1 else ''} attention"
+               + (f", {retired} already retired by {'its' if retired == 1 else 'their'} status (KEEP: nothing to advise)"
+                  if retired else "")
                + ("" if show_all or len(attention) <= TOP_N else f" (top {TOP_N} shown; --all for every file)"))
     for r in shown:
         click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}{'  (retired)' if r['retired'] else ''}  "
