@@ -49,17 +49,22 @@ class Row:
     verified: DateCell
     reached: bool
     loaded: bool  # still reached when the root's lines past its load cap are dropped
-    retired: bool = False  # status retired, superseded or expired: no index should route to it
+    retired: bool = False  # status retired, as `check` and `--summary` count it (expired or superseded: Status says so)
     hot_class: str | None = None
     hotness: float | None = None
     triage: str | None = None
     errors: int = 0
     warnings: int = 0
     codes: tuple[tuple[str, int, bool], ...] = ()  # (code, findings, at error severity)
+    listing: bool = False  # a memory that also lists others (role index): still a memory
 
     @property
     def findings(self) -> int:
         return self.errors + self.warnings
+
+    @property
+    def is_memory(self) -> bool:
+        return self.role == "memory" or self.listing
 
 
 @dataclass
@@ -99,6 +104,7 @@ def build_store_report(
     lifecycle = store.lifecycle
     stale = {rel for rel, *_ in lifecycle.stale()}
     walk = Walk(store)
+    from memlint.lifecycle import is_live
     from memlint.redaction import link_redactor
 
     redact = link_redactor(store)  # frontmatter text a cell quotes may be a pasted token
@@ -118,7 +124,9 @@ def build_store_report(
             verified=replace(verified, value=redact(verified.value, doc.rel)) if verified.value else verified,
             reached=graph.reachable(doc.rel),
             loaded=doc.rel in walk.parents_loaded,
-            retired=lifecycle.retired_because(doc.rel) is not None,  # memories only, listings included
+            # by status only, as `check` exempts it (MEM201) and `--summary` counts it: an expired or
+            # superseded memory still live is loaded, so an unreached one is an orphan
+            retired=doc.is_memory and not is_live(doc, store.settings),
             hot_class=hot[0] if hot else None,
             hotness=hot[1] if hot else None,
             triage=triage.get(doc.path),
@@ -126,13 +134,15 @@ def build_store_report(
             warnings=sum(1 for f in mine if f.severity != "error"),
             codes=tuple((code, n, any(f.code == code and f.severity == "error" for f in mine))
                         for code, n in sorted(Counter(f.code for f in mine).items())),
+            listing=doc.listing,
         ))
     rows.sort(key=worst_first)
-    memories = [r for r in rows if r.role == "memory"]
+    memories = [r for r in rows if r.is_memory]  # those that also list others too, as `check --summary` counts them
     codes = Counter(f.code for f in findings)
     totals = {
         "memories": len(memories),
-        "indexes": sum(1 for r in rows if r.role == "index"),
+        "indexes": sum(1 for r in rows if r.role == "index" and not r.listing),
+        "listing": sum(1 for r in memories if r.listing),
         "logs": len(store.by_role("log")),
         "reached": sum(1 for r in memories if r.reached),
         "orphans": sum(1 for r in memories if not r.reached and not r.retired),
@@ -401,7 +411,9 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
         "",
         f"- **Root** {cell(r.root)}: {_cap_text(t['root'])}"
         + (f"; {plural(t['past-cap'], 'memory')} reached only through those lines" if t["past-cap"] else ""),
-        f"- **Files**: {plural(t['memories'], 'memory')}, {t['indexes']:,} topic index{'' if t['indexes'] == 1 else 'es'}, "
+        f"- **Files**: {plural(t['memories'], 'memory')}"
+        + (f" ({t['listing']:,} also {'a topic index' if t['listing'] == 1 else 'topic indexes'})" if t["listing"] else "")
+        + f", {t['indexes']:,} topic index{'' if t['indexes'] == 1 else 'es'}, "
         f"{plural(t['logs'], 'daily log')}",
     ]
     if t["codes"]:

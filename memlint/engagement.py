@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "HEALTH_WINDOW_DAYS",
     "TRIAGE_WINDOW_DAYS",
+    "window_start",
     "MIN_WEIGHT",
     "keywords",
     "idf",
@@ -44,6 +45,12 @@ __all__ = [
 
 HEALTH_WINDOW_DAYS = 30
 TRIAGE_WINDOW_DAYS = 60
+
+
+def window_start(today: date, days: int) -> date:
+    """The first day of "the last ``days`` days": that many calendar days,
+    today included (FORMATS.md's "in the last 30 days"), not one more."""
+    return today - timedelta(days=max(days, 1) - 1)
 
 # --------------------------------------------------------------------------
 # Keywords
@@ -244,7 +251,8 @@ def engagement(
 ) -> Engagement:
     """Engagement of a file with keywords ``kws``.
 
-    The window is ``today - window_days <= session date <= today``
+    The window is the last ``window_days`` calendar days, today included:
+    ``window_start(today, window_days) <= session date <= today``
     (sessions dated after ``today`` are ignored). Keyword weights are
     :func:`idf` over every indexed session; keywords weighing less than
     :data:`MIN_WEIGHT` are ignored. ``names`` name the file itself (its
@@ -254,7 +262,7 @@ def engagement(
     per file.)
     """
     n_sessions = index.count()
-    since = today - timedelta(days=window_days)
+    since = window_start(today, window_days)
     best: dict[str, float] = {}  # session id -> best keyword weight
     matched: dict[str, float] = {}
     last: date | None = None
@@ -384,6 +392,7 @@ def triage(
     days_since_changed: int,
     line_count: int,
     archivable: bool = True,
+    retired: bool = False,
 ) -> Triage:
     """Triage one memory file.
 
@@ -397,14 +406,18 @@ def triage(
     * ARCHIVE if staleness > 0.8 and recurrence < 0.2; elif PRUNE if more
       than 300 lines and recurrence < 0.4; elif UPDATE if recency < 0.4 and
       recurrence > 0.6; else KEEP. Not ARCHIVE when not ``archivable``
-      (a core memory): the next that applies.
+      (a core memory): the next that applies. KEEP, whatever the scores,
+      when ``retired`` (its status retires it: archived already, kept for
+      provenance, not loaded, so neither pruning nor updating it helps).
     """
     recency = _recency(last_session_days)
     recurrence = min(max(distinct_sessions, 0), 3) / 3
     act = actionability(first_50_lines)
     staleness = min(max(days_since_changed, 0), 60) / 60
     score = 0.30 * recency + 0.25 * recurrence + 0.25 * act + 0.20 * (1 - staleness)
-    if staleness > 0.8 and recurrence < 0.2 and archivable:
+    if retired:
+        rec = "KEEP"
+    elif staleness > 0.8 and recurrence < 0.2 and archivable:
         rec = "ARCHIVE"
     elif line_count > 300 and recurrence < 0.4:
         rec = "PRUNE"

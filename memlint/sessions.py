@@ -69,6 +69,7 @@ def _date_in_name(name: str) -> date | None:
 
 
 def _mtime_date(path: Path) -> date:
+    """The local calendar day of the file's modification time (as ``date.today()``)."""
     return datetime.fromtimestamp(path.stat().st_mtime).date()
 
 

@@ -791,13 +791,14 @@ class TestPlanted:
 
     def test_window_and_future_sessions(self, tmp_path):
         with SessionIndex(tmp_path / "s.db") as idx:
-            idx.update([Session(f"x{i}", ago(d), "zeppelin") for i, d in enumerate([0, 30, 31, -2])]
+            idx.update([Session(f"x{i}", ago(d), "zeppelin") for i, d in enumerate([0, 29, 30, -2])]
                        + [Session(f"f{i}", ago(i), "filler") for i in range(40)])
             e = engagement(idx, ["zeppelin"], TODAY, 30)
-            assert e.sessions == 2  # 0 and 30 days ago; 31 is out, future ignored
+            assert e.sessions == 2  # the last 30 days, today included: 0 and 29 days ago; 30 is out, future ignored
             assert e.last_session == TODAY
             e = engagement(idx, ["zeppelin"], ago(1), 30)
-            assert e.sessions == 2 and e.last_session == ago(30)
+            assert e.sessions == 2 and e.last_session == ago(29)
+            assert engagement(idx, ["zeppelin"], TODAY, 1).sessions == 1  # today only
 
     def test_session_counted_once_with_best_weight(self, tmp_path):
         with SessionIndex(tmp_path / "s.db") as idx:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -16,7 +16,7 @@ def days_ago(n: int) -> date:
 
 
 def set_mtime(path, days: int):
-    ts = datetime.combine(days_ago(days), datetime.min.time(), tzinfo=timezone.utc).timestamp()
+    ts = datetime.combine(days_ago(days), datetime.min.time()).timestamp()  # local midnight: memlint counts local days
     os.utime(path, (ts, ts))
 
 
@@ -83,7 +83,7 @@ def test_health_classes(planted, cli):
 def test_health_text_table(planted, cli):
     out = cli("health", "--today", TODAY.isoformat(), "--preset", "openclaw", planted).output
     first, second = out.splitlines()[:2]
-    assert "5 files, 31 sessions, window 30 days" in first  # those of the window (120 in all)
+    assert "5 files, 30 sessions, window 30 days" in first  # those of the last 30 days, today included (120 in all)
     assert second.startswith("HOT") and "ironclaw.md" in second and "matched: ironclaw" in second
 
 
@@ -122,6 +122,28 @@ def test_triage_auto_waits_for_a_day_and_new_sessions(planted, cli):
     assert len(ran.json()) == 5
 
 
+def test_one_file_one_day_and_a_skipped_auto_run_read_as_english(make_store, cli):
+    """1 file, 1 day, 1 needs attention; an --auto run that skips every store
+    scores nothing and says why on stderr only (no "0 files scored" line)."""
+    store = make_store({"MEMORY.md": "# M\n- [L](libpcb.md)\n", "libpcb.md": MEM.format(name="libpcb", desc="d", body="b"),
+                        f"memory/{TODAY.isoformat()}.md": "# log\n- worked\n"})
+    set_mtime(store / "libpcb.md", 100)
+    args = ("--today", TODAY.isoformat(), "--preset", "openclaw", store)
+    assert cli("health", "--window", "1", *args).output.startswith("1 file, 1 session, window 1 day: 0 HOT, 0 WARM, 1 COLD\n")
+    out = cli("triage", *args).output.splitlines()
+    assert out[0] == "1 file scored: 1 needs attention" and out[1].startswith("ARCHIVE  ")
+    (store / "retired.md").write_text(MEM.format(name="retired", desc="d", body="b").replace("---\n", "---\nstatus: archived\n", 1))
+    assert cli("triage", *args).output.startswith("2 files scored: 1 needs attention, 1 already retired by its status ")
+    skipped = cli("triage", "--auto", *args)  # the runs above were minutes ago
+    assert skipped.exit_code == 0 and skipped.output == ""
+    assert "memlint triage --auto: skipped for " in skipped.stderr and ": last run 0 h ago (< 24 h)" in skipped.stderr
+    assert cli("triage", "--auto", "--format", "json", *args).json() == []
+    tomorrow = (TODAY + timedelta(days=1)).isoformat()
+    (store / "memory" / f"{tomorrow}.md").write_text("# log\n- worked\n")
+    skipped = cli("triage", "--auto", "--today", tomorrow, *args[2:])
+    assert skipped.output == "" and ": 1 new session (< 5)" in skipped.stderr
+
+
 def test_triage_auto_counts_sessions_it_has_not_seen_not_a_difference_of_totals(planted, cli):
     """Old logs rotated out as new ones come in keep the total: the new ones
     still count. A last run dated after today (another --today, a clock set
@@ -150,6 +172,54 @@ def test_health_counts_each_session_of_its_window_once(make_store, cli, tmp_path
     two = make_store({"MEMORY.md": "# M\n", "b.md": MEM.format(name="b", desc="d", body="b")}, sub="two")
     out = cli("health", "--today", TODAY.isoformat(), "--sessions", sessions, one, two).output
     assert out.splitlines()[0].startswith("2 files, 3 sessions, window 30 days")
+
+
+def test_the_last_n_days_are_n_calendar_days_today_included(make_store, cli):
+    """`--window 30` is "the last 30 days" of FORMATS.md: today and the 29
+    before it, not 31 days; so is triage's 60-day recurrence window, and
+    report's "sessions in the last 30 days"."""
+    logs = {f"memory/{days_ago(n).isoformat()}.md": "# log\n- kafka\n" for n in (0, 29, 30, 59, 60)}
+    logs[f"memory/{days_ago(1).isoformat()}.md"] = "# log\n- other work\n"
+    store = make_store({"MEMORY.md": "# M\n- [K](kafka.md)\n", "kafka.md": MEM.format(name="kafka", desc="k", body="b"),
+                        **logs})
+    args = ("--today", TODAY.isoformat(), "--preset", "openclaw", store)
+    assert cli("health", *args).output.startswith("1 file, 3 sessions, window 30 ")  # 0, 1 and 29 days ago
+    assert cli("health", "--window", "1", *args).output.startswith("1 file, 1 session, window 1 ")
+    assert cli("health", "--window", "2", *args).output.startswith("1 file, 2 sessions, window 2 ")
+    [row] = cli("triage", "--format", "json", *args).json()
+    assert row["sessions"] == 4  # 0, 29, 30 and 59 days ago: 60 is out
+    assert "- **Heat**: 3 sessions in the last 30 days; " in cli("report", *args).output
+
+
+@pytest.fixture
+def tokyo(monkeypatch):
+    """The process's local time zone is Tokyo (UTC+9) for the test."""
+    import time
+
+    if not hasattr(time, "tzset"):
+        pytest.skip("no time.tzset on this platform")
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_without_git_a_file_changed_on_the_local_day_of_its_session(make_store, cli, tmp_path, tokyo):
+    """Edited at 05:00 in Tokyo on Feb 15 (Feb 14 in UTC), as was the session
+    that mentions it: both are Feb 15, the user's calendar day."""
+    store = make_store({"MEMORY.md": "# Memory Index\n- [Kafka](project_kafka.md) — kafka\n",
+                        "project_kafka.md": MEM.format(name="kafka", desc="kafka", body="body")})
+    sessions = tmp_path / "sess"
+    sessions.mkdir()
+    (sessions / "chat.txt").write_text("looked at kafka\n")
+    ts = datetime(2026, 2, 15, 5, 0).timestamp()  # naive: local, Tokyo
+    for path in (store / "project_kafka.md", sessions / "chat.txt"):
+        os.utime(path, (ts, ts))
+    out = cli("health", "--today", "2026-03-02", "--sessions", sessions, store).output
+    assert "project_kafka.md  hits 1.00 in 1 session; changed 15d ago (mtime)" in out
+    [row] = cli("triage", "--format", "json", "--today", "2026-03-02", "--sessions", sessions, store).json()
+    assert (row["last_session"], row["days_since_changed"]) == ("2026-02-15", 15)
 
 
 def test_triage_log_appends_a_json_line_per_run(planted, cli, tmp_path, monkeypatch):
@@ -282,6 +352,28 @@ def kafka_and_logs(tmp_path, kafka: str, logs: str):
     repo.write(f"memory/{logs}", MEM.format(name="logs", desc="l", body="log shipping, now to s3"))
     repo.commit("edit logs", "2026-02-01T12:00:00+00:00")
     return repo
+
+
+@pytest.mark.parametrize("folder", ["", "memory/"], ids=["at-the-repository-root", "in-a-folder"])
+def test_commits_name_a_memory_with_no_keyword_wherever_the_store_sits(tmp_path, cli, folder):
+    """`notes` is a stop word: the memory is found by its path in the commits
+    that touched it, a store at the repository root as much as one in a folder."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(f"{folder}MEMORY.md", "# Memory Index\n- [Notes](project_notes.md) — notes\n- [Kafka](project_kafka.md) — kafka\n")
+    repo.write(f"{folder}project_notes.md", MEM.format(name="notes", desc="notes", body="body"))
+    repo.write(f"{folder}project_kafka.md", MEM.format(name="kafka", desc="kafka", body="body"))
+    repo.commit("init", "2026-01-01T12:00:00+00:00")
+    for day in (10, 12, 14, 16, 18, 20):
+        repo.write(f"{folder}project_notes.md", repo.read(f"{folder}project_notes.md") + f"x{day}\n")
+        repo.commit("update", f"2026-02-{day}T12:00:00+00:00")
+    args = ("--today", "2026-03-02", repo.root / folder)
+    lines = cli("health", *args).output.splitlines()
+    assert lines[1].startswith(f"HOT   0.93  {folder}project_notes.md  hits 6.00 in 6 sessions; ")
+    assert lines[1].endswith(f"matched: {folder}project_notes.md")
+    [notes] = [r for r in cli("triage", "--format", "json", *args).json() if r["path"].endswith("notes.md")]
+    assert (notes["sessions"], notes["last_session"]) == (6, "2026-02-20")
 
 
 def test_a_commit_that_only_wrote_dates_is_no_change(tmp_path, cli):
@@ -551,6 +643,36 @@ def test_triage_never_advises_archiving_a_core_memory(make_store, cli):
     set_mtime(store / "deploys.md", 90)
     rows = {r["path"]: r for r in cli("triage", "--all", "--format", "json", "--today", TODAY.isoformat(), store).json()}
     assert rows["deploys.md"]["recommendation"] == "PRUNE"
+
+
+def test_triage_advises_nothing_on_a_memory_its_status_retires(make_store, cli):
+    """`status: archived`, `superseded`... (the store's retired-statuses): the
+    memory is archived already. KEEP, listed last with --all, and no crowding
+    of the files that need attention; a live cold one is still advised."""
+    mem = "---\nname: {0}\ndescription: {0}\n{1}---\n{2}\n"
+    store = make_store({
+        "MEMORY.md": "# Memory\n- [Price](price.md) — price\n- [Cold](cold.md) — cold\n",
+        "price.md": mem.format("price", "supersedes: oldprice\n", "The new price."),
+        "cold.md": mem.format("cold", "", "Cold notes."),
+        "oldprice.md": mem.format("oldprice", "status: superseded\n", "The old price."),
+        "freeze.md": mem.format("freeze", "status: archived\n", "Code freeze 2025."),
+        "long-gone.md": mem.format("long-gone", "status: obsolete\n", "\n".join(f"step {i}" for i in range(320))),
+    })
+    for name in ("cold.md", "oldprice.md", "freeze.md", "long-gone.md"):
+        set_mtime(store / name, 90)
+    args = ("--today", TODAY.isoformat(), "--preset", "claude-code", store)
+    out = cli("triage", *args).output.splitlines()
+    assert out[0] == "5 files scored: 1 needs attention, 3 already retired by their status (KEEP: nothing to advise)"
+    assert [line.split()[:3:2] for line in out[1:]] == [["ARCHIVE", "cold.md"]]
+    out = cli("triage", "--all", *args).output.splitlines()
+    assert [line.split()[0] for line in out[1:]] == ["ARCHIVE", "KEEP", "KEEP", "KEEP", "KEEP"]
+    assert all("(retired)" in line for line in out[3:]) and "(retired)" not in out[2]
+    rows = by_path(cli("triage", "--format", "json", *args).json())
+    assert {p: (r["recommendation"], r["retired"]) for p, r in rows.items()} == {
+        "cold.md": ("ARCHIVE", False), "price.md": ("KEEP", False), "oldprice.md": ("KEEP", True),
+        "freeze.md": ("KEEP", True), "long-gone.md": ("KEEP", True)}
+    report = cli("report", *args).output
+    assert "**triage**: 1 ARCHIVE, 0 PRUNE, 0 UPDATE, 4 KEEP" in report
 
 
 def test_moving_the_store_keeps_its_commits_as_sessions(tmp_path, cli):

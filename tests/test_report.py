@@ -182,6 +182,72 @@ def test_graph_marks_orphans_and_broken_targets(cli, make_store):
     assert rows["t0.md"]["Reached"] == "yes"
 
 
+def test_expired_or_superseded_but_live_memories_are_unreached_as_check_says(cli, make_store):
+    """Retired is the status, as `check` and `--summary` decide it: an expired
+    or superseded memory whose status is live is still loaded, so unreached it
+    is an orphan (MEM201), counted and shown so; a retired status is not."""
+    mem = "---\nname: {0}\ndescription: {0}\ntype: project\n{1}---\nbody\n"
+    store = make_store({
+        "MEMORY.md": "# Memory Index\n- [Live](live.md) — live\n- [New price](newprice.md) — price\n",
+        "live.md": mem.format("live", ""),
+        "freeze.md": mem.format("freeze", "expires: 2026-01-15\n"),
+        "oldprice.md": mem.format("oldprice", ""),
+        "newprice.md": mem.format("newprice", "supersedes: oldprice\n"),
+        "archived.md": mem.format("archived", "status: archived\n"),
+    })
+    check = cli("check", "--format", "json", "--today", TODAY, store)
+    orphans = sorted(f["path"].rsplit("/", 1)[-1] for f in check.json() if f["code"] == "MEM201")
+    assert orphans == ["freeze.md", "oldprice.md"]
+    text = report(cli, store).output
+    (totals,) = table(text, "Memories")
+    assert (totals["Memories"], totals["Reached"], totals["Unreached"]) == ("5", "2", "2")
+    rows = {r["File"]: r for r in table(text, "File")}
+    assert [(rows[n]["Status"], rows[n]["Reached"]) for n in orphans] == [("expired", "**no**"), ("superseded", "**no**")]
+    assert rows["archived.md"]["Reached"] == "no (retired)"
+    assert "- **Lifecycle**: 4 live, 1 retired; 0 stale, 1 expired and 1 superseded but still live" in text
+
+
+def test_a_memory_that_lists_others_counts_among_the_memories_as_check_summary_counts_it(cli, make_store):
+    """A memory with frontmatter whose body is a list of links is read as a
+    topic index too; it is still a memory: `check --summary` counts it, so the
+    totals do (here a retired one, which no index should route to)."""
+    mem = "---\nname: {0}\ndescription: {0}\ntype: project\n{1}---\n{2}\n"
+    links = "".join(f"- [t{i}](t{i}.md) — tool {i}\n" for i in range(5))
+    store = make_store({
+        "MEMORY.md": "# Memory\n" + links,
+        **{f"t{i}.md": mem.format(f"t{i}", "", "body") for i in range(5)},
+        "old-tools.md": mem.format("old-tools", "status: archived\n", "# Old tools\n" + links),
+    })
+    summary = cli("check", "--summary", "--today", TODAY, store)
+    assert "  memories       6: 5 live, 1 retired\n" in summary.output + summary.stderr
+    text = report(cli, store).output
+    (totals,) = table(text, "Memories")
+    assert (totals["Memories"], totals["Reached"], totals["Unreached"]) == ("6", "5", "0")
+    assert "- **Files**: 6 memories (1 also a topic index), 0 topic indexes, 0 daily logs" in text
+    assert {r["File"]: r["Reached"] for r in table(text, "File")}["old-tools.md"] == "no (retired)"
+
+
+def test_the_heat_column_is_what_health_says_on_the_same_day(cli, tmp_path):
+    """Report and health index the same sessions: a commit that only wrote
+    dates 41 days ago is upkeep for both, so every keyword weighs the same."""
+    mem = "---\nname: {0}\ndescription: {0}\ntype: project\n---\nbody\n"
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "# Memory Index\n- [Kafka](project_kafka.md) — kafka\n- [Redis](project_redis.md) — redis\n")
+    repo.write("memory/project_kafka.md", mem.format("kafka"))
+    repo.write("memory/project_redis.md", mem.format("redis"))
+    repo.commit("init", date="2025-12-20T12:00:00+00:00")
+    repo.write("memory/project_kafka.md", mem.format("kafka").replace("type: project\n", "type: project\nlast_verified: 2026-01-20\n"))
+    repo.commit("verify", date="2026-01-20T12:00:00+00:00")  # dates only
+    for day, message in (("15", "tune redis"), ("20", "tune redis"), ("25", "redis and kafka")):
+        repo.write("memory/project_redis.md", repo.read("memory/project_redis.md") + day + "\n")
+        repo.commit(message, date=f"2026-02-{day}T12:00:00+00:00")
+    today = ("--today", "2026-03-02")
+    health = cli("health", "--format", "json", *today, repo.root / "memory").json()
+    heat = {r["path"].rsplit("/", 1)[-1]: f"{r['hot_class']}\u00a0{r['hotness']:.2f}" for r in health}
+    shown = {r["File"]: r["Heat"] for r in table(cli("report", *today, repo.root / "memory").output, "File") if r["File"] in heat}
+    assert shown == heat and len(heat) == 2
+
+
 def test_graph_keeps_an_unreached_topic_closed(cli, make_store):
     """Root -> topics: a topic no one reaches is one orphan node, not a second tree."""
     store = make_store({

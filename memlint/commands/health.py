@@ -13,7 +13,7 @@ import json
 import os
 import sqlite3
 from dataclasses import dataclass, replace
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timezone
 from pathlib import Path
 
 import click
@@ -81,8 +81,10 @@ def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
         if changed is not None:
             return max(0, (today - changed).days), "git"
         return 0, "uncommitted"
+    from memlint.sessions import _mtime_date
+
     try:
-        mtime = datetime.fromtimestamp(doc.abspath.stat().st_mtime, tz=timezone.utc).date()
+        mtime = _mtime_date(doc.abspath)  # the user's local day, as a session's (not UTC's: a day off east or west of it)
     except OSError:
         return 0, "mtime"
     return max(0, (today - mtime).days), "mtime"
@@ -103,6 +105,16 @@ def _tags(doc) -> list[str]:
     if isinstance(tags, list):
         return [str(t) for t in tags if isinstance(t, (str, int))]
     return []
+
+
+def index_since(today: date, window_days: int = 0) -> date:
+    """The first day every command indexes the sessions from (``open_index``):
+    one for health, triage and report, so they index the same sessions (which
+    commits were upkeep) and weigh every keyword the same; back further only
+    for a longer ``--window``."""
+    from memlint import engagement as eng
+
+    return eng.window_start(today, max(window_days, eng.HEALTH_WINDOW_DAYS, eng.TRIAGE_WINDOW_DAYS))
 
 
 def open_index(store, sessions_dir: Path | None, since: date | None = None):
@@ -131,13 +143,15 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
     from memlint import engagement as eng
 
     uses = []
+    # A store at the repository root has no folder in the paths its commits list: there, the path in the repository.
+    at_root = store.dir == store.repo_root and (store.repo_root / ".git").exists()
     for doc in sorted(store.by_role("memory", "index"), key=lambda d: d.path):
         if doc.parsed is None:
             continue
         kws = eng.keywords(doc.rel, _title(doc), _tags(doc))
         # its path, as a session that opens or cites it writes it: `memory/project_kafka.md` (with
         # the store's folder: a phrase search finds `notes.md` inside `release-notes.md` too)
-        e = eng.engagement(index, kws, today, window_days, names=[f"{store.dir.name}/{doc.rel}"])
+        e = eng.engagement(index, kws, today, window_days, names=[doc.path if at_root else f"{store.dir.name}/{doc.rel}"])
         days, source = _days_since_changed(store, doc, today)
         uses.append(
             FileUse(doc.path, kws, list(e.matched), round(e.hits, 3), e.sessions,
@@ -156,7 +170,7 @@ def build_usage(store, sessions_dir: Path | None, today: date, window_days: int)
         click.echo(f"memlint: {shown_folder(store.dir)}: shallow clone: days since a change come from file times, which a "
                    "checkout resets; fetch the full history (`git fetch --unshallow`; in GitHub Actions "
                    "`fetch-depth: 0`)", err=True)
-    index, n_sessions = open_index(store, sessions_dir, today - timedelta(days=window_days))
+    index, n_sessions = open_index(store, sessions_dir, index_since(today, window_days))
     return usage(store, index, today, window_days), index, n_sessions
 
 
@@ -164,14 +178,17 @@ def triage_use(doc, use: FileUse, today: date, settings: dict):
     """The triage of one file from its usage (``build_usage`` over the
     triage window). A core memory (``priority`` 🔴, ``core``) is never
     advised ARCHIVE (the store says it never expires: MEM501, MEM502); what
-    else applies to it (PRUNE, UPDATE) still does."""
+    else applies to it (PRUNE, UPDATE) still does. A memory whose status
+    retires it (``retired-statuses``: archived, superseded...) is archived
+    already: KEEP, nothing to advise (an expired or superseded one still live
+    is loaded, as `check` says: it is judged as any other)."""
     from memlint import engagement as eng
-    from memlint.lifecycle import is_core
+    from memlint.lifecycle import is_core, is_live
 
     last_days = (today - date.fromisoformat(use.last_session)).days if use.last_session else None
     head = "\n".join(doc.parsed.text.split("\n")[:50])
     return eng.triage(last_days, use.sessions, head, use.days_since_changed, use.lines,
-                      archivable=not is_core(doc, settings))
+                      archivable=not is_core(doc, settings), retired=not is_live(doc, settings))
 
 
 def _health_options(func):
@@ -187,9 +204,11 @@ def _health_options(func):
 @click.command()
 @_health_options
 @click.option("--window", "window_days", type=click.IntRange(1, 3650), default=30, show_default=True,
-              help="Days of sessions that count as recent.")
+              help="Days of sessions that count as recent: the last N, today included.")
 def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
     """Rank memory files HOT / WARM / COLD by how recent sessions use them."""
+    from memlint.engagement import window_start
+
     today_date = parse_today(today) or date.today()
     stores = build_stores(paths, preset, config_file, today_date, cache=True)
     require_stores(stores, paths, "health")
@@ -199,7 +218,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
         uses, index, _ = build_usage(store, sessions_dir, today_date, window_days)
         # a shared --sessions folder's sessions are the same in every store; daily logs are each store's own
         recent |= {f"{store.dir}\0{sid}" if sid.startswith("log:") else sid
-                   for sid in index.ids(since=today_date - timedelta(days=window_days), until=today_date)}
+                   for sid in index.ids(since=window_start(today_date, window_days), until=today_date)}
         index.close()
         store.save_cache()
         # files named: only their rows (hotness is still relative to the whole store's)
@@ -211,7 +230,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
         click.echo(json_text([vars(u) for u in rows]))  # flat: no deep copy needed
         return
     counts = {c: sum(1 for u in rows if u.hot_class == c) for c in ("HOT", "WARM", "COLD")}
-    click.echo(f"{plural(len(rows), 'file')}, {plural(n_sessions, 'session')}, window {window_days} days: "
+    click.echo(f"{plural(len(rows), 'file')}, {plural(n_sessions, 'session')}, window {plural(window_days, 'day')}: "
                f"{counts['HOT']} HOT, {counts['WARM']} WARM, {counts['COLD']} COLD")
     for u in rows:
         matched = ", ".join(u.matched) or "-"
@@ -227,6 +246,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     """Recommend ARCHIVE / PRUNE / UPDATE / KEEP per memory file (advisory only)."""
     from memlint import engagement as eng
     from memlint.atomic import write_text_atomic
+    from memlint.lifecycle import is_live
     from memlint.statedir import state_dir
 
     today_date = parse_today(today) or date.today()
@@ -234,6 +254,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     stores = build_stores(paths, preset, config_file, today_date, cache=True)
     require_stores(stores, paths, "triage")
     results = []
+    skipped = 0  # stores --auto left alone
     for store in stores:
         try:
             folder = state_dir(store.repo_root, store.dir)
@@ -256,8 +277,9 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                 hours = None  # a last run "in the future" (another --today, a clock since set back) blocks nothing
             if (hours is not None and hours < AUTO_MIN_HOURS) or new_sessions < AUTO_MIN_SESSIONS:
                 why = (f"last run {hours:.0f} h ago (< {AUTO_MIN_HOURS} h)" if hours is not None and hours < AUTO_MIN_HOURS
-                       else f"{new_sessions} new sessions (< {AUTO_MIN_SESSIONS})")
+                       else f"{plural(new_sessions, 'new session')} (< {AUTO_MIN_SESSIONS})")
                 click.echo(f"memlint triage --auto: skipped for {shown_folder(store.dir)}: {why}", err=True)
+                skipped += 1
                 continue
         scored = []
         by_path = {d.path: d for d in store.docs.values()}
@@ -268,6 +290,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                 continue  # files named: only those
             t = triage_use(by_path[u.path], u, today_date, store.settings)
             scored.append({"path": store.shown(u.path), "recommendation": t.recommendation, "score": round(t.score, 3),
+                           "retired": not is_live(by_path[u.path], store.settings),  # archived already: KEEP
                            "recency": t.recency, "recurrence": round(t.recurrence, 3),
                            "actionability": round(t.actionability, 3), "staleness": round(t.staleness, 3),
                            "sessions": u.sessions, "last_session": u.last_session,
@@ -292,19 +315,25 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     if fmt == "json":
         click.echo(json_text(results))
         return
+    if skipped == len(stores):
+        return  # nothing was scored: no "0 files scored" line, the reason is on stderr (JSON still gives [])
     attention = [r for r in results if r["recommendation"] != "KEEP"]
+    retired = sum(1 for r in results if r["retired"])
     shown = results if show_all else attention[:TOP_N]
-    click.echo(f"{len(results)} files scored: {len(attention)} need attention"
+    click.echo(f"{plural(len(results), 'file')} scored: {len(attention)} need{'s' if len(attention) == 1 else ''} attention"
+               + (f", {retired} already retired by {'its' if retired == 1 else 'their'} status (KEEP: nothing to advise)"
+                  if retired else "")
                + ("" if show_all or len(attention) <= TOP_N else f" (top {TOP_N} shown; --all for every file)"))
     for r in shown:
-        click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}  R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
+        click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}{'  (retired)' if r['retired'] else ''}  "
+                   f"R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
                    f"A={r['actionability']:.2f} S={r['staleness']:.2f}  ({plural(r['sessions'], 'session')}, "
                    f"last {r['last_session'] or 'never'}, changed {r['days_since_changed']}d ago, {r['lines']} lines)")
 
 
 def _triage_rank(row: dict):
-    """Files needing attention first, lowest score first."""
-    return row["recommendation"] == "KEEP", row["score"], row["path"]
+    """Files needing attention first, lowest score first; those retired already last."""
+    return row["recommendation"] == "KEEP", row["retired"], row["score"], row["path"]
 
 
 def _read_state(path: Path) -> dict:

@@ -7,7 +7,7 @@ the command itself is misused (2).
 from __future__ import annotations
 
 import os
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 import click
@@ -49,15 +49,15 @@ def report(paths, preset, config_file, today, sessions_dir, output, github_summa
 def build_report(store, sessions_dir, today):
     """Findings, heat and triage of one store, gathered for the dashboard."""
     from memlint import engagement as eng
-    from memlint.commands.health import open_index, triage_use, triaged, usage
+    from memlint.commands.health import index_since, open_index, triage_use, triaged, usage
     from memlint.dashboard import build_store_report
     from memlint.linter import lint_store
 
     findings = lint_store(store).findings
-    index, _ = open_index(store, sessions_dir, today - timedelta(days=max(eng.HEALTH_WINDOW_DAYS, eng.TRIAGE_WINDOW_DAYS)))
+    index, _ = open_index(store, sessions_dir, index_since(today))  # as health and triage: the same heat
     with index:
         # The sessions the heat was measured on: those of its window, not all of them.
-        n_sessions = index.count(since=today - timedelta(days=eng.HEALTH_WINDOW_DAYS), until=today)
+        n_sessions = index.count(since=eng.window_start(today, eng.HEALTH_WINDOW_DAYS), until=today)
         heat = {u.path: (u.hot_class, u.hotness) for u in usage(store, index, today, eng.HEALTH_WINDOW_DAYS)}
         # Triage counts recurrence over its own, longer window (see memlint.engagement).
         uses = usage(store, index, today, eng.TRIAGE_WINDOW_DAYS)
