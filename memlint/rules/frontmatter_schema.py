@@ -201,12 +201,17 @@ def _status_enum(schema) -> list:
 
 def _field_line(doc, field: str) -> int:
     """The line of the key a schema error is about: ``metadata.type`` the
-    nested key's (not a flat ``type``'s), ``tags.1`` the ``tags`` key's."""
+    nested key's (not a flat ``type``'s), ``tags.1`` the ``tags`` key's, a
+    key written inside ``{...}`` its parent's."""
     parts = field.split(".")
     while len(parts) > 1 and parts[-1].isdigit():  # an item of a list: its key's line
         parts.pop()
-    line = doc.parsed.key_lines.get(".".join(parts)) if doc.parsed is not None else None
-    return line or doc.key_line(parts[-1] if parts[0] == "metadata" else ".".join(parts))
+    keys = doc.parsed.key_lines if doc.parsed is not None else {}
+    for depth in range(len(parts), 0, -1):  # a key inside a flow mapping (`metadata: {type: x}`): its parent's line
+        line = keys.get(".".join(parts[:depth]))
+        if line:
+            return line
+    return doc.key_line(parts[-1] if parts[0] == "metadata" else ".".join(parts))
 
 
 def content_memo(store, options):

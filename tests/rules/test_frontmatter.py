@@ -94,6 +94,12 @@ def test_mem003_nested_bad_type_points_at_nested_line(make_store, findings):
     assert codes(lint(make_store, findings, {"a.md": nested}), "MEM003") == [("a.md", 5)]
 
 
+def test_mem003_a_bad_type_inside_braces_points_at_its_parent_s_line(make_store, findings):
+    # It was put on line 1, where the documented suppression cannot sit above it.
+    nested = "---\nname: a\ndescription: d\nmetadata: {type: projekt}\n---\nBody\n"
+    assert codes(lint(make_store, findings, {"a.md": nested}), "MEM003") == [("a.md", 4)]
+
+
 def test_mem003_missing_type_anywhere(make_store, cli):
     store = make_store({"MEMORY.md": ROOT, "a.md": "---\nname: a\ndescription: d\n---\nBody\n"})
     [f] = [f for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM003"]
