@@ -423,26 +423,34 @@ def resolve_staged(flag: bool | None, paths) -> bool:
 
 
 def _store_of_file(path: Path, conf):
-    """The store a file named on the command line belongs to: the nearest
-    folder above it with a root index; an INDEX.md beside a map of content
-    only when there is no other (as discovery takes them)."""
+    """The store a file named on the command line belongs to, as a check of
+    the whole repository finds it (the pre-commit hook names files, CI the
+    repository): the outermost folder above it with a root index whose walk
+    reaches it (not past a hidden folder); outside git, the nearest. An
+    INDEX.md beside a map of content only when there is no other (as
+    discovery takes them)."""
     from memlint.presets import is_moc_root, is_store_root
-    from memlint.store import discover
+    from memlint.store import SKIP_DIRS, discover
 
     if conf.root is not None:
         found = discover(path.parent, conf)
         return found[0] if found else None
     folder = path.absolute().parent
-    moc = None
+    in_git = any((candidate / ".git").exists() for candidate in (folder, *folder.parents))
+    store = moc = None
     for candidate in (folder, *folder.parents):
         name = is_store_root(candidate)
         if name:
-            return candidate.resolve(), name
+            store = (candidate.resolve(), name)
+            if not in_git:
+                break
         if moc is None and is_moc_root(candidate):
             moc = (candidate.resolve(), "INDEX.md")
         if (candidate / ".git").exists():
             break
-    return moc
+        if store is not None and (candidate.name.startswith(".") or candidate.name in SKIP_DIRS):
+            break  # a store further up does not walk into this folder
+    return store or moc
 
 
 def run() -> None:

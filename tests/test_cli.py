@@ -539,3 +539,27 @@ def test_an_empty_select_is_an_error_and_mem_selects_every_rule(make_store, cli)
     assert empty.exit_code == 2 and "--select names no rule (it is empty)" in empty.stderr
     assert cli("check", "--select", "MEM", store).output == cli("check", store).output != ""
     assert cli("check", "--select", "mem", store).output == cli("check", store).output
+
+
+def test_a_file_is_judged_in_the_store_a_check_of_the_repository_finds(tmp_path, cli):
+    # The hook names files, CI checks the repository: a file of a folder with a MEMORY.md
+    # of its own, inside a store, is the outer store's in both (it was the inner one's for the hook).
+    import subprocess
+
+    files = {"mem/MEMORY.md": "- [a](a.md)\n", "mem/a.md": "---\nname: a\ndescription: d\ntype: user\n---\nok\n",
+             "mem/team/MEMORY.md": "- [b](b.md)\n", "mem/team/b.md": "---\nname: b\ndescription: d\ntype: user\n---\nok\n",
+             ".claude/memory/MEMORY.md": "- [c](c.md)\n", ".claude/memory/c.md": "no frontmatter\n", "MEMORY.md": "# top\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "MEMORY.md").unlink()  # the repository's top holds no store: mem/ is the outermost
+    whole = {(f["path"], f["line"], f["code"]) for f in cli("check", "--format", "json", tmp_path, cwd=tmp_path).json()}
+    assert ("mem/team/MEMORY.md", 1, "MEM201") in whole and not any(p == "mem/team/MEMORY.md" and c == "MEM001"
+                                                                   for p, _, c in whole)
+    for rel in ("mem/team/MEMORY.md", "mem/team/b.md"):
+        named = {(f["path"], f["line"], f["code"]) for f in cli("check", "--format", "json", rel, cwd=tmp_path).json()}
+        assert named == {key for key in whole if key[0] == rel}, rel
+    # a store in a hidden folder is its own: no store above walks into it
+    hidden = cli("check", "--format", "json", ".claude/memory/c.md", cwd=tmp_path).json()
+    assert [(f["path"], f["code"]) for f in hidden] == [(".claude/memory/c.md", "MEM001")]
