@@ -485,9 +485,10 @@ def author_day(value: str) -> date | None:
     +0100`` as git exports it to hooks, ISO 8601, RFC 2822), in its own
     time zone; None when it is none of those."""
     from datetime import datetime, timedelta, timezone
-    from email.utils import parsedate_to_datetime
 
     value = value.strip()
+    if not value:
+        return None  # not set (no hook): email.utils, 5 ms of imports, is not needed
     raw = re.fullmatch(r"@?(\d{9,})\s+([+-])(\d\d)(\d\d)", value)
     if raw:
         offset = timedelta(hours=int(raw.group(3)), minutes=int(raw.group(4))) * (1 if raw.group(2) == "+" else -1)
@@ -495,6 +496,8 @@ def author_day(value: str) -> date | None:
             return datetime.fromtimestamp(int(raw.group(1)), timezone(offset)).date()
         except (OverflowError, OSError, ValueError):
             return None
+    from email.utils import parsedate_to_datetime
+
     for parse in (datetime.fromisoformat, parsedate_to_datetime):
         try:
             return parse(value).date()
