@@ -94,11 +94,18 @@ def check(store, options):
             included = glob_matcher(store.config_globs(store.settings["include"]))
             excluded = glob_matcher(store.config_globs(store.settings["exclude"]))
             exempt = glob_matcher(store.settings.get("exempt") or ())
-            gone = [path for path in deleted_paths(root, since, staged=store.staged, under=under)
-                    if path.startswith(prefix) and glob_match(rel := path[len(prefix):], patterns)
-                    and included(rel) and not excluded(rel) and not exempt(rel)]  # as the store's files are chosen
+            def judged(paths):
+                return [path for path in paths
+                        if path.startswith(prefix) and glob_match(rel := path[len(prefix):], patterns)
+                        and included(rel) and not excluded(rel) and not exempt(rel)]  # as the store's files are chosen
+
+            gone = dict.fromkeys(judged(deleted_paths(root, since, staged=store.staged, under=under)), since)
+            if store.staged and since is not None:
+                # A log born since REV and deleted by the commit being made: gone from HEAD
+                for path in judged(deleted_paths(root, None, staged=True, under=under)):
+                    gone.setdefault(path, None)
         else:
-            gone = []
+            gone = {}
         if store.staged and since is not None:
             # Judged against REV, a log born since then is all new: its
             # staged rewrite is judged against HEAD, as without --since.
@@ -109,11 +116,11 @@ def check(store, options):
         if store.since is not None:
             raise ConfigError(f"--since {store.since}: {exc}") from None
         raise
-    for path in gone:
+    for path, source in gone.items():
         yield Problem(
             path, 1, 0,
-            f"append-only file deleted: every line of its {named} version is gone; restore it "
-            f"(`git restore --source={since or 'HEAD'} --staged --worktree -- {path}`), or move it to an archive "
+            f"append-only file deleted: every line of its {named if source else 'HEAD'} version is gone; restore it "
+            f"(`git restore --source={source or 'HEAD'} --staged --worktree -- {path}`), or move it to an archive "
             "folder (a move keeps it)",
         )
     for path, lines in sorted(found.items()):

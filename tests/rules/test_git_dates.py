@@ -609,6 +609,18 @@ def test_a_daily_log_deleted_whole_is_rewritten_but_one_moved_is_not(logs, findi
     assert rewritten(findings, logs, "--since", base) == [("memory/2024-01-10.md", 1, "MEM405")]
 
 
+def test_staged_since_catches_the_deletion_of_a_log_born_after_rev(logs, cli):
+    # Judged against REV it never existed, so its deletion by the commit being made went unseen.
+    base = logs.head()
+    logs.write("memory/2024-01-11.md", "- 09:00 started\n")
+    logs.commit("day two", D2)
+    logs.rm("memory/2024-01-11.md")
+    found = cli("check", "--format", "json", "--select", "MEM405", "--staged", "--since", base, logs.root).json()
+    assert [(f["path"], f["line"]) for f in found] == [("memory/2024-01-11.md", 1)]
+    assert found[0]["message"].startswith("append-only file deleted: every line of its HEAD version is gone; "
+                                          "restore it (`git restore --source=HEAD --staged --worktree -- memory/2024-01-11.md`)")
+
+
 def test_a_staged_edit_of_a_daily_log_under_a_quoted_folder_fires(tmp_path, findings):
     """git quotes a path with a double quote in it and, when it has a space
     too, puts a tab after the closing quote on its ``---`` line."""
