@@ -245,6 +245,79 @@ def test_generic_assignment_fires(line, column):
     assert [(h.line, h.column, h.kind) for h in found] == [(2, column, GENERIC)]
 
 
+# A password of letters alone, in one case: Gmail's app passwords are 16
+# lowercase letters, shown as four groups of four.
+APP_PASSWORD = rand(16, LO)
+GROUPED = " ".join(APP_PASSWORD[i : i + 4] for i in range(0, 16, 4))
+
+
+@pytest.mark.parametrize(
+    "line, column, length",
+    [
+        ("- App password: " + APP_PASSWORD + " (for me@gmail.com)", 17, 16),
+        ("password: " + APP_PASSWORD.capitalize(), 11, 16),
+        ("SMTP_PASSWORD=" + APP_PASSWORD, 15, 16),
+        ("SMTP_PASSWORD=" + APP_PASSWORD.upper() + "42", 15, 18),
+        ("- Gmail app password: " + GROUPED + " (for me@gmail.com)", 23, 19),
+        ('app_password = "' + GROUPED + '"', 17, 19),
+        ("- App password `" + GROUPED + "`", 17, 19),
+        ("Passwort: " + APP_PASSWORD, 11, 16),
+    ],
+)
+def test_a_random_password_of_letters_in_one_case_fires(line, column, length):
+    (hit,) = hits("intro\n" + line + "\n")
+    assert (hit.line, hit.column, hit.kind, hit.length) == (2, column, GENERIC, length)
+    secret = line[column - 1 : column - 1 + length].replace(" ", "")
+    assert hit.fingerprint == fingerprint(secret)  # grouped or not, one password, one fingerprint
+
+
+def test_a_random_password_of_letters_in_a_url_fires():
+    line = "SMTP_URL: smtp://me:" + APP_PASSWORD + "@smtp.gmail.com:587"
+    assert [(h.column, h.kind) for h in hits(line)] == [(line.index(APP_PASSWORD) + 1, "password in URL")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password: correcthorsebatterystaple",  # words run together
+        "password: see the vault",
+        "password: same with both keys",  # four words of four letters: not the grouped form
+        "token: refreshtoken",
+        "secret: notasecret",
+        "api_key: yourapikeyhere",
+        "password: changeme",
+        "password: changemeplease",
+        "password: placeholder",
+        "auth: authorization",
+        "api_key: getattribute",  # identifiers, file names
+        "token: githubappinstallation",
+        "auth: kubeconfig",
+        "secret: docker-compose.yml",
+        "password: supercalifragilistic",
+        "password: Administrator",
+        "password: qwhz mtkr",  # two groups are no app password
+        "password: asdf ghjk qwer tyui",
+    ],
+)
+def test_words_of_letters_in_one_case_do_not_fire(line):
+    assert hits("x\n" + line + "\n") == []
+
+
+def test_random_letters_are_told_from_words():
+    """Over 2,000 random 16-letter passwords nearly all fire; English words
+    run together (two to four, as a passphrase or an identifier) do not."""
+    rng = random.Random(16)
+    passwords = ["".join(rng.choice(LO) for _ in range(16)) for _ in range(2000)]
+    caught = sum(bool(hits("password: " + p)) for p in passwords)
+    assert caught >= 0.9 * len(passwords)
+    words = ("correct horse battery staple refresh access token client secret deploy github gmail "
+             "application password manager config settings default master server database backup "
+             "monday summer winter dragon sunshine football welcome shadow freedom whatever "
+             "attribute instance version develop production staging").split()
+    phrases = {"".join(rng.sample(words, rng.randint(2, 4))) for _ in range(2000)}
+    assert [p for p in phrases if hits("password: " + p)] == []
+
+
 def test_a_quoted_value_with_a_separator_is_redacted_whole(make_store, cli):
     """The scanner reads `"Kq9Zt7mVx2;pLw8RsT4"` whole: the redaction of
     another rule's message that quotes it must hide all of it."""

@@ -10,7 +10,8 @@ digits of a salted SHA-256): never the secret itself, in any output format.
 Detection is ``memlint/secrets.py``: vendor token formats (AWS, GitHub,
 GitLab, Slack, OpenAI, Anthropic, Google, Stripe, Twilio, SendGrid, npm,
 PyPI, Hugging Face, Telegram, JWTs, private key blocks), high-entropy values
-assigned to secret-like names, and passwords in URLs. Documented examples and
+assigned to secret-like names (random letters too, as a Gmail app password;
+not words run together), and passwords in URLs. Documented examples and
 placeholders (``AKIAIOSFODNN7EXAMPLE``, ``<your-token>``, ``xxxx``) are skipped.
 
 Options: ``allow``: fingerprints that are not secrets (``[]``). On the line

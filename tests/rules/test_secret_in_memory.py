@@ -29,6 +29,8 @@ GITHUB = "gh" + "p_" + _rand(36)
 AWS_ID = "AK" + "IA" + _rand(16, string.ascii_uppercase + "234567")
 PASSWORD = _rand(24)
 KEY_BODY = "\n".join(_rand(64, B62 + "+/") for _ in range(4))
+APP_PASSWORD = _rand(16, string.ascii_lowercase)  # Gmail's: 16 lowercase letters, shown in groups of four
+GROUPED = " ".join(APP_PASSWORD[i:i + 4] for i in range(0, 16, 4))
 PRIVATE_KEY = "-----BEGIN RSA PRIVATE KEY-----\n" + KEY_BODY + "\n-----END RSA PRIVATE KEY-----"
 SECRETS = [GITHUB, AWS_ID, PASSWORD, KEY_BODY.split("\n")[0]]
 
@@ -74,6 +76,37 @@ def test_quiet_on_placeholders_and_prose(make_store, findings):
         ),
     })
     assert _codes(findings(store)) == []
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
+def test_a_password_of_random_letters_fires_and_is_never_printed(make_store, cli, fmt):
+    """A Gmail app password, bare or in Google's groups of four, is found
+    where it is; words in one case stay quiet; no output shows it, nor a
+    message of another rule that quotes it (MEM004 on ``created``)."""
+    store = make_store({
+        "MEMORY.md": "# Index\n- [Mail](mail.md) — mail\n",
+        "mail.md": MEM.format(name="mail").replace("type: reference\n", f"type: reference\ncreated: {APP_PASSWORD}\n")
+        + f"- App password: {APP_PASSWORD} (for me@gmail.com)\n"
+        + f"- SMTP_PASSWORD=`{GROUPED}`\n"
+        + "- password: correcthorsebatterystaple\n- token: refreshtoken\n- api_key: yourapikeyhere\n"
+        + "- secret: notasecret\n- password: see the vault\n",
+    })
+    found = cli("check", "--format", "json", store).json()
+    assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in found if f["code"] == "MEM601"] == [
+        ("mail.md", 7, 17, "high-entropy value assigned to a secret-like name"),
+        ("mail.md", 8, 18, "high-entropy value assigned to a secret-like name"),
+    ]
+    assert all(f"fingerprint {fingerprint(APP_PASSWORD)}" in f["message"] for f in found if f["code"] == "MEM601")
+    assert any(f["code"] == "MEM004" and f["line"] == 5 for f in found)  # it quotes the value, redacted
+    output = cli("check", "--format", fmt, store).output
+    for part in (APP_PASSWORD, GROUPED, APP_PASSWORD[4:12], GROUPED[5:14]):
+        assert part not in output, part
+
+
+def test_the_app_password_in_a_real_store_is_found(corpora, cli):
+    """The ahmed store's daily log of 2026-03-18 keeps a Gmail app password."""
+    found = cli("check", "--no-cache", "--format", "json", "--select", "MEM601", corpora["ahmed"]).json()
+    assert ("memory/archive/2026-03/2026-03-18.md", 339, 17) in {(f["path"], f["line"], f["column"]) for f in found}
 
 
 def test_inline_allow_comment(make_store, findings):
