@@ -157,6 +157,31 @@ def test_files_in_the_wrong_encoding_are_scanned_too(make_store, findings):
     assert _codes(found, "MEM006") == [("latin.md", 1), ("utf16.md", 1)]
 
 
+def test_files_with_nul_bytes_are_scanned_too(make_store, cli):
+    """A NUL byte makes a file "binary" (MEM006): its secrets leak all the
+    same, so it is scanned as text (UTF-16 without a byte order mark as
+    UTF-16), on the line the secret is on; binary data without one is quiet."""
+    noise = random.Random(6).randbytes(200_000)
+    store = make_store({
+        "MEMORY.md": "# Index\n- [B](bin.md)\n- [U](utf16.md)\n- [N](noise.md)\n",
+        "bin.md": f"x\0y\ncaf\xe9\n\ntoken {GITHUB}\n".encode("latin-1"),
+        "utf16.md": f"line\ncafé\ndb_password = \"{PASSWORD}\"\n".encode("utf-16-le"),
+        "noise.md": noise,
+    })
+    result = cli("check", "--format", "json", store)
+    assert GITHUB not in result.output and PASSWORD not in result.output
+    found = result.json()
+    assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in found if f["code"] == "MEM601"] == [
+        ("bin.md", 4, 7, "GitHub token"),
+        ("utf16.md", 3, 16, "high-entropy value assigned to a secret-like name"),
+    ]
+    assert sorted((f["path"], f["message"]) for f in found if f["code"] == "MEM006") == [
+        ("bin.md", "binary file with a markdown name"),
+        ("noise.md", "binary file with a markdown name"),
+        ("utf16.md", "binary file with a markdown name"),
+    ]
+
+
 def test_a_staged_run_scans_the_staged_bytes_of_a_file_in_the_wrong_encoding(tmp_path, findings):
     """The commit is what leaks: not the working copy, edited since it was staged."""
     from tests.gitrepo import GitRepo
