@@ -22,8 +22,9 @@ Design notes
   restricted keys, Twilio, SendGrid, npm, PyPI, Hugging Face, Replicate,
   Telegram bot tokens, JWTs, ``-----BEGIN ... PRIVATE KEY-----`` blocks
   (reported once, at the BEGIN line, only when key material follows).
-  Generic: a high-entropy value assigned (``:``, ``=``, ``=>``, ``:=``) to a
-  secret-like name, and a password inside ``scheme://user:password@host``.
+  Generic: a high-entropy value assigned (``:``, ``=``, ``=>``, ``:=``,
+  ``→``, ``->``, or a code span after the name) to a secret-like name, and
+  a password inside ``scheme://user:password@host``.
   Letters of one case count when their letter pairs are unlike English
   ones: a Gmail app password (``qwhz mtkr bvxp nlca`` too), not a
   passphrase or an identifier.
@@ -450,10 +451,10 @@ _ASSIGN = re.compile(
     (?:
         [\"'`*]{0,3}
         [ \t]*
-        (?P<op>:=|=>|=|:|：|\|)  # "：" as CJK keyboards type it; "|": a table row, | **Token** | value |
+        (?P<op>:=|=>|->|→|⇒|=|:|：|\|)  # "：" as CJK keyboards type it; "|": a table row, | **Token** | value |
         \*{0,2}                # "**Token:** value"
         [ \t]*
-      | [\"'*]{0,3}[ \t]+(?=`)  # no operator: a code span right after the name, "API Key `...`"
+      | [\"'`*]{0,3}[ \t]+\(?(?=`)  # no operator: a code span after the name, "API Key `...`", "key (`...`)"
     )
     (?:
         "(?P<dq>[^"\n]{1,512})"
@@ -465,6 +466,8 @@ _ASSIGN = re.compile(
     """,
     re.VERBOSE,
 )
+
+_ARROWS = frozenset({"->", "→", "⇒"})  # "API key → ...", as agents write an assignment in notes
 
 _NAME_SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
@@ -697,6 +700,10 @@ def _generic_value(m: re.Match[str]) -> tuple[int, str] | None:
     if scheme:
         start += scheme.end()
         value = value[scheme.end() :]
+    arrow = max(value.rfind("→"), value.rfind("⇒"))
+    if arrow >= 0:  # "old→new": the value set now is the new one ("ak_→ck_...")
+        start += arrow + 1
+        value = value[arrow + 1 :]
     stripped = value.rstrip(".")  # sentence-final period after a bare value
     return start, stripped
 
@@ -724,7 +731,7 @@ _NOT_A_KEY_QUALIFIER = frozenset({
 # What may follow the secret's own word in a label: how it was handled, and where.
 _LABEL_VERBS = frozenset({
     "updated", "saved", "stored", "set", "rotated", "regenerated", "generated", "created", "changed", "added",
-    "issued", "reset", "renewed", "new", "now", "is", "was", "here", "used",
+    "issued", "reset", "renewed", "new", "now", "is", "was", "here", "used", "fixed", "corrected", "configured",
 })
 _LABEL_PLACES = frozenset({"to", "in", "into", "at", "under"})  # then any word: "saved to ~/.env"
 _NOT_A_PLACE = frozenset({"id", "ids", "name", "names", "type", "count", "length", "size"})  # "secret in id=..."
@@ -797,6 +804,8 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
             name = m.group("name")
             if _not_a_secret_here(text, m.start("name")):
                 continue
+            if m.group("op") in _ARROWS and text[name_end] in "\"'`":
+                continue  # `x-key: $SIGNING_SECRET` → handler(): what a quoted name leads to, not its value
             if not _is_secret_name(name):
                 # a label of several words: "API Key: ...", "Consumer key = ...", "Token updated: ..."
                 name = _secret_label(text, m.start("name"), name, table=m.group("op") == "|")

@@ -338,6 +338,47 @@ def test_report_redacts_frontmatter_values_it_quotes(make_store, cli):
     assert token not in text and text.count("ghp\\_…(40 chars)") == 2  # (markdown escapes the _)
 
 
+CONSUMER_KEY = "ck_" + rand(20)
+
+
+@pytest.mark.parametrize(
+    "line, secret",
+    [
+        # an arrow for the operator, as agents write in their notes
+        ("- API key → " + VAL, VAL),
+        ("OPENAI_API_KEY -> " + VAL, VAL),
+        ("password ⇒ `" + VAL + "`", VAL),
+        ("- Gateway token → `" + HEXVAL + "`", HEXVAL),
+        ("- Composio consumer key fixed: ak_→" + CONSUMER_KEY, CONSUMER_KEY),  # old → new: the new one is set
+        # a code span after the name, without ":" or "="
+        ("`OPENAI_API_KEY` `" + VAL + "`", VAL),
+        ("- Configured consumer key (`" + CONSUMER_KEY + "`) in openclaw.json", CONSUMER_KEY),
+    ],
+)
+def test_arrows_and_code_spans_assign_too(line, secret):
+    (hit,) = hits("x\n" + line + "\n")
+    assert (hit.line, hit.column, hit.kind, hit.fingerprint) == (2, line.index(secret) + 1, GENERIC, fingerprint(secret))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- token → refresh → access (the OAuth flow)",
+        "- Auth flow: login → token → callbackhandler → dashboard",
+        "- password -> see the vault",
+        "- Rotated the API key → done, old one revoked",
+        "- `token` `refresh`",
+        "- the key (`Ctrl+K`) opens search",
+        "- Token count → " + rand(6, DG),
+        "- Renamed secret_name → new_secret_name",
+        "- API key (`OPENAI_API_KEY`) lives in 1Password",
+        "- header `x-revalidate-key: $SIGNING_SECRET` → revalidatePath(\"/\")",  # what a code span leads to
+    ],
+)
+def test_arrows_and_code_spans_in_prose_do_not_fire(line):
+    assert hits("x\n" + line + "\n") == []
+
+
 def test_generic_hit_fingerprints_the_value_only():
     (hit,) = hits('password = "' + VAL + '"')
     assert hit.fingerprint == fingerprint(VAL)

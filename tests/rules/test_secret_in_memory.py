@@ -109,6 +109,32 @@ def test_the_app_password_in_a_real_store_is_found(corpora, cli):
     assert ("memory/archive/2026-03/2026-03-18.md", 339, 17) in {(f["path"], f["line"], f["column"]) for f in found}
 
 
+def test_a_key_after_an_arrow_or_in_a_code_span_after_its_name_fires(make_store, cli):
+    """``name → value`` and ``name `value` `` (no ``:`` or ``=``) assign as
+    agents write them; an arrow in a flow of words does not."""
+    store = make_store({
+        "MEMORY.md": "# Index\n- [Keys](keys.md) — keys\n",
+        "keys.md": MEM.format(name="keys") + f"- OpenAI API key → {PASSWORD}\n- Consumer key fixed: ak_→{PASSWORD}\n"
+        + f"- `OPENAI_API_KEY` `{PASSWORD}`\n- Configured consumer key (`{PASSWORD}`) in openclaw.json\n"
+        + "- token → refresh → access, see the OAuth notes\n",
+    })
+    result = cli("check", "--format", "json", "--select", "MEM601", store)
+    assert PASSWORD not in result.output
+    assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in result.json()] == [
+        ("keys.md", 6, 20, "high-entropy value assigned to a secret-like name"),
+        ("keys.md", 7, 27, "high-entropy value assigned to a secret-like name"),
+        ("keys.md", 8, 21, "high-entropy value assigned to a secret-like name"),
+        ("keys.md", 9, 29, "high-entropy value assigned to a secret-like name"),
+    ]
+
+
+def test_keys_after_an_arrow_or_in_a_code_span_in_a_real_store_are_found(corpora, cli):
+    """The ahmed store: "consumer key fixed: ak_→ck_..." and "Configured consumer key (`ck_...`)"."""
+    found = cli("check", "--no-cache", "--format", "json", "--select", "MEM601", corpora["ahmed"]).json()
+    assert {("memory/2026-03-27.md", 111, 36), ("memory/archive/2026-03/2026-03-13.md", 7, 29)} <= {
+        (f["path"], f["line"], f["column"]) for f in found}
+
+
 def test_inline_allow_comment(make_store, findings):
     store = make_store({
         "MEMORY.md": "# Index\n- [D](deploy.md) — d\n",
