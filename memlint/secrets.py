@@ -22,8 +22,12 @@ Design notes
   restricted keys, Twilio, SendGrid, npm, PyPI, Hugging Face, Replicate,
   Telegram bot tokens, JWTs, ``-----BEGIN ... PRIVATE KEY-----`` blocks
   (reported once, at the BEGIN line, only when key material follows).
-  Generic: a high-entropy value assigned (``:``, ``=``, ``=>``, ``:=``) to a
-  secret-like name, and a password inside ``scheme://user:password@host``.
+  Generic: a high-entropy value assigned (``:``, ``=``, ``=>``, ``:=``,
+  ``→``, ``->``, or a code span after the name) to a secret-like name, and
+  a password inside ``scheme://user:password@host``.
+  Letters of one case count when their letter pairs are unlike English
+  ones: a Gmail app password (``qwhz mtkr bvxp nlca`` too), not a
+  passphrase or an identifier.
 * **Speed / safety.**  Vendor patterns begin with a literal prefix (``AKIA``,
   ``ghp_``, ``xox`` ...; the Telegram one is gated on ``:AA``) and only run
   when that literal occurs in the text (a C-speed substring test).  All
@@ -59,6 +63,7 @@ import functools
 import hashlib
 import math
 import re
+import string
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterator, NamedTuple
@@ -446,10 +451,10 @@ _ASSIGN = re.compile(
     (?:
         [\"'`*]{0,3}
         [ \t]*
-        (?P<op>:=|=>|=|:|：|\|)  # "：" as CJK keyboards type it; "|": a table row, | **Token** | value |
+        (?P<op>:=|=>|->|→|⇒|=|:|：|\|)  # "：" as CJK keyboards type it; "|": a table row, | **Token** | value |
         \*{0,2}                # "**Token:** value"
         [ \t]*
-      | [\"'*]{0,3}[ \t]+(?=`)  # no operator: a code span right after the name, "API Key `...`"
+      | [\"'`*]{0,3}[ \t]+\(?(?=`)  # no operator: a code span after the name, "API Key `...`", "key (`...`)"
     )
     (?:
         "(?P<dq>[^"\n]{1,512})"
@@ -461,6 +466,8 @@ _ASSIGN = re.compile(
     """,
     re.VERBOSE,
 )
+
+_ARROWS = frozenset({"->", "→", "⇒"})  # "API key → ...", as agents write an assignment in notes
 
 _NAME_SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
@@ -607,6 +614,61 @@ def _looks_high_entropy(value: str) -> bool:
     return entropy >= 2.5 and entropy >= _ENTROPY_RATIO * ceiling
 
 
+# How much likelier each pair of letters is in an English word than in random
+# letters, in bits: log2(26 * P(second | first)) over the 73k words of
+# Debian's wamerican list, rounded and kept to -6..+3, written as the digit
+# bits + 6. Row: the first letter, a to z; column: the second.
+_PAIR_BITS = (
+    "16763463615868161878554353",  # a
+    "86238102730832810764711040",  # b
+    "80507008707600802747600040",  # c
+    "74369353930644730672634051",  # d
+    "64685443412767452886354542",  # e
+    "72108701800711800756700050",  # f
+    "82018267800746720873702050",  # g
+    "83129302801544810656604060",  # h
+    "65767560103669752677350205",  # i
+    "90008100701000920220911000",  # j
+    "74239325813646640583504060",  # k
+    "83358331804843730165631070",  # l
+    "87308301800364870261601040",  # m
+    "73778493725325622378542032",  # n
+    "55664463514778661866766342",  # o
+    "82118117701722870866601040",  # p
+    "31000000300300100011901000",  # q
+    "84568353814555740676643050",  # r
+    "63628327705655663279614040",  # s
+    "72419317900533720776603052",  # t
+    "66666461613778460887020213",  # u
+    "80019000900200700221420030",  # v
+    "94258327804636830663202031",  # w
+    "71708116800321681128643551",  # x
+    "75667454723777670686515313",  # y
+    "82119004802632620122422057",  # z
+)
+_PAIR_SCORE = {
+    a + b: int(digit) - 6 for a, row in zip(string.ascii_lowercase, _PAIR_BITS)
+    for b, digit in zip(string.ascii_lowercase, row)
+}
+# Letters more than 2**12 times likelier drawn at random than spelled as English.
+# Measured: ~94% of random 16-letter strings reach it; no word-like token of
+# the four corpora (but three random ones) nor any of 20k dictionary words does.
+_RANDOM_LETTERS_BITS = -12
+# A value of letters in one case, a word's shape to _WORDY_PART.
+_ONE_CASE_LETTERS = re.compile(r"([a-z]+|[A-Z]+|[A-Z][a-z]+)[0-9]{0,4}")
+# A Gmail app password as Google shows it: four groups of four letters.
+_GROUPED_LETTERS = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}(?![A-Za-z0-9])")
+
+
+def _random_letters(letters: str) -> bool:
+    """Whether letters are drawn at random rather than spelled: a generated
+    password ("qwhzmtkrbvxpnlca"), not words run together
+    ("correcthorsebatterystaple", "refreshtoken", "getattribute")."""
+    low = letters.lower()
+    return (len(low) >= _MIN_GENERIC_LEN
+            and sum(_PAIR_SCORE[low[i:i + 2]] for i in range(len(low) - 1)) < _RANDOM_LETTERS_BITS)
+
+
 def _is_reference_or_wordy(value: str) -> bool:
     if value.startswith(_REFERENCE_STARTS):
         return True
@@ -615,6 +677,9 @@ def _is_reference_or_wordy(value: str) -> bool:
         return True
     if any(word in low for word in ("password", "passwd", "secret", "token")):
         return True  # "my-secret-password", "get_token"
+    one_case = _ONE_CASE_LETTERS.fullmatch(value)
+    if one_case and _random_letters(one_case.group(1)):
+        return False  # a word's shape, not its letters: an app password "qwhzmtkrbvxpnlca"
     parts = [p for p in _VALUE_SPLIT.split(value) if p]
     return all(_WORDY_PART.fullmatch(p) for p in parts)
 
@@ -635,6 +700,10 @@ def _generic_value(m: re.Match[str]) -> tuple[int, str] | None:
     if scheme:
         start += scheme.end()
         value = value[scheme.end() :]
+    arrow = max(value.rfind("→"), value.rfind("⇒"))
+    if arrow >= 0:  # "old→new": the value set now is the new one ("ak_→ck_...")
+        start += arrow + 1
+        value = value[arrow + 1 :]
     stripped = value.rstrip(".")  # sentence-final period after a bare value
     return start, stripped
 
@@ -662,7 +731,7 @@ _NOT_A_KEY_QUALIFIER = frozenset({
 # What may follow the secret's own word in a label: how it was handled, and where.
 _LABEL_VERBS = frozenset({
     "updated", "saved", "stored", "set", "rotated", "regenerated", "generated", "created", "changed", "added",
-    "issued", "reset", "renewed", "new", "now", "is", "was", "here", "used",
+    "issued", "reset", "renewed", "new", "now", "is", "was", "here", "used", "fixed", "corrected", "configured",
 })
 _LABEL_PLACES = frozenset({"to", "in", "into", "at", "under"})  # then any word: "saved to ~/.env"
 _NOT_A_PLACE = frozenset({"id", "ids", "name", "names", "type", "count", "length", "size"})  # "secret in id=..."
@@ -735,6 +804,8 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
             name = m.group("name")
             if _not_a_secret_here(text, m.start("name")):
                 continue
+            if m.group("op") in _ARROWS and text[name_end] in "\"'`":
+                continue  # `x-key: $SIGNING_SECRET` → handler(): what a quoted name leads to, not its value
             if not _is_secret_name(name):
                 # a label of several words: "API Key: ...", "Consumer key = ...", "Token updated: ..."
                 name = _secret_label(text, m.start("name"), name, table=m.group("op") == "|")
@@ -748,6 +819,10 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
             if got is None:
                 continue
             start, value = got
+            end = start + len(value)
+            grouped = _GROUPED_LETTERS.match(text, start)
+            if grouped is not None:  # "qwhz mtkr bvxp nlca": one password, judged (and fingerprinted) whole
+                end, value = grouped.end(), grouped.group().replace(" ", "")
             # cheapest checks first: most candidates are short words
             if len(value) < _MIN_GENERIC_LEN or _WHITESPACE.search(value):
                 continue
@@ -756,12 +831,12 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
             if _GOOGLE_CLIENT_ID.fullmatch(value):
                 continue  # an OAuth client id is public, however the line names it
             if _is_aws_secret_name(name) and _AWS_SECRET_VALUE.fullmatch(value):
-                emit(start, start + len(value), "AWS secret access key", value)
+                emit(start, end, "AWS secret access key", value)
             elif _looks_high_entropy(value):
-                emit(start, start + len(value), GENERIC_KIND, value)
+                emit(start, end, GENERIC_KIND, value)
             else:
                 continue
-            pos = m.end()
+            pos = max(m.end(), end)
 
 
 # Labels in other languages: password, secret key, access token... as agents

@@ -245,6 +245,79 @@ def test_generic_assignment_fires(line, column):
     assert [(h.line, h.column, h.kind) for h in found] == [(2, column, GENERIC)]
 
 
+# A password of letters alone, in one case: Gmail's app passwords are 16
+# lowercase letters, shown as four groups of four.
+APP_PASSWORD = rand(16, LO)
+GROUPED = " ".join(APP_PASSWORD[i : i + 4] for i in range(0, 16, 4))
+
+
+@pytest.mark.parametrize(
+    "line, column, length",
+    [
+        ("- App password: " + APP_PASSWORD + " (for me@gmail.com)", 17, 16),
+        ("password: " + APP_PASSWORD.capitalize(), 11, 16),
+        ("SMTP_PASSWORD=" + APP_PASSWORD, 15, 16),
+        ("SMTP_PASSWORD=" + APP_PASSWORD.upper() + "42", 15, 18),
+        ("- Gmail app password: " + GROUPED + " (for me@gmail.com)", 23, 19),
+        ('app_password = "' + GROUPED + '"', 17, 19),
+        ("- App password `" + GROUPED + "`", 17, 19),
+        ("Passwort: " + APP_PASSWORD, 11, 16),
+    ],
+)
+def test_a_random_password_of_letters_in_one_case_fires(line, column, length):
+    (hit,) = hits("intro\n" + line + "\n")
+    assert (hit.line, hit.column, hit.kind, hit.length) == (2, column, GENERIC, length)
+    secret = line[column - 1 : column - 1 + length].replace(" ", "")
+    assert hit.fingerprint == fingerprint(secret)  # grouped or not, one password, one fingerprint
+
+
+def test_a_random_password_of_letters_in_a_url_fires():
+    line = "SMTP_URL: smtp://me:" + APP_PASSWORD + "@smtp.gmail.com:587"
+    assert [(h.column, h.kind) for h in hits(line)] == [(line.index(APP_PASSWORD) + 1, "password in URL")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password: correcthorsebatterystaple",  # words run together
+        "password: see the vault",
+        "password: same with both keys",  # four words of four letters: not the grouped form
+        "token: refreshtoken",
+        "secret: notasecret",
+        "api_key: yourapikeyhere",
+        "password: changeme",
+        "password: changemeplease",
+        "password: placeholder",
+        "auth: authorization",
+        "api_key: getattribute",  # identifiers, file names
+        "token: githubappinstallation",
+        "auth: kubeconfig",
+        "secret: docker-compose.yml",
+        "password: supercalifragilistic",
+        "password: Administrator",
+        "password: qwhz mtkr",  # two groups are no app password
+        "password: asdf ghjk qwer tyui",
+    ],
+)
+def test_words_of_letters_in_one_case_do_not_fire(line):
+    assert hits("x\n" + line + "\n") == []
+
+
+def test_random_letters_are_told_from_words():
+    """Over 2,000 random 16-letter passwords nearly all fire; English words
+    run together (two to four, as a passphrase or an identifier) do not."""
+    rng = random.Random(16)
+    passwords = ["".join(rng.choice(LO) for _ in range(16)) for _ in range(2000)]
+    caught = sum(bool(hits("password: " + p)) for p in passwords)
+    assert caught >= 0.9 * len(passwords)
+    words = ("correct horse battery staple refresh access token client secret deploy github gmail "
+             "application password manager config settings default master server database backup "
+             "monday summer winter dragon sunshine football welcome shadow freedom whatever "
+             "attribute instance version develop production staging").split()
+    phrases = {"".join(rng.sample(words, rng.randint(2, 4))) for _ in range(2000)}
+    assert [p for p in phrases if hits("password: " + p)] == []
+
+
 def test_a_quoted_value_with_a_separator_is_redacted_whole(make_store, cli):
     """The scanner reads `"Kq9Zt7mVx2;pLw8RsT4"` whole: the redaction of
     another rule's message that quotes it must hide all of it."""
@@ -263,6 +336,47 @@ def test_report_redacts_frontmatter_values_it_quotes(make_store, cli):
                         "b.md": f"---\nname: b\ndescription: d\ntype: {token}\n---\nx\n"})
     text = cli("report", store).output
     assert token not in text and text.count("ghp\\_…(40 chars)") == 2  # (markdown escapes the _)
+
+
+CONSUMER_KEY = "ck_" + rand(20)
+
+
+@pytest.mark.parametrize(
+    "line, secret",
+    [
+        # an arrow for the operator, as agents write in their notes
+        ("- API key → " + VAL, VAL),
+        ("OPENAI_API_KEY -> " + VAL, VAL),
+        ("password ⇒ `" + VAL + "`", VAL),
+        ("- Gateway token → `" + HEXVAL + "`", HEXVAL),
+        ("- Composio consumer key fixed: ak_→" + CONSUMER_KEY, CONSUMER_KEY),  # old → new: the new one is set
+        # a code span after the name, without ":" or "="
+        ("`OPENAI_API_KEY` `" + VAL + "`", VAL),
+        ("- Configured consumer key (`" + CONSUMER_KEY + "`) in openclaw.json", CONSUMER_KEY),
+    ],
+)
+def test_arrows_and_code_spans_assign_too(line, secret):
+    (hit,) = hits("x\n" + line + "\n")
+    assert (hit.line, hit.column, hit.kind, hit.fingerprint) == (2, line.index(secret) + 1, GENERIC, fingerprint(secret))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- token → refresh → access (the OAuth flow)",
+        "- Auth flow: login → token → callbackhandler → dashboard",
+        "- password -> see the vault",
+        "- Rotated the API key → done, old one revoked",
+        "- `token` `refresh`",
+        "- the key (`Ctrl+K`) opens search",
+        "- Token count → " + rand(6, DG),
+        "- Renamed secret_name → new_secret_name",
+        "- API key (`OPENAI_API_KEY`) lives in 1Password",
+        "- header `x-revalidate-key: $SIGNING_SECRET` → revalidatePath(\"/\")",  # what a code span leads to
+    ],
+)
+def test_arrows_and_code_spans_in_prose_do_not_fire(line):
+    assert hits("x\n" + line + "\n") == []
 
 
 def test_generic_hit_fingerprints_the_value_only():

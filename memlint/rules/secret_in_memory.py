@@ -3,14 +3,16 @@
 Why: agents copy tokens from tool output into memory, and memory stores are
 often pushed to public repositories, where a leaked key is found by scanners
 within minutes. Every file is checked, whatever its role (root, indexes,
-memories, daily logs), including files saved in the wrong encoding.
+memories, daily logs), including files saved in the wrong encoding and
+"binary" ones (a NUL byte).
 
 The finding names the kind of secret and a fingerprint (the first 12 hex
 digits of a salted SHA-256): never the secret itself, in any output format.
 Detection is ``memlint/secrets.py``: vendor token formats (AWS, GitHub,
 GitLab, Slack, OpenAI, Anthropic, Google, Stripe, Twilio, SendGrid, npm,
 PyPI, Hugging Face, Telegram, JWTs, private key blocks), high-entropy values
-assigned to secret-like names, and passwords in URLs. Documented examples and
+assigned to secret-like names (random letters too, as a Gmail app password;
+not words run together), and passwords in URLs. Documented examples and
 placeholders (``AKIAIOSFODNN7EXAMPLE``, ``<your-token>``, ``xxxx``) are skipped.
 
 Options: ``allow``: fingerprints that are not secrets (``[]``). On the line
@@ -85,9 +87,9 @@ def _hits(doc, allow: frozenset, store) -> list[tuple[int, int, str]]:
 
 
 def _undecodable_text(doc, store) -> str | None:
-    """Text of a file the store could not decode (Latin-1, UTF-16): a secret
-    in it leaks all the same. In a staged run, the bytes being committed.
-    Symlinks, binaries and oversized files are never read here."""
+    """Text of a file the store could not decode (Latin-1, UTF-16, a NUL
+    byte): a secret in it leaks all the same. In a staged run, the bytes
+    being committed. Symlinks and oversized files are never read here."""
     data = store.staged_bytes(doc)
     if data is None:
         try:  # is_symlink and is_file raise on a folder that cannot be entered (EACCES)
@@ -100,6 +102,27 @@ def _undecodable_text(doc, store) -> str | None:
         return None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16", errors="replace")
-    if b"\0" in data[:8192]:
-        return None
-    return data.decode("utf-8", errors="replace")
+    codec = _utf16_without_bom(data[:8192])
+    if codec is not None:
+        return data.decode(codec, errors="replace")
+    # A "binary" file (a NUL byte) is read as text too, its lines kept ("\n"
+    # is never part of a replaced byte sequence).
+    return data.translate(_CONTROL_BYTES).decode("utf-8", errors="replace")
+
+
+# A NUL (or other control byte) ends a string in binary data: read as a
+# vertical tab, where a value stops but no line ends, "Password: \0next
+# string" assigns nothing.
+_CONTROL_BYTES = bytes.maketrans(bytes([*range(9), *range(14, 32)]), b"\v" * 27)
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """The codec of text saved as UTF-16 without a byte order mark: most of
+    its odd bytes (little-endian) or even bytes are the NUL high byte of an
+    ASCII character, and the others are not NUL."""
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if odd * 4 > len(head) and even * 8 < odd:
+        return "utf-16-le"
+    if even * 4 > len(head) and odd * 8 < even:
+        return "utf-16-be"
+    return None

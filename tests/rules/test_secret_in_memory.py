@@ -29,6 +29,8 @@ GITHUB = "gh" + "p_" + _rand(36)
 AWS_ID = "AK" + "IA" + _rand(16, string.ascii_uppercase + "234567")
 PASSWORD = _rand(24)
 KEY_BODY = "\n".join(_rand(64, B62 + "+/") for _ in range(4))
+APP_PASSWORD = _rand(16, string.ascii_lowercase)  # Gmail's: 16 lowercase letters, shown in groups of four
+GROUPED = " ".join(APP_PASSWORD[i:i + 4] for i in range(0, 16, 4))
 PRIVATE_KEY = "-----BEGIN RSA PRIVATE KEY-----\n" + KEY_BODY + "\n-----END RSA PRIVATE KEY-----"
 SECRETS = [GITHUB, AWS_ID, PASSWORD, KEY_BODY.split("\n")[0]]
 
@@ -74,6 +76,63 @@ def test_quiet_on_placeholders_and_prose(make_store, findings):
         ),
     })
     assert _codes(findings(store)) == []
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
+def test_a_password_of_random_letters_fires_and_is_never_printed(make_store, cli, fmt):
+    """A Gmail app password, bare or in Google's groups of four, is found
+    where it is; words in one case stay quiet; no output shows it, nor a
+    message of another rule that quotes it (MEM004 on ``created``)."""
+    store = make_store({
+        "MEMORY.md": "# Index\n- [Mail](mail.md) — mail\n",
+        "mail.md": MEM.format(name="mail").replace("type: reference\n", f"type: reference\ncreated: {APP_PASSWORD}\n")
+        + f"- App password: {APP_PASSWORD} (for me@gmail.com)\n"
+        + f"- SMTP_PASSWORD=`{GROUPED}`\n"
+        + "- password: correcthorsebatterystaple\n- token: refreshtoken\n- api_key: yourapikeyhere\n"
+        + "- secret: notasecret\n- password: see the vault\n",
+    })
+    found = cli("check", "--format", "json", store).json()
+    assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in found if f["code"] == "MEM601"] == [
+        ("mail.md", 7, 17, "high-entropy value assigned to a secret-like name"),
+        ("mail.md", 8, 18, "high-entropy value assigned to a secret-like name"),
+    ]
+    assert all(f"fingerprint {fingerprint(APP_PASSWORD)}" in f["message"] for f in found if f["code"] == "MEM601")
+    assert any(f["code"] == "MEM004" and f["line"] == 5 for f in found)  # it quotes the value, redacted
+    output = cli("check", "--format", fmt, store).output
+    for part in (APP_PASSWORD, GROUPED, APP_PASSWORD[4:12], GROUPED[5:14]):
+        assert part not in output, part
+
+
+def test_the_app_password_in_a_real_store_is_found(corpora, cli):
+    """The ahmed store's daily log of 2026-03-18 keeps a Gmail app password."""
+    found = cli("check", "--no-cache", "--format", "json", "--select", "MEM601", corpora["ahmed"]).json()
+    assert ("memory/archive/2026-03/2026-03-18.md", 339, 17) in {(f["path"], f["line"], f["column"]) for f in found}
+
+
+def test_a_key_after_an_arrow_or_in_a_code_span_after_its_name_fires(make_store, cli):
+    """``name → value`` and ``name `value` `` (no ``:`` or ``=``) assign as
+    agents write them; an arrow in a flow of words does not."""
+    store = make_store({
+        "MEMORY.md": "# Index\n- [Keys](keys.md) — keys\n",
+        "keys.md": MEM.format(name="keys") + f"- OpenAI API key → {PASSWORD}\n- Consumer key fixed: ak_→{PASSWORD}\n"
+        + f"- `OPENAI_API_KEY` `{PASSWORD}`\n- Configured consumer key (`{PASSWORD}`) in openclaw.json\n"
+        + "- token → refresh → access, see the OAuth notes\n",
+    })
+    result = cli("check", "--format", "json", "--select", "MEM601", store)
+    assert PASSWORD not in result.output
+    assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in result.json()] == [
+        ("keys.md", 6, 20, "high-entropy value assigned to a secret-like name"),
+        ("keys.md", 7, 27, "high-entropy value assigned to a secret-like name"),
+        ("keys.md", 8, 21, "high-entropy value assigned to a secret-like name"),
+        ("keys.md", 9, 29, "high-entropy value assigned to a secret-like name"),
+    ]
+
+
+def test_keys_after_an_arrow_or_in_a_code_span_in_a_real_store_are_found(corpora, cli):
+    """The ahmed store: "consumer key fixed: ak_→ck_..." and "Configured consumer key (`ck_...`)"."""
+    found = cli("check", "--no-cache", "--format", "json", "--select", "MEM601", corpora["ahmed"]).json()
+    assert {("memory/2026-03-27.md", 111, 36), ("memory/archive/2026-03/2026-03-13.md", 7, 29)} <= {
+        (f["path"], f["line"], f["column"]) for f in found}
 
 
 def test_inline_allow_comment(make_store, findings):
@@ -122,6 +181,31 @@ def test_files_in_the_wrong_encoding_are_scanned_too(make_store, findings):
     found = findings(store)
     assert _codes(found) == [("latin.md", 2), ("utf16.md", 2)]
     assert _codes(found, "MEM006") == [("latin.md", 1), ("utf16.md", 1)]
+
+
+def test_files_with_nul_bytes_are_scanned_too(make_store, cli):
+    """A NUL byte makes a file "binary" (MEM006): its secrets leak all the
+    same, so it is scanned as text (UTF-16 without a byte order mark as
+    UTF-16), on the line the secret is on; binary data without one is quiet."""
+    noise = random.Random(6).randbytes(200_000)
+    store = make_store({
+        "MEMORY.md": "# Index\n- [B](bin.md)\n- [U](utf16.md)\n- [N](noise.md)\n",
+        "bin.md": f"x\0y\ncaf\xe9\n\ntoken {GITHUB}\n".encode("latin-1"),
+        "utf16.md": f"line\ncafé\ndb_password = \"{PASSWORD}\"\n".encode("utf-16-le"),
+        "noise.md": noise,
+    })
+    result = cli("check", "--format", "json", store)
+    assert GITHUB not in result.output and PASSWORD not in result.output
+    found = result.json()
+    assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in found if f["code"] == "MEM601"] == [
+        ("bin.md", 4, 7, "GitHub token"),
+        ("utf16.md", 3, 16, "high-entropy value assigned to a secret-like name"),
+    ]
+    assert sorted((f["path"], f["message"]) for f in found if f["code"] == "MEM006") == [
+        ("bin.md", "binary file with a markdown name"),
+        ("noise.md", "binary file with a markdown name"),
+        ("utf16.md", "binary file with a markdown name"),
+    ]
 
 
 def test_a_staged_run_scans_the_staged_bytes_of_a_file_in_the_wrong_encoding(tmp_path, findings):
