@@ -345,6 +345,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                                 cache=cache)
         return stores[key]
 
+    owners: dict = {}  # folder of a file named -> the store its files belong to, or None
     named_whole: set = set()  # stores a folder was named for: reported whole
     files_named: dict = {}  # store key -> the repo-relative files named in it
     for p in paths:
@@ -364,7 +365,10 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                 store_at(key)
                 named_whole.add(key)
         else:
-            key = _store_of_file(p, config_for(p.absolute().parent))
+            folder = p.absolute().parent
+            if folder not in owners:  # the hook names many files of few folders: each folder looked up once
+                owners[folder] = _store_of_file(p, config_for(folder))
+            key = owners[folder]
             if key is None:
                 continue  # a markdown file outside any store: nothing to judge
             store = store_at(key)
