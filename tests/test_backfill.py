@@ -586,3 +586,19 @@ def test_corpora_bodies_stay_byte_identical_and_a_second_run_is_a_no_op(corpora,
             missing = cli("check", "--format", "json", "--preset", "moc", "--select", "MEM402", copy / folder)
             skipped = {line.split(": ")[1] for line in first.stderr.splitlines() if line.startswith("memlint: ")}
             assert {f["path"] for f in missing.json()} <= skipped, name
+
+
+@pytest.mark.parametrize("config", ['rules:\n  MEM001:\n    ignore: ["scratch/*"]\n', "rules:\n  MEM001: off\n"])
+def test_no_block_where_check_does_not_ask_for_one(tmp_path, cli, config):
+    # A block on a file MEM001 leaves alone turned a clean check into three MEM003 errors.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", config)
+    repo.write("MEMORY.md", "- [a](a.md)\n- [s](scratch/s.md)\n")
+    repo.write("a.md", "---\nname: a\ndescription: d\ntype: user\n---\nA.\n")
+    repo.write("scratch/s.md", "Scratch note.\n")
+    repo.commit("add", D1)
+    assert cli("check", "--select", "frontmatter", repo.root).exit_code == 0
+    result = cli("backfill", repo.root)
+    assert repo.read("scratch/s.md") == "Scratch note.\n"
+    assert "scratch/s.md: no frontmatter, and check does not ask for one here" in result.stderr
+    assert cli("check", "--select", "frontmatter", repo.root).exit_code == 0

@@ -81,8 +81,11 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
         dated.append((store, git))
     for store, git in dated:
         names = _fields_for(store, requested)
-        create_block = store.settings.get("frontmatter") == "required"
+        # A block goes only where check wants one (MEM001), as the config and suppressions leave it:
+        # not on a file `ignore`d or with the rule off, where a block would bring MEM003's errors.
+        wants_block = _missing_frontmatter(store) if store.settings.get("frontmatter") == "required" else set()
         for doc in sorted(store.memories, key=lambda d: d.path):
+            create_block = doc.path in wants_block
             if store.only_paths is not None and doc.path not in store.only_paths:
                 continue
             if not names:
@@ -112,7 +115,11 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 shown = ", ".join(f"{name} {known[name].isoformat()}" for name in ahead)
                 _skip(shown_path, f"git dates it after today ({store.today.isoformat()}): {shown}; "
                                 "a clock was ahead; not written")
-            if outcome.skipped:
+            if outcome.skipped and outcome.skipped.startswith("no frontmatter") \
+                    and store.settings.get("frontmatter") == "required":
+                _skip(shown_path, "no frontmatter, and check does not ask for one here (MEM001 is off, or its "
+                                  "`ignore` or a memlint-disable names this file): left alone")
+            elif outcome.skipped:
                 _skip(shown_path, outcome.skipped)
             if outcome.unknown:
                 _skip(shown_path, f"not committed yet, so git has no date for {', '.join(outcome.unknown)}; "
@@ -142,6 +149,13 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     if failed:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
+
+
+def _missing_frontmatter(store) -> set[str]:
+    """The files MEM001 (frontmatter-missing) reports in the store."""
+    from memlint.linter import Selection, lint_store
+
+    return {f.path for f in lint_store(store, Selection(select=("MEM001",))).findings}
 
 
 def _read_only(path: Path) -> bool:
