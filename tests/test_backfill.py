@@ -602,3 +602,18 @@ def test_no_block_where_check_does_not_ask_for_one(tmp_path, cli, config):
     assert repo.read("scratch/s.md") == "Scratch note.\n"
     assert "scratch/s.md: no frontmatter, and check does not ask for one here" in result.stderr
     assert cli("check", "--select", "frontmatter", repo.root).exit_code == 0
+
+
+@pytest.mark.parametrize("stage", [False, True])
+def test_a_file_with_changes_not_committed_gets_no_last_verified_from_its_last_commit(tmp_path, cli, stage):
+    # Its last commit's day, written into an edited file, made MEM404 fire the moment it was committed.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("MEMORY.md", "- [T](mocs/t.md)\n")
+    repo.write("mocs/t.md", "# T\n- [a](../a.md)\n")
+    repo.write("a.md", "---\ntitle: a\n---\nOld fact.\n")
+    repo.commit("add", D1)
+    repo.write("a.md", repo.read("a.md") + "New fact.\n", add=stage)
+    result = cli("backfill", repo.root)
+    assert repo.read("a.md") == "---\ntitle: a\ncreated: 2024-01-10\n---\nOld fact.\nNew fact.\n"
+    assert "a.md: has changes not committed yet, so git has no date for last_verified" in result.stderr

@@ -84,6 +84,7 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
         # A block goes only where check wants one (MEM001), as the config and suppressions leave it:
         # not on a file `ignore`d or with the rule off, where a block would bring MEM003's errors.
         wants_block = _missing_frontmatter(store) if store.settings.get("frontmatter") == "required" else set()
+        edited = set() if staged else _edited_since_head(store)
         for doc in sorted(store.memories, key=lambda d: d.path):
             create_block = doc.path in wants_block
             if store.only_paths is not None and doc.path not in store.only_paths:
@@ -104,6 +105,8 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 continue
             dates = git.of(doc)
             known = {"created": dates.created, "last_verified": dates.changed}
+            if doc.path in edited:  # its last commit's day is not the day of what it says now
+                known["last_verified"] = None
             chosen = {name: known[name] for name in names}
             outcome = add_dates(data, chosen, create_block=create_block, parsed=doc.parsed)
             # a clock was ahead: the date would be an error (MEM004: in the future, more than a day
@@ -121,7 +124,10 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                                   "`ignore` or a memlint-disable names this file): left alone")
             elif outcome.skipped:
                 _skip(shown_path, outcome.skipped)
-            if outcome.unknown:
+            if outcome.unknown and doc.path in edited:
+                _skip(shown_path, f"has changes not committed yet, so git has no date for {', '.join(outcome.unknown)}; "
+                                  "commit them first (under pre-commit, a file being changed is dated today)")
+            elif outcome.unknown:
                 _skip(shown_path, f"not committed yet, so git has no date for {', '.join(outcome.unknown)}; "
                                 "commit it first (under pre-commit, a file being added is dated today)")
             if not outcome.changed:
@@ -149,6 +155,19 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     if failed:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
+
+
+def _edited_since_head(store) -> set[str]:
+    """Repo paths of the store's files whose content differs from HEAD's
+    (edited, staged or not): outside a hook, their changes have no date yet."""
+    from memlint import gitrun
+
+    try:
+        status, out, _ = gitrun.run(store.repo_root, ["diff", "--name-only", "-z", "--no-renames", "HEAD", "--",
+                                                      str(store.dir)])
+    except OSError:
+        return set()
+    return set(out.decode("utf-8", "surrogateescape").split("\0")) - {""} if status == 0 else set()
 
 
 def _missing_frontmatter(store) -> set[str]:
