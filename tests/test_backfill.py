@@ -617,3 +617,22 @@ def test_a_file_with_changes_not_committed_gets_no_last_verified_from_its_last_c
     result = cli("backfill", repo.root)
     assert repo.read("a.md") == "---\ntitle: a\ncreated: 2024-01-10\n---\nOld fact.\nNew fact.\n"
     assert "a.md: has changes not committed yet, so git has no date for last_verified" in result.stderr
+
+
+def test_a_file_named_that_is_not_dated_is_said_why(tmp_path, cli):
+    # `backfill memory/mocs/t.md memory/drafts/d.md` said nothing and passed.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/.memlint.yaml", "preset: moc\nexclude: [\"drafts/**\"]\n")
+    repo.write("memory/MEMORY.md", "- [T](mocs/t.md)\n")
+    repo.write("memory/mocs/t.md", "---\ntitle: t\n---\n# T\n- [a](../a.md)\n- [b](../b.md)\n")
+    repo.write("memory/drafts/d.md", "---\ntitle: d\n---\nD.\n")
+    repo.commit("add", D1)
+    named = [str(repo.root / p) for p in ("memory/MEMORY.md", "memory/mocs/t.md", "memory/drafts/d.md")]
+    result = cli("backfill", *named)
+    assert result.exit_code == 0 and result.output == ""
+    assert result.stderr.splitlines() == [
+        "memlint: memory/MEMORY.md: the root index, not a memory: backfill dates memories only",
+        "memlint: memory/mocs/t.md: a topic index, not a memory: backfill dates memories only",
+        "memlint: memory/drafts/d.md: not one of the store's files (its `include`/`exclude`): not dated",
+    ]
+    assert cli("backfill", "--staged", *named).stderr == ""  # a hook names every staged file: no noise

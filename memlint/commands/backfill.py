@@ -151,7 +151,7 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
             shown = ", ".join(f"{name}: {known[name].isoformat()}" for name in outcome.added)
             emit(f"{printable(shown_path)}: added {shown}")  # a closed pipe must not stop the writes
         if store.only_paths is not None:
-            _say_named_links(store)
+            _say_named_links(store, by_hand=not staged)
     if failed:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
@@ -185,14 +185,25 @@ def _read_only(path: Path) -> bool:
         return False  # the write will say what is wrong
 
 
-def _say_named_links(store) -> None:
-    """A symbolic link named alone to a file of the store is not among its
-    memories (the store reads the target once, under the target's name:
-    ``Store._drop_link_twins``): say so, rather than nothing."""
-    read = {doc.path for doc in store.docs.values()}
-    for rel in sorted(store.only_paths - read):
+_ROLE_NAMES = {"root": "the root index", "index": "a topic index", "log": "a daily log", "exempt": "exempt (`exempt`)"}
+
+
+def _say_named_links(store, *, by_hand: bool) -> None:
+    """Say why a file named alone was not dated, rather than nothing: not
+    a memory (the root, a topic index, a daily log), not one of the store's
+    files (``include``/``exclude``), or a symbolic link to a file of the
+    store (read once, under the target's name: ``Store._drop_link_twins``).
+    A hook names every markdown file staged: only the links are said there."""
+    by_path = {doc.path: doc for doc in store.docs.values()}
+    for rel in sorted(store.only_paths):
+        doc = by_path.get(rel)
+        if by_hand and doc is not None and not doc.is_memory and doc.role in _ROLE_NAMES:
+            _skip(store.shown(rel), f"{_ROLE_NAMES[doc.role]}, not a memory: backfill dates memories only")
+    for rel in sorted(store.only_paths - by_path.keys()):
         link = store.repo_root / rel
         if not link.is_symlink():
+            if by_hand and link.is_file():
+                _skip(store.shown(rel), "not one of the store's files (its `include`/`exclude`): not dated")
             continue
         target = link.resolve()
         twin = next((doc for doc in store.docs.values() if doc.abspath.resolve() == target), None)
