@@ -125,6 +125,21 @@ def test_init_pre_commit_keeps_an_existing_config_and_adds_the_hook(tmp_path, cl
     assert cli("init", "--pre-commit", "--preset", "moc", elsewhere).exit_code == 2
 
 
+def test_init_in_a_folder_below_a_config_does_not_hide_it_silently(tmp_path, cli):
+    # `init memory` wrote memory/.memlint.yaml, and the repository's `MEM102: off` stopped applying.
+    write_files(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", ".memlint.yaml": "rules:\n  MEM102: off\n",
+                           "memory/MEMORY.md": "- [a](a.md)\n"})
+    refused = cli("init", tmp_path / "memory")
+    assert refused.exit_code == 2 and not (tmp_path / "memory" / ".memlint.yaml").exists()
+    assert f"{tmp_path / '.memlint.yaml'} configures the stores here now" in refused.stderr
+    hook = cli("init", "--pre-commit", tmp_path / "memory")  # the hook alone: the config above is kept
+    assert hook.exit_code == 0 and "kept" in hook.output and not (tmp_path / "memory" / ".memlint.yaml").exists()
+    validate_pre_commit_config(tmp_path / ".pre-commit-config.yaml")
+    forced = cli("init", "--force", tmp_path / "memory")
+    assert forced.exit_code == 0 and (tmp_path / "memory" / ".memlint.yaml").exists()
+    assert "hides" in forced.stderr
+
+
 def test_init_prints_a_valid_pre_commit_entry(tmp_path, cli):
     write_files(tmp_path, {"MEMORY.md": "# Index\n"})
     result = cli("init", tmp_path)

@@ -350,6 +350,18 @@ def init(path, preset, force, pre_commit):
             raise UsageError(f"{nearer} configures the store in {store_dir.relative_to(folder).as_posix() or '.'}, and "
                              f"would still (the nearest config wins): {target.name} here would be ignored for it; "
                              "edit that file, or run `memlint init --force` in its folder")
+    try:  # a config above this folder configures its stores now: one here would hide it
+        above = None if keep or existing else find_config_file(folder)
+    except ConfigError:
+        above = None
+    if above is not None and above.parent != folder and folder.is_relative_to(above.parent):
+        if pre_commit and not force:  # the hook is what was asked for: the config above stays the one read
+            keep, existing = True, [above]
+        elif not force:
+            raise UsageError(f"{above} configures the stores here now, and {target.name} here would hide it for them "
+                             "(the nearest config wins): edit that file, or write one here anyway with --force")
+        else:
+            click.echo(f"memlint: {target.name} here hides {above} for these stores (the nearest config wins)", err=True)
     # pre-commit runs the hook at the top of the repository: a store in a
     # folder below it is named (its config file is found from there).
     top = _find_git_root(folder) or folder
@@ -360,8 +372,9 @@ def init(path, preset, force, pre_commit):
     def shown(file: Path) -> str:  # as the user named the folder: `init memory/` wrote memory/.memlint.yaml
         return os.path.normpath(os.path.join(str(path), file.name))
 
-    if keep:  # --pre-commit with a configuration there already: it stays as it is
-        click.echo(f"kept {shown(existing[0])}: it already holds memlint configuration (--force replaces it)")
+    if keep:  # --pre-commit with a configuration there (or above) already: it stays as it is
+        kept = shown(existing[0]) if existing[0].parent == folder else os.path.relpath(existing[0])
+        click.echo(f"kept {kept}: it already holds memlint configuration (--force replaces it)")
     else:
         _no_link_out(target)
         write_text_atomic(target, render_config(folder, stores, preset))
