@@ -140,6 +140,22 @@ def test_init_in_a_folder_below_a_config_does_not_hide_it_silently(tmp_path, cli
     assert "hides" in forced.stderr
 
 
+def test_init_pre_commit_for_a_second_store_adds_a_hook_that_checks_it(tmp_path, cli):
+    # The first store's hook, `args: ["memory"]`, was taken for one that checks team/memory too.
+    files = {".git/HEAD": "ref: refs/heads/main\n"}
+    for store in ("memory", "team/memory"):
+        files.update({f"{store}/MEMORY.md": "- [a](a.md)\n"})
+    write_files(tmp_path, files)
+    assert cli("init", "--pre-commit", tmp_path / "memory").exit_code == 0
+    second = cli("init", "--pre-commit", tmp_path / "team" / "memory")
+    assert second.exit_code == 0 and "added the memlint hook" in second.output
+    config = yaml.safe_load((tmp_path / ".pre-commit-config.yaml").read_text())
+    assert [hook["args"] for repo in config["repos"] for hook in repo["hooks"]] == [["memory"], ["team/memory"]]
+    validate_pre_commit_config(tmp_path / ".pre-commit-config.yaml")
+    again = cli("init", "--pre-commit", tmp_path / "team" / "memory")  # now it is checked: nothing to add
+    assert again.exit_code == 0 and "already runs memlint: left unchanged" in again.output
+
+
 def test_init_prints_a_valid_pre_commit_entry(tmp_path, cli):
     write_files(tmp_path, {"MEMORY.md": "# Index\n"})
     result = cli("init", tmp_path)

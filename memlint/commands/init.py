@@ -213,9 +213,10 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
         raise UsageError(f"{path}: has no `repos:` list; {by_hand}", snippet)
     for repo in repos:
         hooks = repo.get("hooks") if isinstance(repo, dict) else None
-        # a linting hook: the backfill fixer alone lints nothing
+        # a linting hook (the backfill fixer alone lints nothing) that checks this folder
         if isinstance(hooks, list) and any(isinstance(h, dict) and str(h.get("id", "")).startswith("memlint")
-                                           and h.get("id") != "memlint-backfill" for h in hooks):
+                                           and h.get("id") != "memlint-backfill" and _covers(h.get("args"), args)
+                                           for h in hooks):
             return done(None, f"{path.name} already runs memlint: left unchanged")
     expected = {**data, "repos": [*repos, entry]}
     inserted = _inserted(text, eol, args, expected)
@@ -301,6 +302,19 @@ def _inserted(text: str, eol: str, args: list[str] | None, expected) -> str | No
         if _reads_as(new, expected):
             return new
     return None
+
+
+def _covers(hook_args, folders) -> bool:
+    """Whether a hook run with ``hook_args`` checks the store folder
+    ``folders`` names (none: the top of the repository): it names no
+    folder (the whole repository), or that one or a folder above it.
+    (`init --pre-commit team/memory` beside a hook for `memory` alone once
+    said the hook was there, and team/memory was never checked.)"""
+    named = [str(a).rstrip("/") for a in hook_args or () if not str(a).startswith("-")]
+    if not named or "." in named:
+        return True
+    wanted = (folders or ["."])[0]
+    return any(wanted == n or wanted.startswith(n + "/") for n in named)
 
 
 @click.command("init")
