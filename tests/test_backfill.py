@@ -636,3 +636,16 @@ def test_a_file_named_that_is_not_dated_is_said_why(tmp_path, cli):
         "memlint: memory/drafts/d.md: not one of the store's files (its `include`/`exclude`): not dated",
     ]
     assert cli("backfill", "--staged", *named).stderr == ""  # a hook names every staged file: no noise
+
+
+def test_the_hook_reads_the_store_the_commit_holds(tmp_path, cli):
+    # An untracked daily log made backfill read the store as openclaw (frontmatter optional)
+    # while the other hooks, reading the index, asked for frontmatter: b.md passed one, failed the other.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("MEMORY.md", "- [a](a.md)\n- [b](b.md)\n")
+    repo.write("a.md", "---\nname: a\ndescription: d\ntype: user\n---\nA.\n")
+    repo.commit("add", D1)
+    repo.write("memory/2026-11-30.md", "agent log\n", add=False)
+    repo.write("b.md", "No frontmatter.\n")
+    result = cli("backfill", "--staged", "--today", "2026-12-01", repo.root / "b.md")
+    assert result.exit_code == 1 and repo.read("b.md").startswith("---\ncreated: 2026-12-01\n")

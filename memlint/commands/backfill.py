@@ -67,8 +67,10 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     from memlint.gitdates import GitDates
 
     requested = _parse_fields(fields)
-    stores = build_stores(paths, preset, config_file, parse_today(today), cache=True)
     staged = resolve_staged(staged, paths)
+    # Under a hook the store is the commit's, as the other hooks read it: an untracked
+    # daily log does not make it openclaw, nor an untracked .memlint.yaml configure it.
+    stores = build_stores(paths, preset, config_file, parse_today(today), staged=staged, cache=True)
     changed = failed = 0
     dated = []
     for store in stores:  # every store's git first: nothing is written when one cannot be dated
