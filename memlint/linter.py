@@ -308,10 +308,10 @@ def name_stores(stores: list[Store]) -> None:
             prefix = Path(os.path.relpath(store.repo_root)).as_posix()
             prefix = None if prefix == "." else prefix
         elif outer is None and not _in_git(store):
-            # Outside any repository: named from the current folder (`../b/MEMORY.md` from a
-            # sibling folder, not `MEMORY.md`, which names the current folder's own file)
-            prefix = Path(os.path.relpath(store.repo_root)).as_posix()
-            prefix = None if prefix == "." else prefix
+            # Outside any repository: named from the current folder when below it
+            here = Path.cwd().resolve()
+            if store.repo_root != here and store.repo_root.is_relative_to(here):
+                prefix = store.repo_root.relative_to(here).as_posix()
         store.shown_prefix = prefix
 
 
