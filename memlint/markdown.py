@@ -116,11 +116,24 @@ _TEXT_LINE = re.compile(r"(?![ \t\-#]|[^:\n]*:(?:[ \t]|\r?$))[^\r\n]")
 _MARKDOWN_ONLY = re.compile(r"[ \t]*(?:\|.*\|[ \t]*\r?$|\*\*\S)")
 
 
+# A line's first word, and the colon and character after it when they are glued
+# (`owner:dana`, which YAML reads as text).
+_FIRST_WORD = re.compile(r"[ \t]*([\w-]+)(:\S)?")
+
+
+def _tries_a_field(line: str) -> bool:
+    """A line written as a field: a known field's name first (`name pricing`,
+    `name:pricing`), or a key glued to its value (`owner:dana`)."""
+    m = _FIRST_WORD.match(line)
+    return m is not None and (m.group(1) in _FIELD_NAMES or m.group(2) is not None)
+
+
 def _no_fields(data, block: list[str]) -> bool:
     """Whether YAML read a block as no field at all: text (a paragraph) or
     a list of plain items. Frontmatter written as a list (`- name: x`), or
-    missing its colons (`name pricing`), is a mistake to say."""
-    if any(line.split(None, 1)[0] in _FIELD_NAMES for line in block if line.strip()):
+    missing its colons or spaces (`name pricing`, `name:pricing`), is a
+    mistake to say."""
+    if any(map(_tries_a_field, block)):
         return False
     if isinstance(data, list):
         return not any(isinstance(item, (dict, list)) for item in data)

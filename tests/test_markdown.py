@@ -137,6 +137,9 @@ def test_a_backtick_in_a_link_destination_is_the_link_s(text, targets):
 @pytest.mark.parametrize("text, error", [
     ("---\n- name: x\n- description: y\n---\nbody\n", "frontmatter is a YAML list, not a mapping of fields"),
     ("---\nname pricing\ndescription what it costs\n---\nbody\n", "frontmatter is a YAML str, not a mapping of fields"),
+    # no space after the colons: YAML reads text, but these are fields
+    ("---\nname:pricing\ndescription:the pricing rules\n---\nbody\n", "frontmatter is a YAML str, not a mapping of fields"),
+    ("---\nowner:dana\n---\nbody\n", "frontmatter is a YAML str, not a mapping of fields"),
 ])
 def test_frontmatter_written_wrong_is_still_a_broken_frontmatter(text, error):
     parsed = parse(text)
