@@ -126,6 +126,7 @@ def _strip_anchor(target: str) -> str:
 # (Claude Code's MEMORY.md says `memory/x.md`), whatever the copy is called.
 _HARNESS_FOLDERS = (("memory",), (".claude", "memory"))
 
+
 class Edge(NamedTuple):  # a tuple: one per link, made on every run
     source: str  # store-relative path of the linking file
     link: Link
@@ -554,7 +555,7 @@ class Graph:
             joined = _normjoin(base, target)
             if joined in docs:
                 return Edge(doc.rel, link, joined, OK)
-        parts = target.split("/")
+        parts = posixpath.normpath(target).split("/")  # `./memory/x.md` is `memory/x.md`
         folders = self.store.dir.parts
         for i in range(1, len(parts)):
             leading = tuple(parts[:i])

@@ -231,8 +231,9 @@ def test_a_backtick_path_drops_only_the_store_s_own_folders(make_store):
     assert [(t, s) for _, t, s in statuses(store, "MEMORY.md")] == [("main.md", OK)]
     assert "notes.md" not in store.graph.depth and "deploy.md" not in store.graph.depth
     # A copy of a Claude Code store in a repository of its own still names its files `memory/x.md`.
-    copy = make_store({"MEMORY.md": "- `memory/main.md`\n- `vendor/main.md`\n", "main.md": "# main\n"}, sub="claude-memory")
-    assert [(t, s) for _, t, s in statuses(build(copy, preset="claude-code"), "MEMORY.md")] == [("main.md", OK)]
+    copy = make_store({"MEMORY.md": "- `memory/main.md`\n- `vendor/main.md`\n- `./memory/b.md`\n", "main.md": "# main\n",
+                       "b.md": "# b\n"}, sub="claude-memory")
+    assert [(t, s) for _, t, s in statuses(build(copy, preset="claude-code"), "MEMORY.md")] == [("main.md", OK), ("b.md", OK)]
 
 
 def test_openclaw_reply_tags_are_not_links(make_store):
