@@ -135,9 +135,19 @@ def test_init_in_a_folder_below_a_config_does_not_hide_it_silently(tmp_path, cli
     hook = cli("init", "--pre-commit", tmp_path / "memory")  # the hook alone: the config above is kept
     assert hook.exit_code == 0 and "kept" in hook.output and not (tmp_path / "memory" / ".memlint.yaml").exists()
     validate_pre_commit_config(tmp_path / ".pre-commit-config.yaml")
+    assert cli("init", "--pre-commit", "--preset", "moc", tmp_path / "memory").exit_code == 2  # would need a config here
     forced = cli("init", "--force", tmp_path / "memory")
     assert forced.exit_code == 0 and (tmp_path / "memory" / ".memlint.yaml").exists()
     assert "hides" in forced.stderr
+
+
+def test_init_beside_a_store_a_config_above_names_by_root_writes_its_own(tmp_path, cli):
+    # A `root:` above names one store, not this one: it was "kept", and the hook added then failed every commit.
+    write_files(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", ".memlint.yaml": "root: memory/MEMORY.md\n",
+                           "memory/MEMORY.md": "- [a](a.md)\n", "team/MEMORY.md": "# Team\n"})
+    result = cli("init", "--pre-commit", tmp_path / "team")
+    assert result.exit_code == 0 and (tmp_path / "team" / ".memlint.yaml").exists() and "hides" not in result.stderr
+    assert cli("check", tmp_path / "team").exit_code == 0
 
 
 def test_init_pre_commit_for_a_second_store_adds_a_hook_that_checks_it(tmp_path, cli):
@@ -154,6 +164,19 @@ def test_init_pre_commit_for_a_second_store_adds_a_hook_that_checks_it(tmp_path,
     validate_pre_commit_config(tmp_path / ".pre-commit-config.yaml")
     again = cli("init", "--pre-commit", tmp_path / "team" / "memory")  # now it is checked: nothing to add
     assert again.exit_code == 0 and "already runs memlint: left unchanged" in again.output
+
+
+@pytest.mark.parametrize("args", [["--format", "github"], ["./memory"], ["--select", "links", "."]])
+def test_init_pre_commit_knows_a_hook_that_already_checks_the_store(tmp_path, cli, args):
+    # An option's value (`github`) was taken for a folder, and `./memory` was not `memory`: a second hook was added.
+    write_files(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", "memory/MEMORY.md": "- [a](a.md)\n",
+                           ".memlint.yaml": "preset: claude-code\n",
+                           ".pre-commit-config.yaml": "repos:\n-   repo: https://github.com/memlint/memlint\n"
+                                                     f"    rev: v0.1.0\n    hooks:\n    -   id: memlint\n        args: {args}\n"})
+    before = (tmp_path / ".pre-commit-config.yaml").read_bytes()
+    result = cli("init", "--pre-commit", tmp_path / "memory")
+    assert result.exit_code == 0 and "already runs memlint: left unchanged" in result.output
+    assert (tmp_path / ".pre-commit-config.yaml").read_bytes() == before
 
 
 def test_init_prints_a_valid_pre_commit_entry(tmp_path, cli):

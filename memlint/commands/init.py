@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import posixpath
 import shlex
 import re
 from pathlib import Path
@@ -215,7 +216,7 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
         hooks = repo.get("hooks") if isinstance(repo, dict) else None
         # a linting hook (the backfill fixer alone lints nothing) that checks this folder
         if isinstance(hooks, list) and any(isinstance(h, dict) and str(h.get("id", "")).startswith("memlint")
-                                           and h.get("id") != "memlint-backfill" and _covers(h.get("args"), args)
+                                           and h.get("id") != "memlint-backfill" and _covers(h.get("args"), args, path.parent)
                                            for h in hooks):
             return done(None, f"{path.name} already runs memlint: left unchanged")
     expected = {**data, "repos": [*repos, entry]}
@@ -304,13 +305,35 @@ def _inserted(text: str, eol: str, args: list[str] | None, expected) -> str | No
     return None
 
 
-def _covers(hook_args, folders) -> bool:
-    """Whether a hook run with ``hook_args`` checks the store folder
-    ``folders`` names (none: the top of the repository): it names no
-    folder (the whole repository), or that one or a folder above it.
-    (`init --pre-commit team/memory` beside a hook for `memory` alone once
-    said the hook was there, and team/memory was never checked.)"""
-    named = [str(a).rstrip("/") for a in hook_args or () if not str(a).startswith("-")]
+def _config_above(folder: Path) -> Path | None:
+    """The config file in a folder above ``folder`` that configures the
+    stores in it now (a ``root`` it names elsewhere configures none of
+    them), or None."""
+    from memlint.config import ConfigError, find_config_file, load
+    from memlint.store import discover
+
+    try:
+        above = find_config_file(folder)
+        if above is None or above.parent == folder or not folder.is_relative_to(above.parent):
+            return None
+        conf = load(above)
+        if conf.root is not None and not discover(folder, conf):
+            return None  # it names one store, not these: a config here hides nothing
+    except ConfigError:
+        return None  # one that does not load is check's to report
+    return above
+
+
+def _covers(hook_args, folders, top: Path) -> bool:
+    """Whether a hook run with ``hook_args`` (from ``top``, the repository's
+    top) checks the store folder ``folders`` names (none: ``top``): it names
+    no folder (the whole repository), or that one or a folder above it.
+    Arguments that are no folder (an option's value: `--format github`) are
+    not taken for one. (`init --pre-commit team/memory` beside a hook for
+    `memory` alone once said the hook was there, and team/memory was never
+    checked.)"""
+    named = [posixpath.normpath(str(a)) for a in hook_args or ()
+             if not str(a).startswith("-") and (top / str(a)).is_dir()]
     if not named or "." in named:
         return True
     wanted = (folders or ["."])[0]
@@ -364,11 +387,11 @@ def init(path, preset, force, pre_commit):
             raise UsageError(f"{nearer} configures the store in {store_dir.relative_to(folder).as_posix() or '.'}, and "
                              f"would still (the nearest config wins): {target.name} here would be ignored for it; "
                              "edit that file, or run `memlint init --force` in its folder")
-    try:  # a config above this folder configures its stores now: one here would hide it
-        above = None if keep or existing else find_config_file(folder)
-    except ConfigError:
-        above = None
-    if above is not None and above.parent != folder and folder.is_relative_to(above.parent):
+    above = None if keep or existing else _config_above(folder)
+    if above is not None:
+        if pre_commit and preset and not force:
+            raise UsageError(f"{above} configures the stores here: --preset would need a config here, which would "
+                             "hide it (the nearest config wins); set the preset there, or write one here with --force")
         if pre_commit and not force:  # the hook is what was asked for: the config above stays the one read
             keep, existing = True, [above]
         elif not force:
@@ -386,9 +409,11 @@ def init(path, preset, force, pre_commit):
     def shown(file: Path) -> str:  # as the user named the folder: `init memory/` wrote memory/.memlint.yaml
         return os.path.normpath(os.path.join(str(path), file.name))
 
-    if keep:  # --pre-commit with a configuration there (or above) already: it stays as it is
-        kept = shown(existing[0]) if existing[0].parent == folder else os.path.relpath(existing[0])
-        click.echo(f"kept {kept}: it already holds memlint configuration (--force replaces it)")
+    if keep and existing[0].parent != folder:  # --pre-commit below a config: it stays the one read
+        click.echo(f"kept {os.path.relpath(existing[0])}: it configures the stores here (--force writes a "
+                   f"{CONFIG_NAME} here, which hides it)")
+    elif keep:  # --pre-commit with a configuration there already: it stays as it is
+        click.echo(f"kept {shown(existing[0])}: it already holds memlint configuration (--force replaces it)")
     else:
         _no_link_out(target)
         write_text_atomic(target, render_config(folder, stores, preset))
