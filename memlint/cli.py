@@ -195,10 +195,10 @@ def _folder_of(store) -> str:
 
 
 def _store_around(target: Path, stores) -> list:
-    """The store ``target`` is a file of (its root index, a memory) when no
-    store of this run holds it: a report must not replace another store's
-    files either."""
-    if target.suffix.lower() != ".md" or any(target.is_relative_to(store.dir) for store in stores):
+    """The store whose folder holds ``target`` (its root index, a memory, its
+    schema) when no store of this run does: a report must not replace
+    another store's files either."""
+    if any(target.is_relative_to(store.dir) for store in stores):
         return []
     from memlint import config as config_mod
     from memlint.store import Store

@@ -245,17 +245,20 @@ def test_an_output_through_a_link_to_a_store_file_is_refused(make_store, cli):
     assert (store / "MEMORY.md").read_bytes() == root
 
 
-@pytest.mark.parametrize("name", ["team/MEMORY.md", "team/t.md", "team/.memlint.yaml", "team/pyproject.toml"])
+@pytest.mark.parametrize("name", ["team/MEMORY.md", "team/t.md", "team/.memlint.yaml", "team/pyproject.toml",
+                                  "team/team-schema.json"])
 def test_a_file_of_a_store_this_run_does_not_check_is_refused_too(make_store, cli, name):
     # `check mem -o team/MEMORY.md` replaced the other store's root with the report.
     store = make_store({**{f"mem/{k}": v for k, v in SMALL.items()},
                         "team/MEMORY.md": "- [t](t.md)\n", "team/t.md": "---\nname: t\ndescription: d\n---\nok\n",
-                        "team/.memlint.yaml": "rules: {MEM102: off}\n",
+                        "team/.memlint.yaml": "rules: {MEM102: off}\nschema: team-schema.json\n",
+                        "team/team-schema.json": '{"type": "object"}\n',
                         "team/pyproject.toml": "[tool.memlint]\npreset = 'generic'\n"})
     before = (store / name).read_bytes()
     result = cli("check", "-o", store / name, store / "mem")
     assert result.exit_code == 2 and ("team: not replaced by this report" in result.stderr
-                                      or "is where memlint reads its settings" in result.stderr), result.stderr
+                                      or "is where memlint reads its settings" in result.stderr
+                                      or "configures the store team" in result.stderr), result.stderr
     assert (store / name).read_bytes() == before
 
 
