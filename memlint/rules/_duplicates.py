@@ -97,8 +97,11 @@ class Ages:
         """A commit's place among the commits made in the same second as
         another that added a file of the store (scripted agents commit each
         memory as they write it), parents first; 0 for the rest."""
-        if self._ranks is None:
-            self._ranks = _same_second_order(self.store)
+        if self._ranks is None:  # kept on the store: the three rules' Ages share one git call
+            made = self.store.__dict__
+            if "_same_second_order" not in made:
+                made["_same_second_order"] = _same_second_order(self.store)
+            self._ranks = made["_same_second_order"]
         return self._ranks.get(commit, 0)
 
     def oldest_first(self, docs) -> list:
@@ -130,11 +133,16 @@ def _same_second_order(store) -> dict[str, int]:
     by_second: dict[datetime, set[str]] = {}
     for dates in store.history.files.values():
         by_second.setdefault(dates.created, set()).add(dates.created_commit)
-    tied = set().union(*(commits for commits in by_second.values() if len(commits) > 1))
-    if not tied:
+    seconds = [second for second, commits in by_second.items() if len(commits) > 1]
+    if not seconds:
         return {}
+    tied = set().union(*(by_second[second] for second in seconds))
+    # Walked back only to just before the first of them (git dates a commit when it is made: not before
+    # its author date), not through the whole history.
+    since = int(min(seconds).timestamp()) - 1
     try:
-        status, out, _ = gitrun.run(store.repo_root, ["rev-list", "--topo-order", "--reverse", *sorted(tied)])
+        status, out, _ = gitrun.run(store.repo_root, ["rev-list", "--topo-order", "--reverse", f"--since={since}",
+                                                      *sorted(tied)])
     except OSError:
         return {}
     if status != 0:
