@@ -614,9 +614,12 @@ def test_a_file_with_changes_not_committed_gets_no_last_verified_from_its_last_c
     repo.write("a.md", "---\ntitle: a\n---\nOld fact.\n")
     repo.commit("add", D1)
     repo.write("a.md", repo.read("a.md") + "New fact.\n", add=stage)
+    repo.write("b.md", "---\ntitle: b\n---\nNew.\n", add=stage)  # new: not committed at all
+    repo.write("mocs/t.md", "# T\n- [a](../a.md)\n- [b](../b.md)\n")
     result = cli("backfill", repo.root)
     assert repo.read("a.md") == "---\ntitle: a\ncreated: 2024-01-10\n---\nOld fact.\nNew fact.\n"
     assert "a.md: has changes not committed yet, so git has no date for last_verified" in result.stderr
+    assert "b.md: not committed yet, so git has no date for created, last_verified" in result.stderr
 
 
 def test_a_file_named_that_is_not_dated_is_said_why(tmp_path, cli):
@@ -626,16 +629,24 @@ def test_a_file_named_that_is_not_dated_is_said_why(tmp_path, cli):
     repo.write("memory/MEMORY.md", "- [T](mocs/t.md)\n")
     repo.write("memory/mocs/t.md", "---\ntitle: t\n---\n# T\n- [a](../a.md)\n- [b](../b.md)\n")
     repo.write("memory/drafts/d.md", "---\ntitle: d\n---\nD.\n")
+    repo.write("memory/.hidden/h.md", "---\ntitle: h\n---\nH.\n")
+    repo.write("memory/notes.txt", "notes\n")
     repo.commit("add", D1)
-    named = [str(repo.root / p) for p in ("memory/MEMORY.md", "memory/mocs/t.md", "memory/drafts/d.md")]
+    named = [str(repo.root / p) for p in ("memory/MEMORY.md", "memory/mocs/t.md", "memory/drafts/d.md",
+                                          "memory/.hidden/h.md", "memory/notes.txt")]
     result = cli("backfill", *named)
     assert result.exit_code == 0 and result.output == ""
     assert result.stderr.splitlines() == [
         "memlint: memory/MEMORY.md: the root index, not a memory: backfill dates memories only",
         "memlint: memory/mocs/t.md: a topic index, not a memory: backfill dates memories only",
+        "memlint: memory/.hidden/h.md: in a folder the store does not read (hidden, or one such as node_modules): "
+        "not dated",
         "memlint: memory/drafts/d.md: not one of the store's files (its `include`/`exclude`): not dated",
+        "memlint: memory/notes.txt: not a markdown file (.md): not dated",
     ]
-    assert cli("backfill", "--staged", *named).stderr == ""  # a hook names every staged file: no noise
+    # a hook names every staged file: no noise, also from `pre-commit run --all-files` (no index of a commit)
+    assert cli("backfill", "--staged", *named, env={"PRE_COMMIT": "1"}).stderr == ""
+    assert cli("backfill", *named, env={"PRE_COMMIT": "1"}).stderr == ""
 
 
 def test_the_hook_reads_the_store_the_commit_holds(tmp_path, cli):

@@ -85,7 +85,8 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
         names = _fields_for(store, requested)
         # A block goes only where check wants one (MEM001), as the config and suppressions leave it:
         # not on a file `ignore`d or with the rule off, where a block would bring MEM003's errors.
-        wants_block = _missing_frontmatter(store) if store.settings.get("frontmatter") == "required" else set()
+        required = store.settings.get("frontmatter") == "required"
+        wants_block = _missing_frontmatter(store) if required else set()
         edited = set() if staged else _edited_since_head(store)
         for doc in sorted(store.memories, key=lambda d: d.path):
             create_block = doc.path in wants_block
@@ -120,13 +121,12 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 shown = ", ".join(f"{name} {known[name].isoformat()}" for name in ahead)
                 _skip(shown_path, f"git dates it after today ({store.today.isoformat()}): {shown}; "
                                 "a clock was ahead; not written")
-            if outcome.skipped and outcome.skipped.startswith("no frontmatter") \
-                    and store.settings.get("frontmatter") == "required":
+            if outcome.skipped and outcome.skipped.startswith("no frontmatter") and required:
                 _skip(shown_path, "no frontmatter, and check does not ask for one here (MEM001 is off, or its "
                                   "`ignore` or a memlint-disable names this file): left alone")
             elif outcome.skipped:
                 _skip(shown_path, outcome.skipped)
-            if outcome.unknown and doc.path in edited:
+            if outcome.unknown and doc.path in edited and dates.created is not None:  # (not a new file)
                 _skip(shown_path, f"has changes not committed yet, so git has no date for {', '.join(outcome.unknown)}; "
                                   "commit them first (under pre-commit, a file being changed is dated today)")
             elif outcome.unknown:
@@ -153,7 +153,7 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
             shown = ", ".join(f"{name}: {known[name].isoformat()}" for name in outcome.added)
             emit(f"{printable(shown_path)}: added {shown}")  # a closed pipe must not stop the writes
         if store.only_paths is not None:
-            _say_named_links(store, by_hand=not staged)
+            _say_why_not_dated(store, by_hand=os.environ.get("PRE_COMMIT") != "1")  # a hook names every file
     if failed:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
@@ -190,7 +190,7 @@ def _read_only(path: Path) -> bool:
 _ROLE_NAMES = {"root": "the root index", "index": "a topic index", "log": "a daily log", "exempt": "exempt (`exempt`)"}
 
 
-def _say_named_links(store, *, by_hand: bool) -> None:
+def _say_why_not_dated(store, *, by_hand: bool) -> None:
     """Say why a file named alone was not dated, rather than nothing: not
     a memory (the root, a topic index, a daily log), not one of the store's
     files (``include``/``exclude``), or a symbolic link to a file of the
@@ -205,7 +205,7 @@ def _say_named_links(store, *, by_hand: bool) -> None:
         link = store.repo_root / rel
         if not link.is_symlink():
             if by_hand and link.is_file():
-                _skip(store.shown(rel), "not one of the store's files (its `include`/`exclude`): not dated")
+                _skip(store.shown(rel), _why_not_read(store, link))
             continue
         target = link.resolve()
         twin = next((doc for doc in store.docs.values() if doc.abspath.resolve() == target), None)
@@ -214,6 +214,21 @@ def _say_named_links(store, *, by_hand: bool) -> None:
         shown = store.shown(twin.path)
         why = f"symbolic link to {printable(shown)}: not written through the link"
         _skip(store.shown(rel), f"{why}; name {printable(shown)} to date it" if twin.is_memory else why)
+
+
+def _why_not_read(store, path: Path) -> str:
+    """Why a file below a store's folder is not one of its files."""
+    from memlint.store import _is_walked
+
+    if path.suffix != ".md":
+        return "not a markdown file (.md): not dated"
+    try:
+        rel = path.resolve().relative_to(store.dir).as_posix()
+    except ValueError:
+        return "outside the store's folder: not dated"
+    if not _is_walked(rel):
+        return "in a folder the store does not read (hidden, or one such as node_modules): not dated"
+    return "not one of the store's files (its `include`/`exclude`): not dated"
 
 
 def _skip(path: str, why: str) -> None:
