@@ -68,7 +68,7 @@ def _date_in_name(name: str) -> date | None:
     return None
 
 
-def _mtime_date(path: Path) -> date:
+def mtime_date(path: Path) -> date:
     """The local calendar day of the file's modification time (as ``date.today()``)."""
     return datetime.fromtimestamp(path.stat().st_mtime).date()
 
@@ -98,7 +98,7 @@ def _read_text(path: Path) -> str:
 
 def _text_and_date(path: Path) -> tuple[str, date]:
     """A log's text, and its date: from its name, else its modification time."""
-    return _read_text(path), _date_in_name(path.name) or _mtime_date(path)
+    return _read_text(path), _date_in_name(path.name) or mtime_date(path)
 
 
 def sessions_from_logs(store_dir: Path, log_paths: Iterable[str]) -> Iterator[Session]:
@@ -286,7 +286,7 @@ def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = (), *, markdown
                 when, text, has_message = _jsonl_session(path)
                 if not has_message:
                     continue
-                when = when or _mtime_date(path)
+                when = when or mtime_date(path)
             else:
                 text, when = _text_and_date(path)
         except OSError:

@@ -462,8 +462,8 @@ class Store:
                 doc.role = "exempt"
             elif log(rel):
                 doc.role = "log"
-            elif topic(rel) or rel.rsplit("/", 1)[-1] in ROOT_NAMES:
-                doc.role = "index"  # a root index's name in a folder of the store: that folder's index
+            elif topic(rel) or rel.rsplit("/", 1)[-1] == "MEMORY.md":
+                doc.role = "index"  # a MEMORY.md in a folder of the store: that folder's index
         # Files the root links to whose body is mostly a list of links are
         # second-level indexes, as real Claude Code stores use them.
         from memlint.graph import looks_like_index

@@ -81,10 +81,10 @@ def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
         if changed is not None:
             return max(0, (today - changed).days), "git"
         return 0, "uncommitted"
-    from memlint.sessions import _mtime_date
+    from memlint.sessions import mtime_date
 
     try:
-        mtime = _mtime_date(doc.abspath)  # the user's local day, as a session's (not UTC's: a day off east or west of it)
+        mtime = mtime_date(doc.abspath)  # the user's local day, as a session's (not UTC's: a day off east or west of it)
     except OSError:
         return 0, "mtime"
     return max(0, (today - mtime).days), "mtime"
