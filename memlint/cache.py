@@ -96,8 +96,15 @@ def _meant_writable(path: Path) -> bool:
 def _read(path: Path):
     """The value stored at ``path``, or MISSING if absent, damaged or foreign."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        # O_NONBLOCK: a FIFO planted in the folder must not hang the run (a hook would block every commit)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return MISSING
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                data = fh.read()
+        finally:
+            os.close(fd)
     except OSError:
         return MISSING
     cut = data.find(b"\n")

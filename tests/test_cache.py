@@ -310,6 +310,20 @@ def test_a_damaged_cache_file_is_not_trusted(check, repo, damage):
     assert check(repo) == expected  # and rebuilt
 
 
+def test_a_fifo_in_the_cache_folder_does_not_hang_the_run(check, repo):
+    # open() of a FIFO waits for a writer: the run (and a commit's hook) hung forever.
+    import json
+
+    expected = check(repo, "--no-cache")
+    check(repo)
+    for path in state_files(repo):
+        path.unlink()
+        os.mkfifo(path)
+    argv = [sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY, str(repo.root / "memory")]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(done.stdout)) == expected
+
+
 def test_a_cache_written_by_another_version_is_not_used(check, repo, monkeypatch):
     expected = check(repo, "--no-cache")
     monkeypatch.setattr(cache_mod, "code_version", lambda: "another-version")
