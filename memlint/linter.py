@@ -72,7 +72,11 @@ def _lint_cached(store: Store, selection: Selection) -> Result:
             store.cache.save()  # what listing the files learnt (the blobs' lengths)
         return Result(list(result.findings), list(result.notices), result.exempted)
     result = _lint_store(store, selection)
-    if key is not None and not store.read_failed:  # a file unreadable now may be readable next time, unchanged
+    history = store.__dict__.get("_history")
+    moved = history is not None and store.git_head is not None and history.head != store.git_head
+    # Not kept when a file was unreadable (it may be readable next time, unchanged) or a commit landed
+    # during the run (the findings are of a history the key, HEAD as the run began, does not name).
+    if key is not None and not store.read_failed and not moved:
         store.cache.put_findings(key, (Result(list(result.findings), list(result.notices), result.exempted),
                                        cache.graph_probes(store)))
     store.save_cache()

@@ -324,6 +324,37 @@ def test_a_fifo_in_the_cache_folder_does_not_hang_the_run(check, repo):
     assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(done.stdout)) == expected
 
 
+def test_findings_of_a_run_a_commit_landed_in_are_not_kept(check, repo, tmp_path):
+    # A commit made while a check ran (after it read HEAD, before the history): its findings were kept
+    # under the HEAD the run began with, and served once that commit was undone.
+    import json
+    import shutil as shutil_mod
+
+    real_git = shutil_mod.which("git")
+    flag = tmp_path / "race.flag"
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f"""#!/bin/sh
+case "$*" in *--show-toplevel*) if [ -f {flag} ]; then rm -f {flag}
+  GIT_AUTHOR_DATE=2025-02-20T00:00:00+00:00 GIT_COMMITTER_DATE=2025-02-20T00:00:00+00:00 {real_git} commit -qm race --no-verify >/dev/null 2>&1; fi;; esac
+exec {real_git} "$@"
+""")
+    wrapper.chmod(0o755)
+    repo.write("memory/b.md", memory("b", extra="A change.\n"))  # staged: the racing commit takes it
+    flag.touch()
+    env = dict(os.environ, PATH=f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    argv = [sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY, str(repo.root / "memory")]
+    raced = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=repo.root, timeout=120)
+    assert not flag.exists() and "MEM404" in raced.stdout  # the commit landed during that run, and it judged it
+    repo.run("reset", "-q", "--soft", "HEAD~1")  # HEAD and the index as that run began
+
+    def run(*extra):
+        done = subprocess.run([*argv, *extra], capture_output=True, text=True, env=repo.env, cwd=repo.root, timeout=120)
+        return sorted((f["path"], f["line"], f["code"]) for f in json.loads(done.stdout))
+
+    assert run() == run("--no-cache") and ("memory/b.md", 6, "MEM404") not in run()
+
+
 def test_a_cache_written_by_another_version_is_not_used(check, repo, monkeypatch):
     expected = check(repo, "--no-cache")
     monkeypatch.setattr(cache_mod, "code_version", lambda: "another-version")
