@@ -230,7 +230,8 @@ class _Replay:
                 old, new = next(it), next(it)
                 rec = names.pop(new, None)
                 orphans.pop(new, None)
-                gone.add(old)
+                if rec is None:  # another file left `old`; a HEAD file renamed from it is still born there
+                    gone.add(old)
                 closed.pop(old, None)
                 if rec is None:
                     if closed.pop(new, None) is not None:

@@ -359,6 +359,24 @@ def test_a_file_added_on_two_branches_is_created_at_the_first_add(tmp_path):
     assert load_history(repo.root).files["a.md"].created_commit == again
 
 
+def test_a_file_added_on_two_branches_keeps_its_first_add_after_a_pure_rename(tmp_path):
+    # The rename marked the old name gone, so a full replay (a fresh clone, CI, --no-cache) dated it by the
+    # later add, while a run extending its cache kept the first: the two disagreed.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README", "r\n")
+    repo.commit("init", "2024-01-01T10:00:00+00:00")
+    repo.checkout("one", new=True)
+    repo.write("a.md", "same\n")
+    first = repo.commit("add a on one", "2024-01-05T10:00:00+00:00")
+    repo.checkout("main")
+    repo.write("a.md", "same\n")
+    repo.commit("add a on main", "2024-01-10T10:00:00+00:00")
+    repo.merge("one", date="2024-01-20T10:00:00+00:00")
+    repo.mv("a.md", "b.md")
+    repo.commit("rename", "2024-02-01T10:00:00+00:00")
+    assert load_history(repo.root).files["b.md"].created_commit == first
+
+
 # ---------------------------------------------------------------- 6. the rule's text
 
 
