@@ -225,8 +225,8 @@ class GitDates:
         if history is None:
             return frozenset()
         found = [dates for dates in map(history.dates, map(self.repo_path, self.store.docs.values())) if dates]
-        if not found:
-            return frozenset()
+        if not found:  # none committed yet: the commit being made, if any, brings the store into git
+            return frozenset({STAGED}) if self.staged and history.staged_new else frozenset()
         first = min(dates.created for dates in found)
         return frozenset(dates.created_commit for dates in found if dates.created == first)
 

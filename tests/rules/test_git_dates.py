@@ -792,11 +792,18 @@ def test_report_shows_no_git_dates_from_a_shallow_clone(repo, tmp_path, cli):
 
 
 def test_first_commit_being_made(tmp_path, findings):
-    """No HEAD yet: every staged file is created today, none changed after a verification."""
+    """No HEAD yet: every staged file is created today, none changed after a
+    verification; and the commit being made is the store's first, whose files
+    may be older than git (as once committed: the hook and CI agree)."""
     repo = GitRepo(tmp_path / "new")
     repo.write(".memlint.yaml", "preset: moc\n")
     repo.write("memory/MEMORY.md", INDEX)
     repo.write("memory/a.md", mem("2024-01-01", "2024-01-01"))
     repo.write("memory/2024-01-01.md", "- a daily log\n")
-    assert sorted(findings(repo.root / "memory", "--staged", "--today", TODAY, "--select", "MEM4")) == [
-        ("memory/a.md", 4, "MEM401")]
+    assert sorted(findings(repo.root / "memory", "--staged", "--today", TODAY, "--select", "MEM4")) == []
+    repo.commit("import the store", D1)
+    assert sorted(findings(repo.root / "memory", "--today", TODAY, "--select", "MEM4")) == []
+    # a later commit's new file is dated by it: an earlier `created` is disputed
+    repo.write("memory/b.md", mem("2024-01-01", "2024-01-01"))
+    assert sorted(findings(repo.root / "memory", "--staged", "--today", TODAY, "--select", "MEM401")) == [
+        ("memory/b.md", 4, "MEM401")]
