@@ -469,19 +469,27 @@ def test_a_selection_that_leaves_no_rule_is_an_error_not_a_silent_pass(make_stor
     assert result.exit_code == 2 and "no rule is left to run" in result.stderr
 
 
+def linked_store(root: Path, real: str, links=("linked.md",)) -> Path:
+    """A git repository whose store, memory/, holds symbolic links (listed by
+    its MEMORY.md) to docs/real.md, a file outside the store; the store."""
+    import subprocess
+
+    (root / "docs").mkdir()
+    (root / "memory").mkdir()
+    (root / "docs" / "real.md").write_text(real)
+    for name in links:
+        (root / "memory" / name).symlink_to("../docs/real.md")
+    (root / "memory" / "MEMORY.md").write_text("# I\n" + "".join(f"- [{name[:-3]}]({name})\n" for name in links))
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    return root / "memory"
+
+
 def test_github_and_sarif_name_a_linked_memory_by_the_file_the_link_names(tmp_path, cli):
     """GitHub cannot show a result at a symbolic link's path: the github and
     sarif formats name the file it resolves to, text and json the link."""
     import json as json_mod
-    import subprocess
 
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "memory").mkdir()
-    (tmp_path / "docs" / "real.md").write_text("---\nname: real\ndescription: [bad\n---\nx\n")
-    (tmp_path / "memory" / "linked.md").symlink_to("../docs/real.md")
-    (tmp_path / "memory" / "MEMORY.md").write_text("# I\n- [l](linked.md)\n")
-    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
-    store = tmp_path / "memory"
+    store = linked_store(tmp_path, "---\nname: real\ndescription: [bad\n---\nx\n")
     assert "file=docs/real.md,line=4" in cli("check", "--format", "github", store).output
     sarif = json_mod.loads(cli("check", "--format", "sarif", store).output)
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
@@ -491,15 +499,8 @@ def test_github_and_sarif_name_a_linked_memory_by_the_file_the_link_names(tmp_pa
 
 def test_a_linked_memory_named_through_dot_dot_or_a_linked_folder_keeps_its_findings(tmp_path, cli):
     # Named as `../memory/linked.md` or `alias/linked.md`, its error was lost and the run passed.
-    import subprocess
-
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "memory").mkdir()
-    (tmp_path / "docs" / "real.md").write_text("---\nname: real\ndescription: [bad\n---\nx\n")
-    (tmp_path / "memory" / "linked.md").symlink_to("../docs/real.md")
-    (tmp_path / "memory" / "MEMORY.md").write_text("# I\n- [l](linked.md)\n")
+    linked_store(tmp_path, "---\nname: real\ndescription: [bad\n---\nx\n")
     (tmp_path / "alias").symlink_to("memory")
-    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     for named, cwd in [("memory/linked.md", tmp_path), ("../memory/linked.md", tmp_path / "docs"),
                        ("alias/linked.md", tmp_path)]:
         result = cli("check", "--format", "json", named, cwd=cwd)
@@ -508,16 +509,7 @@ def test_a_linked_memory_named_through_dot_dot_or_a_linked_folder_keeps_its_find
 
 def test_two_links_to_one_file_outside_the_store_are_one_memory(tmp_path, cli):
     # They were two memories with one name (MEM303 on the file against itself) and two GitHub annotations.
-    import subprocess
-
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "memory").mkdir()
-    (tmp_path / "docs" / "real.md").write_text("---\nname: real\ndescription: d\ntype: typo\n---\nx\n")
-    (tmp_path / "memory" / "linked.md").symlink_to("../docs/real.md")
-    (tmp_path / "memory" / "linked2.md").symlink_to("../docs/real.md")
-    (tmp_path / "memory" / "MEMORY.md").write_text("# I\n- [l](linked.md)\n- [l2](linked2.md)\n")
-    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
-    store = tmp_path / "memory"
+    store = linked_store(tmp_path, "---\nname: real\ndescription: d\ntype: typo\n---\nx\n", ("linked.md", "linked2.md"))
     found = [(f["path"], f["line"], f["code"]) for f in cli("check", "--format", "json", "--preset", "claude-code", store).json()]
     assert found == [("memory/linked.md", 4, "MEM003")]
     assert cli("check", "--format", "github", "--preset", "claude-code", store).output.count("::error") == 1

@@ -337,7 +337,8 @@ def test_a_file_added_while_resolving_a_merge_is_created_today(tmp_path, cli):
 # ---------------------------------------------------------------- 5. one file added on two branches
 
 
-def test_a_file_added_on_two_branches_is_created_at_the_first_add(tmp_path):
+def added_on_two_branches(tmp_path) -> tuple[GitRepo, str, str]:
+    """a.md added on branch one (the first add), then on main, then merged: (repo, first add, second add)."""
     repo = GitRepo(tmp_path / "repo")
     repo.write("README", "r\n")
     repo.commit("init", "2024-01-01T10:00:00+00:00")
@@ -348,6 +349,11 @@ def test_a_file_added_on_two_branches_is_created_at_the_first_add(tmp_path):
     repo.write("a.md", "same\n")
     second = repo.commit("add a on main", "2024-01-10T10:00:00+00:00")
     repo.merge("one", date="2024-01-20T10:00:00+00:00")
+    return repo, first, second
+
+
+def test_a_file_added_on_two_branches_is_created_at_the_first_add(tmp_path):
+    repo, first, second = added_on_two_branches(tmp_path)
     dates = load_history(repo.root).files["a.md"]
     assert dates.created_commit == first
     assert dates.changed_commit == second  # the newest change of any line
@@ -362,16 +368,7 @@ def test_a_file_added_on_two_branches_is_created_at_the_first_add(tmp_path):
 def test_a_file_added_on_two_branches_keeps_its_first_add_after_a_pure_rename(tmp_path):
     # The rename marked the old name gone, so a full replay (a fresh clone, CI, --no-cache) dated it by the
     # later add, while a run extending its cache kept the first: the two disagreed.
-    repo = GitRepo(tmp_path / "repo")
-    repo.write("README", "r\n")
-    repo.commit("init", "2024-01-01T10:00:00+00:00")
-    repo.checkout("one", new=True)
-    repo.write("a.md", "same\n")
-    first = repo.commit("add a on one", "2024-01-05T10:00:00+00:00")
-    repo.checkout("main")
-    repo.write("a.md", "same\n")
-    repo.commit("add a on main", "2024-01-10T10:00:00+00:00")
-    repo.merge("one", date="2024-01-20T10:00:00+00:00")
+    repo, first, _ = added_on_two_branches(tmp_path)
     repo.mv("a.md", "b.md")
     repo.commit("rename", "2024-02-01T10:00:00+00:00")
     assert load_history(repo.root).files["b.md"].created_commit == first
