@@ -230,10 +230,9 @@ class _Replay:
                 old, new = next(it), next(it)
                 rec = names.pop(new, None)
                 orphans.pop(new, None)
-                if rec is None:  # another file left `old`; a HEAD file renamed from it is still born there
-                    gone.add(old)
                 closed.pop(old, None)
-                if rec is None:
+                if rec is None:  # another file left `old` (a HEAD file renamed from it is still born there)
+                    gone.add(old)
                     if closed.pop(new, None) is not None:
                         gone.add(new)
                     continue
