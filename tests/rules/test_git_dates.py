@@ -678,6 +678,14 @@ def test_a_big_change_elsewhere_does_not_stop_a_renamed_log_being_followed(logs,
     assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10-x.md", 2, "MEM405")]
 
 
+def test_since_on_a_branch_with_no_commit_yet_says_so(logs, cli):
+    # It said "--since main: not a commit", though main is one: HEAD is the one with none.
+    logs.run("checkout", "-q", "--orphan", "fresh")
+    result = cli("check", "--select", "MEM405", "--since", "main", logs.root)
+    assert result.exit_code == 2
+    assert "--since main: HEAD has no commit yet, so there is no change since it to judge" in result.stderr
+
+
 def test_since_a_branch_not_merged_judges_from_where_they_meet(logs, findings, cli):
     """`--since origin/main` on a branch behind main: what main appended is no deletion here."""
     logs.run("checkout", "-q", "-b", "feature")
