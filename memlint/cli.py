@@ -434,23 +434,23 @@ def _store_of_file(path: Path, conf):
     INDEX.md beside a map of content only when there is no other (as
     discovery takes them)."""
     from memlint.presets import is_moc_root, is_store_root
-    from memlint.store import SKIP_DIRS, discover
+    from memlint.store import SKIP_DIRS, _find_git_root, discover
 
     if conf.root is not None:
         found = discover(path.parent, conf)
         return found[0] if found else None
     folder = path.absolute().parent
-    in_git = any((candidate / ".git").exists() for candidate in (folder, *folder.parents))
+    top = _find_git_root(folder)
     store = moc = None
     for candidate in (folder, *folder.parents):
         name = is_store_root(candidate)
         if name:
             store = (candidate.resolve(), name)
-            if not in_git:
+            if top is None:
                 break
         if moc is None and is_moc_root(candidate):
             moc = (candidate.resolve(), "INDEX.md")
-        if (candidate / ".git").exists():
+        if candidate == top:
             break
         if store is not None and (candidate.name.startswith(".") or candidate.name in SKIP_DIRS):
             break  # a store further up does not walk into this folder
