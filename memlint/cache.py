@@ -52,6 +52,7 @@ SHARDS = "0123456789abcdef"  # first hex digit of the blob id
 MISSING = object()
 SECRET_KINDS = "secrets:"  # the kinds of secret scans, which hold no secret: MEM601's (secret_in_memory.content_memo)
 SCANNED = "secrets:scanned"  # and the cache's own, of a text MEM601 did not scan: [True] for a secret found
+LOCAL_KINDS = "local:"  # the local rules' findings; a shard keeps only the kind this run used (``local_kind``)
 _MAX_FINDINGS = 8  # results kept (pre-commit runs several hooks, each its own selection)
 _HISTORIES = 3  # history replays kept per store: the least recently used go
 
@@ -441,6 +442,7 @@ class StoreCache:
         # When a list, each change (method name, arguments) is added to it: a
         # forked child's, sent back to the parent, which saves the cache.
         self.journal: list | None = None
+        self._local_kind: str | None = None  # the local rules' kind this run used (``use_local_kind``)
 
     @classmethod
     def open(cls, repo_root: Path, store_dir: Path) -> "StoreCache | None":
@@ -488,6 +490,23 @@ class StoreCache:
         self._dirty.add(blob[0])
         if self.journal is not None:
             self.journal.append(("put", (kind, blob, value)))
+
+    def table(self, kind: str, blobs) -> dict:
+        """{blob: value} of ``kind`` for those of ``blobs`` the cache holds:
+        one lookup per shard, not per blob (``get`` for thousands)."""
+        blobs = set(blobs)
+        self._live.update(blobs)
+        table: dict = {}
+        for key in {blob[0] for blob in blobs}:
+            table.update(self._shard(key).get(kind, ()))
+        return table
+
+    def use_local_kind(self, kind: str) -> None:
+        """Note the kind of local-rule findings this run used: a shard that
+        is written keeps it and drops the others (of another day or configuration)."""
+        self._local_kind = kind
+        if self.journal is not None:
+            self.journal.append(("use_local_kind", (kind,)))
 
     def memo(self, kind: str, blob: str, compute):
         value = self.get(kind, blob)
@@ -578,7 +597,8 @@ class StoreCache:
                                for kind, values in self._shards[key].items() if kind.startswith(SECRET_KINDS)))
         shard = {kind: {b: v for b, v in values.items()
                         if b in live and (b not in secret or kind.startswith(SECRET_KINDS))}
-                 for kind, values in self._shards[key].items()}
+                 for kind, values in self._shards[key].items()
+                 if not kind.startswith(LOCAL_KINDS) or kind == self._local_kind}
         _write(self.folder / f"blobs-{key}.pickle", shard)
 
 
@@ -615,8 +635,6 @@ def findings_key(store, selection) -> str | None:
         return None
     import json
 
-    from memlint.rules.frontmatter_schema import schema_path
-
     h = hashlib.blake2b(digest_size=20)
 
     def add(*parts) -> None:
@@ -624,17 +642,7 @@ def findings_key(store, selection) -> str | None:
             h.update(json.dumps(part, sort_keys=True, default=repr).encode())
             h.update(b"\0")
 
-    schema = schema_path(store)
-    schema_digest = None
-    if schema is not None:
-        try:
-            schema_digest = hashlib.sha1(schema.read_bytes()).hexdigest() if schema.is_file() else "not a file"
-        except OSError:
-            schema_digest = "unreadable"
-    add(code_version(), os.getcwd(), str(store.dir), str(store.repo_root), store.root_name, store.preset,
-        store.settings, store.config.data, str(store.config.path), str(store.config.base_dir),
-        store.today.isoformat(), store.staged, schema_digest,
-        store.git_dates.staged_day.isoformat() if store.staged else None,  # the day the commit being made carries
+    add(*_store_inputs(store),
         sorted(selection.select), sorted(selection.ignore), sorted(selection.scopes),
         sorted(selection.only_paths) if selection.only_paths is not None else None)
     git = store.git_digest
@@ -649,6 +657,38 @@ def findings_key(store, selection) -> str | None:
         files.append(f"{f.rel}\0{f.blob}\0{f.problem}\0{os.path.realpath(f.abspath) if f.link else ''}")
     h.update("\n".join(files).encode("utf-8", "surrogateescape"))
     return h.hexdigest()
+
+
+def _store_inputs(store) -> tuple:
+    """What every rule of ``store`` may read besides its files and git: the
+    code, the folders, the configuration, the schema's bytes, the date."""
+    from memlint.rules.frontmatter_schema import schema_path
+
+    schema = schema_path(store)
+    schema_digest = None
+    if schema is not None:
+        try:
+            schema_digest = hashlib.sha1(schema.read_bytes()).hexdigest() if schema.is_file() else "not a file"
+        except OSError:
+            schema_digest = "unreadable"
+    return (code_version(), os.getcwd(), str(store.dir), str(store.repo_root), store.root_name, store.preset,
+            store.settings, store.config.data, str(store.config.path), str(store.config.base_dir),
+            store.today.isoformat(), store.staged, schema_digest,
+            store.git_dates.staged_day.isoformat() if store.staged else None)  # the day the commit being made carries
+
+
+def local_kind(store) -> str:
+    """The cache kind under which the findings of the ``LOCAL`` file rules
+    are kept by blob id (``memlint.linter._local_outcomes``): it names the
+    inputs they share, all but the file and its git dates; among those, the
+    store's first commits (MEM401 excuses a ``created`` older than them)."""
+    import json
+
+    h = hashlib.blake2b(digest_size=16)
+    for part in (*_store_inputs(store), sorted(store.git_dates.first_commits)):
+        h.update(json.dumps(part, sort_keys=True, default=repr).encode())
+        h.update(b"\0")
+    return LOCAL_KINDS + h.hexdigest()
 
 
 def _staged_digest(repo_root: Path) -> str | None:

@@ -130,17 +130,21 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     # The duplicate rules share their costliest work (the fingerprints, the
     # docs compared): they are claimed together, so it is done once.
     units: dict[str, list] = {}
-    for rule in rules:
+    for rule in rules:  # the local rules too: they share one walk over the files (_local_outcomes)
         if rule not in here:
-            units.setdefault("duplicates" if "duplicates" in rule.TAGS else rule.CODE, []).append(rule)
-    pool = sorted(units.values(), key=lambda unit: not any(map(_heavy, unit)))
+            unit = "duplicates" if "duplicates" in rule.TAGS else "local" if _is_local(rule) else rule.CODE
+            units.setdefault(unit, []).append(rule)
+    # Heaviest first; the local rules first of all (all of the files' rules: on a
+    # store not checked before, as heavy as any), for the other process to claim the rest.
+    pool = sorted(units.values(), key=lambda unit: (not _is_local(unit[0]), not any(map(_heavy, unit))))
     if not pool:
         return alone()
     known = list(store.notices)
     ran_here: list = []
     ran, built_graph = share_out(
         len(pool), lambda i: _run_group(store, pool[i], only_paths, keep_config_errors=True),
-        first=lambda: ran_here.extend(_run_group(store, here, only_paths, keep_config_errors=True)[0]),
+        first=lambda poll: ran_here.extend(_run_group(store, here, only_paths, keep_config_errors=True,
+                                                      between=poll)[0]),
         after=lambda: "graph" in store.__dict__,
     )
     outcomes = {code: (problems, notices) for code, problems, notices in ran_here}
@@ -168,19 +172,25 @@ def _heavy(rule) -> bool:
     return {"duplicates", "content"} <= set(rule.TAGS) or (rule.SCOPE == "store" and "git" in rule.TAGS)
 
 
-def _run_group(store: Store, rules, only_paths, *, keep_config_errors: bool = False) -> tuple[list, list]:
+def _run_group(store: Store, rules, only_paths, *, keep_config_errors: bool = False,
+               between=None) -> tuple[list, list]:
     """([(code, problems or failure, notices it gave)], the changes made to
     the cache), for ``_run_rules``. A ConfigError is raised, or with
     ``keep_config_errors`` kept as the rule's outcome (the two processes of
-    a split run each meet the rules out of rule order)."""
+    a split run each meet the rules out of rule order). ``between()``, if
+    given, is called after each rule (``share_out``'s poll)."""
     changes: list = []
     if store.cache is not None:
         store.cache.journal = changes
     ran = []
     try:
+        reused = _local_outcomes(store, [rule for rule in rules if _is_local(rule)], only_paths)
         for rule in rules:
             before = len(store.notices)
             options = store.config.rule_config(rule, store.preset).options
+            if rule.CODE in reused:
+                ran.append((rule.CODE, reused[rule.CODE], []))
+                continue
             try:
                 problems = list(_problems(rule, store, options, only_paths))
             except ConfigError as exc:
@@ -190,10 +200,103 @@ def _run_group(store: Store, rules, only_paths, *, keep_config_errors: bool = Fa
             except Exception as exc:  # noqa: BLE001 - reported as an internal-error finding
                 problems = f"{type(exc).__name__}: {exc}"
             ran.append((rule.CODE, problems, store.notices[before:]))
+            if between is not None:
+                between()
     finally:
         if store.cache is not None:
             store.cache.journal = None
     return ran, changes
+
+
+def _is_local(rule) -> bool:
+    return rule.SCOPE == "file" and getattr(rule, "LOCAL", False)
+
+
+def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None) -> dict[str, list]:
+    """{rule code: its problems} for the ``LOCAL`` file rules (memlint.rules),
+    each file's taken from the cache where its blob id, path, role and git
+    dates are those of the run that kept them, under the same store-wide
+    inputs (``cache.local_kind``). Empty, for the rules to run as usual,
+    without the cache, without git dates to key on (the git rules' notice is
+    given by running them), or when a rule fails: its failure is reported as
+    usual."""
+    cache = store.cache
+    if not rules or cache is None or store.read_failed or not store.history_wanted:
+        return {}
+    from memlint import cache as cache_mod
+
+    try:
+        if not store.git_dates.usable:
+            return {}
+        kind = cache_mod.local_kind(store)
+        options = [(rule, store.config.rule_config(rule, store.preset).options) for rule in rules]
+    except Exception:  # noqa: BLE001 - a configuration error: the rules report it as usual
+        return {}
+    codes = [rule.CODE for rule in rules]
+    wanted = frozenset(codes)
+    out: dict[str, list] = {code: [] for code in codes}
+    docs = [doc for doc in store.docs.values() if only_paths is None or doc.path in only_paths]
+    kept = cache.table(kind, [doc.blob for doc in docs if doc.blob])  # blob -> {doc key: found}
+    now: dict[str, dict] = {}  # the same, for the docs of this run
+    judged: set[str] = set()  # blobs a rule ran on
+    dates_key = _dates_key(store)
+    notices = len(store.notices)
+    try:
+        for doc in docs:
+            found = key = None
+            if doc.blob is not None:
+                key = _digest(f"{doc.path}\0{doc.role}\0{doc.listing}\0{doc.size}\0{doc.problem}\0{doc.problem_line}"
+                              f"\0{dates_key(doc)}".encode("utf-8", "surrogateescape"), digest_size=12).digest()
+                held = kept.get(doc.blob)
+                found = held.get(key) if held else None
+            if found is None or not found[0] >= wanted:
+                # found: (the codes judged, ((code, problems) for each that found any))
+                problems = {code: problems for code, problems in found[1]} if found else {}
+                for rule, opts in options:
+                    if found is None or rule.CODE not in found[0]:
+                        problems[rule.CODE] = list(rule.check(doc, store, opts))
+                found = (wanted | found[0] if found else wanted,
+                         tuple((code, listed) for code, listed in problems.items() if listed))
+                if key is not None:  # (content with no id, not read or over the size cap, is judged every time)
+                    judged.add(doc.blob)
+            if key is not None:
+                now.setdefault(doc.blob, {})[key] = found
+            for code, listed in found[1]:
+                if code in out:
+                    out[code].extend(listed)
+    except Exception:  # noqa: BLE001 - run as usual, where a failure is reported as the rule's
+        return {}
+    if len(store.notices) != notices:
+        return {}  # notices are given in rule order by the usual run
+    cache.use_local_kind(kind)
+    for blob, entries in now.items():  # only this run's docs: a renamed or re-dated file's old entry goes
+        if blob in judged or entries.keys() != kept.get(blob, {}).keys():
+            cache.put(kind, blob, entries)
+    return out
+
+
+def _digest(data: bytes, digest_size: int):
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=digest_size)
+
+
+def _dates_key(store: Store):
+    """A function of a doc giving what its git dates are made of, for the
+    local rules' cache key: the commits that added and last changed it (the
+    dates are theirs), or, in a staged run, the dates themselves."""
+    git = store.git_dates
+    if store.staged:
+        def key(doc):
+            dates = git.of(doc)
+            return (dates.created, dates.changed, dates.created_commit, dates.changed_commit)
+        return key
+    dates_of, repo_path = git.history.dates, git.repo_path
+
+    def key(doc):
+        found = dates_of(repo_path(doc))
+        return None if found is None else (found.created_commit, found.changed_commit)
+    return key
 
 
 def _lint_store(store: Store, selection: Selection) -> Result:

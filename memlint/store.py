@@ -910,7 +910,9 @@ def share_out(count: int, run, *, first=None, after=None, stop_child: bool = Tru
     everything runs here. Should this process fail (or be interrupted), the
     child is stopped at once, or with ``stop_child=False`` left to finish
     what it claimed (files it writes then end whole, not as stray temp
-    files)."""
+    files). ``first`` is given a function to call now and then, which loads
+    what the child has sent: a child whose results fill the pipe waits
+    until they are read."""
     if count > _MAX_UNITS:
         raise ValueError(f"{count} units: at most {_MAX_UNITS}")
     read_end, write_end = os.pipe()
@@ -945,7 +947,7 @@ def share_out(count: int, run, *, first=None, after=None, stop_child: bool = Tru
         child = fork_work(in_child)
         try:
             if first is not None:
-                first()
+                first(lambda: taken(child.take()) if child is not None else None)
             claimed(results, (lambda i, value: taken(child.take())) if child is not None else None)
         except BaseException:
             if child is not None:
@@ -967,7 +969,8 @@ def map_split(fn, items: list, meanwhile=None) -> list:
     given, is called once here after the fork (it may start threads)."""
     size = -(-len(items) // 100) or 1  # about 100 runs: the two processes finish within one of each other
     runs = [items[k:k + size] for k in range(0, len(items), size)]
-    results, _ = share_out(len(runs), lambda i: [fn(x) for x in runs[i]], first=meanwhile)
+    results, _ = share_out(len(runs), lambda i: [fn(x) for x in runs[i]],
+                           first=(lambda poll: meanwhile()) if meanwhile is not None else None)
     return [value for i in range(len(runs)) for value in results[i]]
 
 

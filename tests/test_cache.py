@@ -505,6 +505,72 @@ def test_amended_and_rebased_history(check, repo):
     same_as_without_cache(check, repo)
 
 
+# ---------------------------------------------------------------- the local rules' findings, reused per file
+
+
+def codes_on(found: list, path: str) -> set[str]:
+    return {code for where, _, code, _ in found if where == path}
+
+
+def test_local_findings_follow_git_dates_of_an_unchanged_file(check, repo):
+    """MEM401 compares a file's `created` with git: a history rewritten under
+    an unchanged file (same blob, same path) changes its finding."""
+    repo.write("memory/e.md", memory("e", verified="2025-02-10").replace("created: 2025-01-02", "created: 2025-02-10"))
+    repo.commit("add e", "2025-02-10T10:00:00+00:00")
+    assert "MEM401" not in codes_on(same_as_without_cache(check, repo), "memory/e.md")
+    # the same commit redone two weeks later: e.md's content is what it was
+    repo.run("commit", "-q", "--amend", "--no-edit", "--no-verify", "--no-gpg-sign", "--date=2025-02-24T10:00:00+00:00",
+             env={"GIT_COMMITTER_DATE": "2025-02-24T10:00:00+00:00"})
+    found = same_as_without_cache(check, repo)
+    assert "MEM401" in codes_on(found, "memory/e.md")
+    assert any("2025-02-24" in message for path, _, code, message in found if code == "MEM401")
+
+
+def test_local_findings_follow_a_rename_the_date_and_the_configuration(check, repo, cli):
+    future = memory("e").replace("last_verified: 2025-01-10", "last_verified: 2025-03-20")
+    repo.write("memory/e.md", future)
+    repo.commit("add e", "2025-02-10T10:00:00+00:00")
+    assert "MEM004" in codes_on(same_as_without_cache(check, repo), "memory/e.md")  # in the future on TODAY
+    # an unchanged file moved: its findings move with it
+    repo.mv("memory/e.md", "memory/f.md")
+    repo.commit("move e", "2025-02-11T10:00:00+00:00")
+    found = same_as_without_cache(check, repo)
+    assert "MEM004" in codes_on(found, "memory/f.md") and not codes_on(found, "memory/e.md")
+    # another day: the date is no longer in the future
+    later = check(repo, "--today", "2025-03-25")
+    assert later == check(repo, "--today", "2025-03-25", "--no-cache")
+    assert "MEM004" not in codes_on(later, "memory/f.md")
+    # another configuration: a cap on a memory's lines
+    repo.write(".memlint.yaml", "rules:\n  memory-oversized:\n    max-lines: 10\n", add=False)
+    found = same_as_without_cache(check, repo)
+    assert {"MEM104", "MEM004"} <= codes_on(found, "memory/f.md")
+
+
+def test_local_findings_follow_a_files_role(check, repo):
+    """The same bytes judged as a memory, then (the configuration names it a
+    topic) as an index: the memory rules' findings go, the index rules' come."""
+    listing = "---\nname: hub\n---\n" + "".join(f"- [{n}]({n}.md) — {n}\n" for n in "abcd") * 3
+    repo.write("memory/hub.md", listing)
+    repo.commit("add hub", "2025-02-10T10:00:00+00:00")
+    as_memory = same_as_without_cache(check, repo)
+    repo.write(".memlint.yaml", "topics: ['hub.md']\nrules:\n  topic-oversized:\n    max-entries: 5\n", add=False)
+    as_topic = same_as_without_cache(check, repo)
+    assert "MEM103" in codes_on(as_topic, "memory/hub.md")
+    assert codes_on(as_memory, "memory/hub.md") != codes_on(as_topic, "memory/hub.md")
+
+
+def test_shards_keep_the_local_findings_of_the_last_run_only(check, repo):
+    """The local rules' findings are kept under the day and configuration
+    they were made with; a shard written later keeps only the latest."""
+    for day in ("2025-03-01", "2025-03-02", "2025-03-03"):
+        repo.write("memory/c.md", memory("c", extra=f"On {day}.\n"), add=False)  # a new blob: its shard is written
+        check(repo, "--today", day)
+    for path in state_files(repo):
+        if path.name.startswith("blobs-"):
+            kinds = cache_mod._read(path)
+            assert sum(kind.startswith(cache_mod.LOCAL_KINDS) for kind in kinds) <= 1, path.name
+
+
 # ---------------------------------------------------------------- history replay resumed
 
 
@@ -884,7 +950,7 @@ def test_shared_out_work_goes_to_whichever_process_is_free(monkeypatch):
 
     monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
     parent = os.getpid()
-    results, after = store_mod.share_out(20, lambda i: (i, os.getpid()), first=lambda: time.sleep(0.6),
+    results, after = store_mod.share_out(20, lambda i: (i, os.getpid()), first=lambda poll: time.sleep(0.6),
                                          after=lambda: "from the child")
     assert sorted(results) == list(range(20)) and all(results[i][0] == i for i in range(20))
     assert after == "from the child" and {pid for _, pid in results.values()} == {results[0][1]} != {parent}
@@ -895,10 +961,32 @@ def test_shared_out_work_goes_to_whichever_process_is_free(monkeypatch):
         time.sleep(0.01)
         return i * i
 
-    results, after = store_mod.share_out(10, dies_at_five, first=lambda: time.sleep(0.6), after=lambda: "lost")
+    results, after = store_mod.share_out(10, dies_at_five, first=lambda poll: time.sleep(0.6), after=lambda: "lost")
     assert results == {i: i * i for i in range(10)} and after is None
     with pytest.raises(ValueError):
         store_mod.share_out(store_mod._MAX_UNITS + 1, lambda i: i)
+
+
+def test_a_child_with_big_results_is_not_held_up_while_this_process_is_busy(monkeypatch):
+    """Results bigger than the pipe (a unit's findings on 10,000 files): the
+    child waits for them to be read. ``first``, busy here, polls, so the
+    child goes on to claim the next unit instead of leaving it to this process."""
+    import time
+
+    from memlint import store as store_mod
+
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    big = store_mod._PIPE_SIZE * 3
+
+    def busy(poll):
+        stop = time.monotonic() + 1.5
+        while time.monotonic() < stop:
+            time.sleep(0.01)
+            poll()
+
+    results, _ = store_mod.share_out(2, lambda i: (os.getpid(), b"x" * big), first=busy)
+    assert len({pid for pid, _ in results.values()}) == 1 and results[0][0] != os.getpid()
+    assert all(len(data) == big for _, data in results.values())
 
 
 def test_split_work_survives_an_ignored_sigchld(monkeypatch):
@@ -937,7 +1025,7 @@ def test_a_failure_here_stops_the_child_at_once(monkeypatch):
 
     monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
 
-    def interrupted():
+    def interrupted(poll):
         time.sleep(0.2)  # the child has started on the units
         raise KeyboardInterrupt
 

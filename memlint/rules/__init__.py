@@ -6,6 +6,12 @@ Each rule module defines ``CODE`` (stable, never reused), ``NAME``,
 ``check(doc, store, options)`` for file scope, ``check(store, options)`` for
 store scope. ``check`` yields :class:`memlint.finding.Problem` and never
 prints. The module docstring is the rule's documentation (``memlint rule``).
+
+A file rule may set ``LOCAL = True`` when what it finds in a file depends on
+nothing but that file (content, path, role), the file's own git dates
+(``store.git_dates.of(doc)``) and the store's settings, options and today's
+date: the linter then reuses its findings on a file whose blob id, path,
+role and git dates are as in the last run (``memlint.linter._local_outcomes``).
 """
 from __future__ import annotations
 

@@ -30,6 +30,7 @@ CODE = "MEM401"
 NAME = "created-mismatch"
 SEVERITY = "warning"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("dates", "git")
 OPTIONS = {"tolerance-days": ((int,), 1), "allow-earlier": ((bool,), False)}
 

@@ -25,6 +25,7 @@ CODE = "MEM402"
 NAME = "dates-missing"
 SEVERITY = "warning"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("dates", "frontmatter")
 OPTIONS: dict = {}
 

@@ -19,6 +19,7 @@ CODE = "MEM006"
 NAME = "file-unreadable"
 SEVERITY = "error"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("files",)
 OPTIONS: dict = {}
 

@@ -30,6 +30,7 @@ CODE = "MEM004"
 NAME = "frontmatter-date"
 SEVERITY = "error"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("frontmatter", "dates")
 OPTIONS = {"allow-future": ((list,), ["expires"])}
 

@@ -28,6 +28,7 @@ CODE = "MEM002"
 NAME = "frontmatter-invalid"
 SEVERITY = "error"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("frontmatter",)
 OPTIONS: dict = {}
 

@@ -26,6 +26,7 @@ CODE = "MEM001"
 NAME = "frontmatter-missing"
 SEVERITY = "error"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("frontmatter",)
 OPTIONS: dict = {}
 

@@ -23,6 +23,7 @@ CODE = "MEM005"
 NAME = "frontmatter-preamble"
 SEVERITY = "warning"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("frontmatter",)
 OPTIONS: dict = {}
 

@@ -35,6 +35,7 @@ CODE = "MEM003"
 NAME = "frontmatter-schema"
 SEVERITY = "error"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("frontmatter",)
 OPTIONS: dict = {}
 

@@ -20,6 +20,7 @@ CODE = "MEM102"
 NAME = "index-line-length"
 SEVERITY = "warning"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("budget",)
 OPTIONS = {"max-length": ((int, type(None)), 150)}
 

@@ -18,6 +18,7 @@ CODE = "MEM104"
 NAME = "memory-oversized"
 SEVERITY = "warning"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("budget", "content")
 OPTIONS = {
     "max-lines": ((int, type(None)), 300),

@@ -39,6 +39,7 @@ CODE = "MEM007"
 NAME = "merge-conflict"
 SEVERITY = "error"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("files",)
 OPTIONS: dict = {}
 

@@ -40,6 +40,7 @@ CODE = "MEM601"
 NAME = "secret-in-memory"
 SEVERITY = "error"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("secrets", "security")
 OPTIONS = {"allow": ((list,), [])}
 

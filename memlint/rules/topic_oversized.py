@@ -20,6 +20,7 @@ CODE = "MEM103"
 NAME = "topic-oversized"
 SEVERITY = "warning"
 SCOPE = "file"
+LOCAL = True
 TAGS = ("budget",)
 OPTIONS = {
     "max-entries": ((int, type(None)), 50),
