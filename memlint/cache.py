@@ -659,9 +659,10 @@ def findings_key(store, selection) -> str | None:
     return h.hexdigest()
 
 
-def _store_inputs(store) -> tuple:
+def _store_inputs(store, *, today: bool = True) -> tuple:
     """What every rule of ``store`` may read besides its files and git: the
-    code, the folders, the configuration, the schema's bytes, the date."""
+    code, the folders, the configuration, the schema's bytes, the date
+    (unless ``today`` is false)."""
     from memlint.rules.frontmatter_schema import schema_path
 
     schema = schema_path(store)
@@ -673,7 +674,7 @@ def _store_inputs(store) -> tuple:
             schema_digest = "unreadable"
     return (code_version(), os.getcwd(), str(store.dir), str(store.repo_root), store.root_name, store.preset,
             store.settings, store.config.data, str(store.config.path), str(store.config.base_dir),
-            store.today.isoformat(), store.staged, schema_digest,
+            store.today.isoformat() if today else None, store.staged, schema_digest,
             store.git_dates.staged_day.isoformat() if store.staged else None)  # the day the commit being made carries
 
 
@@ -681,11 +682,12 @@ def local_kind(store) -> str:
     """The cache kind under which the findings of the ``LOCAL`` file rules
     are kept by blob id (``memlint.linter._local_outcomes``): it names the
     inputs they share, all but the file and its git dates; among those, the
-    store's first commits (MEM401 excuses a ``created`` older than them)."""
+    store's first commits (MEM401 excuses a ``created`` older than them).
+    Not today's date, which none of them reads: the kind lasts from day to day."""
     import json
 
     h = hashlib.blake2b(digest_size=16)
-    for part in (*_store_inputs(store), sorted(store.git_dates.first_commits)):
+    for part in (*_store_inputs(store, today=False), sorted(store.git_dates.first_commits)):
         h.update(json.dumps(part, sort_keys=True, default=repr).encode())
         h.update(b"\0")
     return LOCAL_KINDS + h.hexdigest()

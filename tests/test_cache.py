@@ -560,11 +560,12 @@ def test_local_findings_follow_a_files_role(check, repo):
 
 
 def test_shards_keep_the_local_findings_of_the_last_run_only(check, repo):
-    """The local rules' findings are kept under the day and configuration
-    they were made with; a shard written later keeps only the latest."""
-    for day in ("2025-03-01", "2025-03-02", "2025-03-03"):
-        repo.write("memory/c.md", memory("c", extra=f"On {day}.\n"), add=False)  # a new blob: its shard is written
-        check(repo, "--today", day)
+    """The local rules' findings are kept under the configuration they were
+    made with; a shard written later keeps only the latest."""
+    for cap in (10, 20, 30):
+        repo.write(".memlint.yaml", f"rules:\n  memory-oversized:\n    max-lines: {cap}\n", add=False)
+        repo.write("memory/c.md", memory("c", extra=f"Cap {cap}.\n"), add=False)  # a new blob: its shard is written
+        check(repo)
     for path in state_files(repo):
         if path.name.startswith("blobs-"):
             kinds = cache_mod._read(path)

@@ -30,7 +30,6 @@ CODE = "MEM004"
 NAME = "frontmatter-date"
 SEVERITY = "error"
 SCOPE = "file"
-LOCAL = True
 TAGS = ("frontmatter", "dates")
 OPTIONS = {"allow-future": ((list,), ["expires"])}
 
