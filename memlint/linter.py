@@ -1,6 +1,7 @@
 """Run the rules over a store: stamp code, name and severity; apply suppressions."""
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -245,19 +246,20 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
         for doc in docs:
             found = key = None
             if doc.blob is not None:
-                key = _digest(f"{doc.path}\0{doc.role}\0{doc.listing}\0{doc.size}\0{doc.problem}\0{doc.problem_line}"
-                              f"\0{dates_key(doc)}".encode("utf-8", "surrogateescape"), digest_size=12).digest()
+                key = hashlib.blake2b(f"{doc.path}\0{doc.role}\0{doc.listing}\0{doc.size}\0{doc.problem}\0"
+                                      f"{doc.problem_line}\0{dates_key(doc)}".encode("utf-8", "surrogateescape"),
+                                      digest_size=12).digest()
                 held = kept.get(doc.blob)
                 found = held.get(key) if held else None
-            if found is None or not found[0] >= wanted:
+            if found is None or not found[0] >= wanted:  # (content with no id, over the size cap: every time)
                 # found: (the codes judged, ((code, problems) for each that found any))
-                problems = {code: problems for code, problems in found[1]} if found else {}
+                by_code = dict(found[1]) if found else {}
                 for rule, opts in options:
                     if found is None or rule.CODE not in found[0]:
-                        problems[rule.CODE] = list(rule.check(doc, store, opts))
+                        by_code[rule.CODE] = list(rule.check(doc, store, opts))
                 found = (wanted | found[0] if found else wanted,
-                         tuple((code, listed) for code, listed in problems.items() if listed))
-                if key is not None:  # (content with no id, not read or over the size cap, is judged every time)
+                         tuple((code, listed) for code, listed in by_code.items() if listed))
+                if key is not None:
                     judged.add(doc.blob)
             if key is not None:
                 now.setdefault(doc.blob, {})[key] = found
@@ -273,12 +275,6 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
         if blob in judged or entries.keys() != kept.get(blob, {}).keys():
             cache.put(kind, blob, entries)
     return out
-
-
-def _digest(data: bytes, digest_size: int):
-    import hashlib
-
-    return hashlib.blake2b(data, digest_size=digest_size)
 
 
 def _dates_key(store: Store):
