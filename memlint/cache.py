@@ -23,6 +23,13 @@ repository; ``memlint.statedir``):
   the options, the date, memlint's own code, and each path the link graph
   looked up that the file list does not cover.
 
+The ``memlint`` program writes what a run added after its report is out,
+in a process of its own it does not wait for (as ``git gc --auto`` does):
+the hook or the user goes on at once. That process holds a lock on the
+folder's ``lock`` file while it writes, and the next run waits for it
+(``memlint.deferred``) before it reads, so it finds the cache whole.
+memlint used as a library writes at once.
+
 Every value is a pure function of its key, so two runs at once cannot
 poison each other: each file is replaced whole (temp file + rename) and
 starts with a header (format, memlint's code version, length, CRC32). A file
@@ -44,7 +51,7 @@ import threading
 import zlib
 from pathlib import Path
 
-from memlint import gitrun
+from memlint import deferred, gitrun
 
 FORMAT = 1
 MAGIC = b"memlint-cache"
@@ -461,7 +468,10 @@ class StoreCache:
             folder = state_dir(repo_root, store_dir)
         except OSError:
             return None
-        return cls(folder) if os.access(folder, os.W_OK) else None
+        if not os.access(folder, os.W_OK):
+            return None
+        deferred.wait_for_writer(folder)
+        return cls(folder)
 
     # -- values computed from one file's content
     def _shard(self, blob: str) -> dict[str, dict]:
@@ -562,9 +572,14 @@ class StoreCache:
         return bool(self._dirty or self._dirty_singles or self._histories or self._findings)
 
     def save(self, *, share=None) -> None:
-        """Write what this run added. Shards keep only the blobs this run saw.
-        ``share`` (memlint.store.share_out), when given, shares the pickling
-        with a second process (each file is written whole, by one of them)."""
+        """Write what this run added, or, after ``defer_saves``, note that it
+        is to be written (``memlint.deferred``). Shards keep only the blobs this
+        run saw. ``share`` (memlint.store.share_out), when given, shares the
+        pickling with a second process (each file is written whole, by one of them)."""
+        if not deferred.leave(self, self.folder, functools.partial(self._save_now, share)):
+            self._save_now(share)
+
+    def _save_now(self, share=None) -> None:
         writes = [functools.partial(_write, self._history_file(key, head), value)
                   for (key, head), value in self._histories.items()]  # the biggest first
         writes += [functools.partial(self._write_shard, key) for key in sorted(self._dirty)]

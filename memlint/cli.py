@@ -462,7 +462,12 @@ def run() -> None:
     the run built. A check keeps every file's parse alive to the end, and
     freeing those objects one by one at interpreter exit took 0.3 s on
     10,000 files, after the report was already written. Everything memlint
-    writes is written (and its files renamed into place) before this point."""
+    writes is written (and its files renamed into place) before this point,
+    but the cache: a process this one does not wait for writes it then
+    (``memlint.deferred``)."""
+    from memlint import deferred
+
+    deferred.defer()  # the cache is written after the report, by a process not waited for
     try:
         main()
         code = 0
@@ -480,6 +485,7 @@ def run() -> None:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe: as Python reports a failed flush at exit
             code = code or 120
+    deferred.write_left()
     os._exit(code)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import json
 import os
 import shutil
 import subprocess
@@ -411,6 +412,64 @@ def test_two_runs_at_once_both_right_and_the_cache_stays_usable(repo):
         repo.write("memory/b.md", memory("b", extra=f"Run {_}: [x](x{_}.md).\n"), add=False)
         expected = run("--no-cache").communicate()[0]
     assert run().communicate()[0] == expected
+
+
+def _program(repo: GitRepo, *extra) -> subprocess.Popen:
+    """``python -m memlint check`` on the store: the program, which writes its cache after its report."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MEMLINT_NO_CACHE", "PRE_COMMIT")}
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    return subprocess.Popen([sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY,
+                             *extra, str(repo.root / "memory")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env, cwd=repo.root)
+
+
+def _hold_lock(folder: Path):
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fh = open(folder / "lock", "wb")
+    fcntl.flock(fh, fcntl.LOCK_EX)
+    return fh
+
+
+def test_the_program_ends_before_its_cache_is_written_and_the_next_run_waits_for_it(check, repo):
+    from memlint.statedir import state_dir
+
+    expected = check(repo, "--no-cache")
+    folder = state_dir(repo.root, repo.root / "memory")
+    held = _hold_lock(folder)  # as an earlier run's writer would: this run's writer must wait for it
+    try:
+        proc = _program(repo)
+        out, err = proc.communicate(timeout=120)  # the report, and the end of the output, come at once
+        assert proc.returncode == 1, err
+        assert not state_files(repo), "the cache was written before the writer could take the lock"
+    finally:
+        held.close()
+    first = sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(out))
+    assert first == expected
+    # The next run waits for the writer, then reuses what it wrote.
+    proc = _program(repo)
+    again, err = proc.communicate(timeout=120)
+    assert again == out, err
+    names = [p.name for p in state_files(repo)]
+    assert any(n.startswith("blobs-") for n in names) and any(n.startswith("findings-") for n in names)
+
+
+def test_a_run_waits_while_a_writer_holds_the_cache(check, repo):
+    from memlint.statedir import state_dir
+
+    check(repo)  # an in-process run writes its cache at once
+    assert state_files(repo)
+    held = _hold_lock(state_dir(repo.root, repo.root / "memory"))
+    try:
+        proc = _program(repo)
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.communicate(timeout=3)  # it has not read the cache, and so not reported, yet
+    finally:
+        held.close()
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, err
+    assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(out)) == check(repo, "--no-cache")
 
 
 def test_replaced_history_is_not_taken_from_the_cache(check, repo):

@@ -8,7 +8,9 @@ For each FILESxCOMMITS size it builds (once, cached under --cache) a store
 with tests/perf/gen_store.py, then runs `python3 -m memlint` from this
 checkout in a subprocess and prints medians of --repeats runs: wall time,
 CPU time (the process and its git children: on a shared machine CPU time
-shows the work when wall time swings) and peak memory (ru_maxrss) for
+shows the work when wall time swings), peak memory (ru_maxrss), and how
+long the cache went on being written after the run ended (by a detached
+process, memlint.deferred: the next run starts once it is done) for
 
 - cold `check` (no memlint state in .git), warm `check` (nothing changed),
   `check` after one new commit plus two unstaged edits (warmed first),
@@ -37,6 +39,7 @@ from pathlib import Path
 CHECKOUT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(CHECKOUT))
 
+from memlint.deferred import LOCK  # noqa: E402
 from tests.perf import gen_store  # noqa: E402
 from tests.perf.bench_history import timings  # noqa: E402
 
@@ -47,8 +50,21 @@ for _name in ("PYTHONDONTWRITEBYTECODE", "MEMLINT_NO_CACHE", "PRE_COMMIT", "GITH
     ENV.pop(_name, None)
 
 
+def wait_for_cache_writers(repo: Path) -> float:
+    """Seconds until every process writing memlint's cache in ``repo`` after
+    its run (memlint.deferred) is done: the next run is timed on its own."""
+    import fcntl
+
+    start = time.perf_counter()
+    for lock in (repo / ".git" / "memlint").glob(f"**/{LOCK}"):
+        with open(lock, "rb") as fh:
+            fcntl.flock(fh, fcntl.LOCK_SH)
+    return time.perf_counter() - start
+
+
 class Run:
-    """One subprocess: wall seconds, CPU seconds (with its children), peak RSS in MB, exit code, stdout."""
+    """One subprocess: wall seconds, CPU seconds (with its children), peak RSS in MB, exit code, stdout;
+    and ``saving``, the seconds its cache went on being written after it ended (memlint.deferred)."""
 
     def __init__(self, args: list[str], cwd: Path):
         out = tempfile.TemporaryFile()
@@ -66,6 +82,7 @@ class Run:
         out.seek(0)
         self.stdout = out.read().decode("utf-8", "replace")
         self.stderr = stderr.decode("utf-8", "replace")
+        self.saving = wait_for_cache_writers(cwd)
         if self.code not in (0, 1):
             raise RuntimeError(f"memlint {' '.join(args)} exited {self.code}: {self.stderr.strip()[-2000:]}")
 
@@ -74,7 +91,9 @@ def median_of(runs: list[Run]) -> str:
     wall = statistics.median(r.wall for r in runs)
     cpu = statistics.median(r.cpu for r in runs)
     peak = max(r.peak_mb for r in runs)
-    return f"median {wall:6.3f} s  min {min(r.wall for r in runs):6.3f} s  cpu {cpu:6.3f} s  peak {peak:5.0f} MB"
+    saving = statistics.median(r.saving for r in runs)
+    return (f"median {wall:6.3f} s  min {min(r.wall for r in runs):6.3f} s  cpu {cpu:6.3f} s  peak {peak:5.0f} MB"
+            + (f"  then {saving:5.3f} s writing the cache" if saving >= 0.001 else ""))
 
 
 def forget_state(repo: Path) -> None:
