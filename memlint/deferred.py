@@ -106,7 +106,9 @@ def _lock(folder: Path, *, wait: float, shared: bool = False) -> int | None:
     except ImportError:
         return None
     try:
-        fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        # (a FIFO or a link planted under the name neither hangs the run nor leads elsewhere)
+        fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError:
         return None
     deadline = time.monotonic() + wait

@@ -317,12 +317,29 @@ def test_a_fifo_in_the_cache_folder_does_not_hang_the_run(check, repo):
 
     expected = check(repo, "--no-cache")
     check(repo)
-    for path in state_files(repo):
+    lock = state_files(repo)[0].parent / "lock"  # the writer's lock (memlint.deferred) too
+    assert lock.exists()
+    for path in [*state_files(repo), lock]:
         path.unlink()
         os.mkfifo(path)
     argv = [sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY, str(repo.root / "memory")]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-    assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(done.stdout)) == expected
+    for _ in range(2):  # the second run after the first one's writer
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(done.stdout)) == expected
+
+
+def test_a_link_planted_as_the_cache_lock_is_not_followed(check, repo, tmp_path):
+    expected = check(repo, "--no-cache")
+    check(repo)
+    lock = state_files(repo)[0].parent / "lock"
+    lock.unlink()
+    elsewhere = tmp_path / "elsewhere"
+    lock.symlink_to(elsewhere)
+    argv = [sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY, str(repo.root / "memory")]
+    for _ in range(2):
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(done.stdout)) == expected
+    assert not elsewhere.exists()
 
 
 def test_findings_of_a_run_a_commit_landed_in_are_not_kept(check, repo, tmp_path):
