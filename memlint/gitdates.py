@@ -33,6 +33,10 @@ if TYPE_CHECKING:  # pragma: no cover
 STAGED = "staged"  # the commit being made, in place of a sha
 _MAX_PATH_ARGS = 200  # beyond this, one pathspec for the store folder, filtered here
 _MAX_MOVES = 8  # earlier names followed per file; past that, history's last change stands
+# How every patch memlint reads is written: plain, whole lines, no context.
+_PATCH_OPTIONS = ["--no-color", "--no-ext-diff", "--no-textconv", "--text", "-U0", "--src-prefix=a/", "--dst-prefix=b/"]
+_VERIFIED_MEMO = "verified-changes"  # the last run's content_changes_after in the committed history (store.kept)
+_BORN = object()  # a path added among the commits read (``_changes_since``)
 _MAX_ENDS = 200  # commits a walk of MEM404's may be cut at (`^sha` arguments); past that, none
 
 
@@ -305,8 +309,7 @@ class GitDates:
                 found[path] = (when, commit)
                 done.add(path)
 
-        base = ["--no-color", "--no-ext-diff", "--no-textconv", "--text", "-U0",
-                "--src-prefix=a/", "--dst-prefix=b/"]
+        base = _PATCH_OPTIONS
         paths = sorted(wanted)
         # In a merge being made, the commit being made is a merge: skipped, as
         # merges are once made (a file keeps its branch commits' dates), so the
@@ -326,6 +329,129 @@ class GitDates:
                 judge(patch.path, self.staged_day, STAGED, patch, done)
         if history.head is None or done >= wanted.keys():
             return found  # nothing committed yet, or the index settled every path
+        if not merging and not old_names:
+            found.update(self._committed_changes({path: when for path, when in wanted.items() if path not in done}))
+            return found
+        self._walk_committed(wanted, found, done, tips, old_names)
+        return found
+
+    def _committed_changes(self, wanted: dict[str, date]) -> dict[str, tuple[date, str]]:
+        """``content_changes_after`` in the committed history at HEAD alone,
+        built on the last run's answers (``store.kept``) where it can be.
+
+        The newest change after a date is a commit's of the history at HEAD.
+        When HEAD only adds commits, none a merge, to the HEAD of the last
+        run, those commits are the newest of all (git lists no parent before
+        its children), so a path's answer is the first change after its date
+        among them, and where none is, the last run's answer for the same
+        date. A path added (or moved to its name) in those commits, or whose
+        date is not the one the last run was asked about, is walked as
+        usual, as is every path after a rewritten history or a merge."""
+        history = self.history
+        context = (self.date_kind, tuple(self.store.settings.get("date-fields") or ()), self.store.git_replaced)
+        kept = self.store.kept(_VERIFIED_MEMO)
+        answers: dict[str, tuple[date, str]] = {}
+        todo = dict(wanted)
+        if isinstance(kept, tuple) and len(kept) == 3 and kept[0] == context and isinstance(kept[2], dict):
+            newer = self._changes_since(kept[1], todo) if kept[1] != history.head else {}
+            if newer is not None:
+                earlier = kept[2]
+                for path, when in list(todo.items()):
+                    hit = newer.get(path)
+                    if hit is _BORN:
+                        continue  # its history begins (or moves) among the new commits: walked
+                    if hit is not None:
+                        answers[path] = hit
+                    else:
+                        held = earlier.get(path)
+                        if held is None or held[0] != when.toordinal():
+                            continue  # not asked last time, or about another date
+                        if held[1] is not None:
+                            answers[path] = (date.fromordinal(held[1][0]), held[1][1])
+                    del todo[path]
+        if todo:
+            self._walk_committed(todo, answers, set(), ["HEAD"], {})
+        memo = {path: (when.toordinal(), (answers[path][0].toordinal(), answers[path][1]) if path in answers else None)
+                for path, when in wanted.items()}
+        if not (isinstance(kept, tuple) and kept == (context, history.head, memo)):
+            self.store.keep(_VERIFIED_MEMO, (context, history.head, memo))
+        return answers
+
+    def _changes_since(self, earlier_head: str, wanted: dict[str, date]) -> dict | None:
+        """For the commits from ``earlier_head`` (excluded) to HEAD, when they
+        extend it in a line, merges none (else None): {path: the newest of
+        them that changed it after its date (day, commit), or _BORN where one
+        of them added it} for the paths of ``wanted`` they touched so."""
+        from memlint import history as history_mod
+
+        root = self.history.repo_root
+        status, out, _ = history_mod._run(root, ["rev-list", "--parents", "--topo-order", "--end-of-options",
+                                                 "HEAD", f"^{earlier_head}", "--"], check=False)
+        if status:
+            return None  # the earlier HEAD is gone (a gc after a rewrite)
+        parent_of = {}
+        for line in history_mod._decode(out).splitlines():
+            sha, *parents = line.split()
+            if len(parents) != 1:
+                return None  # a merge, or a root: not a line on top of the earlier HEAD
+            parent_of[sha] = parents[0]
+        commit, line = self.history.head, 0
+        while commit in parent_of:
+            commit, line = parent_of[commit], line + 1
+        if commit != earlier_head or line != len(parent_of):
+            return None  # the earlier HEAD is not an ancestor, or not on the line
+        if not parent_of:
+            return {}
+        says_more = _says_more(self.store.settings.get("date-fields") or ())
+        fmt = "%H %cd" if self.date_kind == "committer" else "%H %ad"
+        spec = sorted(wanted) if len(wanted) <= _MAX_PATH_ARGS else self._folders_holding(wanted)
+        status, out, _ = history_mod._run(root, ["log", "--no-renames", "--topo-order", f"--format=%x00{fmt}",
+                                                 "--date=raw", "-p", *_PATCH_OPTIONS, "--end-of-options", "HEAD",
+                                                 f"^{earlier_head}", "--", *spec], check=False)
+        if status:
+            return None
+        newer: dict = {}
+        for sha, when, patches in _commits(history_mod._decode(out)):  # children first
+            for patch in patches:
+                path = patch.path
+                if path not in wanted or path in newer:
+                    continue
+                if patch.born:
+                    newer[path] = _BORN
+                elif when > wanted[path] and says_more(patch):
+                    newer[path] = (when, sha)
+        return newer
+
+    def _walk_committed(self, wanted: dict[str, date], found: dict, done: set[str], tips: list[str],
+                        old_names: dict[str, str]) -> None:
+        """``content_changes_after``'s walk of the committed history from
+        ``tips``, adding to ``found`` for the paths of ``wanted`` not ``done``
+        (``old_names``: {a path's name at HEAD: its name in the index})."""
+        history = self.history
+        from memlint import history as history_mod
+
+        root = history.repo_root
+        says_more = _says_more(self.store.settings.get("date-fields") or ())
+        moved: dict[str, tuple[str, str]] = {}
+        base = _PATCH_OPTIONS
+        paths = sorted(wanted)
+
+        def judge(path: str, when: date, commit: str, patch: "_Patch", done: set[str]) -> None:
+            if path in done or path not in wanted or path in found:
+                return
+            if when <= wanted[path]:
+                if patch.born:  # (no cut by date: commit dates need not grow along history)
+                    done.add(path)  # its birth: what is older at this name was another file
+                return  # older than the date: a later commit of this path may still be newer
+            if patch.born:
+                done.add(path)
+                known = history.dates(path) if commit != STAGED else None
+                if known is not None and known.created_commit != commit and known.changed.date() > wanted[path]:
+                    moved[path] = (commit, patch.path)  # born here by a move: its history goes on under the old name
+            elif says_more(patch):
+                found[path] = (when, commit)
+                done.add(path)
+
         # Only commits dated after the oldest date can change anything, but
         # `git log --since` cannot pick them: it reads the committer date and
         # stops at the first commits older than it, hiding newer ones below
@@ -450,7 +576,6 @@ class GitDates:
                     walk([f"{commit}^"], names, set())
         for path in moved:  # moved more often than followed
             as_history_has_it(path)
-        return found
 
     def _move_sources(self, moves: set[tuple[str, str]], base: list[str], fmt: str) -> dict[tuple[str, str], tuple]:
         """{(commit, new path): (old path, day, patch)} for the renames that

@@ -489,6 +489,60 @@ def test_a_run_waits_while_a_writer_holds_the_cache(check, repo):
     assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(out)) == check(repo, "--no-cache")
 
 
+def test_changed_since_verified_builds_on_the_last_run_and_agrees_with_a_full_one(check, repo, monkeypatch):
+    """MEM404 walks the history only for the paths the last run's answers
+    (kept at its HEAD) cannot give: new ones, new dates, files added or moved
+    in the new commits; all of them after a rewrite or a merge."""
+    from memlint import gitdates
+
+    walked: list[list[str]] = []
+    real = gitdates.GitDates._walk_committed
+
+    def spy(self, wanted, *args):
+        walked.append(sorted(wanted))
+        return real(self, wanted, *args)
+
+    monkeypatch.setattr(gitdates.GitDates, "_walk_committed", spy)
+
+    def step(expect_walked, *extra):
+        walked.clear()
+        found = check(repo, *extra)
+        assert walked == expect_walked
+        assert found == check(repo, *extra, "--no-cache")
+        return {(path, code) for path, _, code, _ in found if code == "MEM404"}
+
+    assert step([["memory/a.md"]]) == {("memory/a.md", "MEM404")}  # a.md edited 2025-02-01, verified 2025-01-10
+    repo.write("memory/b.md", memory("b", extra="A new fact.\n"))
+    repo.commit("edit b", "2025-02-10T10:00:00+00:00")  # b's change is the new commit's
+    assert step([]) == {("memory/a.md", "MEM404"), ("memory/b.md", "MEM404")}
+    repo.write("memory/c.md", memory("c").replace("created: 2025-01-02", "created: 2025-01-03"))
+    repo.commit("a date of c", "2025-02-15T10:00:00+00:00")  # only a date: no change of what it says
+    assert step([["memory/c.md"]]) == {("memory/a.md", "MEM404"), ("memory/b.md", "MEM404")}
+    repo.write("memory/b.md", memory("b", extra="A newer fact.\n"))
+    repo.write("memory/c.md", memory("c", extra="At last a fact.\n").replace("created: 2025-01-02", "created: 2025-01-03"))
+    repo.commit("edit b and c", "2025-02-16T10:00:00+00:00")  # both answered by the new commit
+    assert step([]) == {("memory/a.md", "MEM404"), ("memory/b.md", "MEM404"), ("memory/c.md", "MEM404")}
+    repo.write("memory/a.md", memory("a", verified="2025-02-20", extra="Later: [gone](missing.md).\n"))
+    repo.commit("verify a", "2025-02-20T10:00:00+00:00")
+    assert step([]) == {("memory/b.md", "MEM404"), ("memory/c.md", "MEM404")}
+    repo.mv("memory/b.md", "memory/b2.md")
+    repo.commit("move b", "2025-02-21T10:00:00+00:00")  # its edits before the move still count
+    assert step([["memory/b2.md"]]) == {("memory/b2.md", "MEM404"), ("memory/c.md", "MEM404")}
+    repo.run("commit", "-q", "--amend", "--no-verify", "-m", "move b, reworded",
+             env={"GIT_AUTHOR_DATE": "2025-02-22T10:00:00+00:00", "GIT_COMMITTER_DATE": "2025-02-22T10:00:00+00:00"})
+    assert step([["memory/b2.md", "memory/c.md"]]) == {("memory/b2.md", "MEM404"), ("memory/c.md", "MEM404")}
+    repo.checkout("side", new=True)
+    repo.write("memory/d.md", memory("d", extra="Side fact.\n"))
+    repo.commit("edit d on a branch", "2025-02-23T10:00:00+00:00")
+    repo.checkout("main")
+    repo.merge("side", date="2025-02-24T10:00:00+00:00")
+    assert step([["memory/b2.md", "memory/c.md", "memory/d.md"]]) == {
+        ("memory/b2.md", "MEM404"), ("memory/c.md", "MEM404"), ("memory/d.md", "MEM404")}
+    repo.write("memory/c.md", memory("c", extra="Staged fact.\n").replace("created: 2025-01-02", "created: 2025-01-03"))
+    repo.add("memory/c.md")
+    assert step([], "--staged") == {("memory/b2.md", "MEM404"), ("memory/c.md", "MEM404"), ("memory/d.md", "MEM404")}
+
+
 def test_replaced_history_is_not_taken_from_the_cache(check, repo):
     """`git replace` shows other commits under the same HEAD id: the history
     kept at that id, and the findings, no longer hold; nor once git is told
