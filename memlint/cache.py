@@ -16,7 +16,8 @@ repository; ``memlint.statedir``):
   an ancestor of HEAD extended with only the new commits;
 - whole-store values a rule or view builds on in the next run (``single``):
   the near-duplicate pairs (``memlint.fingerprint.NearMemo``), the link
-  graph and wiki names (``memlint.graph.LinksMemo``);
+  graph and wiki names (``memlint.graph.LinksMemo``), MEM404's answers at
+  HEAD (``memlint.gitdates``);
 - the findings of a whole check, one file each for the eight most recently
   used, reused only when every input is the same:
   the files and their blob ids, HEAD and the git index, the configuration,
