@@ -60,7 +60,10 @@ def write_left() -> None:
     if not hasattr(os, "fork") or threading.active_count() > 1:
         _write_all(pending)
         return
-    held = [_lock(folder, wait=0.0) for _, folder, _ in pending]
+    held: dict[Path, int | None] = {}  # one lock per folder: a second open of it would wait on the first
+    for _, folder, _ in pending:
+        if folder not in held:
+            held[folder] = _lock(folder, wait=0.0)
     try:
         pid = os.fork()
     except OSError:
@@ -68,20 +71,36 @@ def write_left() -> None:
     if pid == 0:
         try:
             os.setsid()
-            devnull = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(devnull, fd)
-            for (_, folder, write), fd in zip(pending, held):
+            _detach_descriptors({fd for fd in held.values() if fd is not None})
+            for folder, fd in held.items():
                 if fd is None:
                     _lock(folder, wait=WRITER_WAIT)  # held until this process ends
-                write()
+            _write_all(pending)
         finally:
             os._exit(0)
-    for fd in held:  # the child's copies keep the locks held
+    for fd in held.values():  # the child's copies keep the locks held
         if fd is not None:
             os.close(fd)
     if pid is None:
         _write_all(pending)
+
+
+def _detach_descriptors(keep: set[int]) -> None:
+    """The standard streams on /dev/null, and every other descriptor
+    inherited closed but ``keep``: a reader of any pipe this process was
+    given (a wrapper's, a job server's) sees it end when the program does."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    try:
+        limit = os.sysconf("SC_OPEN_MAX")
+    except (AttributeError, OSError, ValueError):
+        limit = 1024
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, max(low, limit))
 
 
 def _write_all(pending: list) -> None:

@@ -352,7 +352,8 @@ class GitDates:
         kept = self.store.kept(_VERIFIED_MEMO)
         answers: dict[str, tuple[date, str]] = {}
         todo = dict(wanted)
-        if isinstance(kept, tuple) and len(kept) == 3 and kept[0] == context and isinstance(kept[2], dict):
+        usable = isinstance(kept, tuple) and len(kept) == 3 and kept[0] == context and isinstance(kept[2], dict)
+        if usable:
             newer = self._changes_since(kept[1], todo) if kept[1] != history.head else {}
             if newer is not None:
                 earlier = kept[2]
@@ -369,11 +370,12 @@ class GitDates:
                         if held[1] is not None:
                             answers[path] = (date.fromordinal(held[1][0]), held[1][1])
                     del todo[path]
-        if todo:
-            self._walk_committed(todo, answers, set(), ["HEAD"], {})
+        guessed = self._walk_committed(todo, answers, set(), ["HEAD"], {}) if todo else set()
         memo = {path: (when.toordinal(), (answers[path][0].toordinal(), answers[path][1]) if path in answers else None)
-                for path, when in wanted.items()}
-        if not (isinstance(kept, tuple) and kept == (context, history.head, memo)):
+                for path, when in wanted.items() if path not in guessed}
+        if usable and kept[1] == history.head:  # what another run (health's own dates) asked at this HEAD holds too
+            memo = {**kept[2], **memo}
+        if not (usable and kept == (context, history.head, memo)):
             self.store.keep(_VERIFIED_MEMO, (context, history.head, memo))
         return answers
 
@@ -423,11 +425,15 @@ class GitDates:
         return newer
 
     def _walk_committed(self, wanted: dict[str, date], found: dict, done: set[str], tips: list[str],
-                        old_names: dict[str, str]) -> None:
+                        old_names: dict[str, str]) -> set[str]:
         """``content_changes_after``'s walk of the committed history from
         ``tips``, adding to ``found`` for the paths of ``wanted`` not ``done``
-        (``old_names``: {a path's name at HEAD: its name in the index})."""
+        (``old_names``: {a path's name at HEAD: its name in the index}).
+        Returns the paths answered with the last change of any kind (moved
+        more often, or from further away, than the walk follows): an answer
+        that a commit changing only dates moves, unlike the walk's."""
         history = self.history
+        guessed: set[str] = set()
         from memlint import history as history_mod
 
         root = history.repo_root
@@ -534,6 +540,7 @@ class GitDates:
         def as_history_has_it(path: str) -> None:
             known = history.dates(path)
             found[path] = (known.changed.date(), known.changed_commit)
+            guessed.add(path)
 
         def descendants(commit: str) -> set[str]:
             """The commits that descend from ``commit`` (no cut by date: a
@@ -576,6 +583,7 @@ class GitDates:
                     walk([f"{commit}^"], names, set())
         for path in moved:  # moved more often than followed
             as_history_has_it(path)
+        return guessed
 
     def _move_sources(self, moves: set[tuple[str, str]], base: list[str], fmt: str) -> dict[tuple[str, str], tuple]:
         """{(commit, new path): (old path, day, patch)} for the renames that

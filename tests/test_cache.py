@@ -472,6 +472,60 @@ def test_the_program_ends_before_its_cache_is_written_and_the_next_run_waits_for
     assert any(n.startswith("blobs-") for n in names) and any(n.startswith("findings-") for n in names)
 
 
+def test_the_cache_writer_keeps_no_descriptor_it_inherited(check, repo):
+    """A wrapper that hands the program a pipe of its own (a job server, a
+    CI runner) sees the pipe end when the program ends, not when its cache
+    is written."""
+    import select
+
+    from memlint.statedir import state_dir
+
+    folder = state_dir(repo.root, repo.root / "memory")
+    read_end, write_end = os.pipe()
+    held = _hold_lock(folder)  # the writer waits for it, the pipe in hand if it kept it
+    try:
+        env = {k: v for k, v in os.environ.items() if k not in ("MEMLINT_NO_CACHE", "PRE_COMMIT")}
+        env["PYTHONPATH"] = str(REPO_ROOT)
+        proc = subprocess.Popen([sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY,
+                                 str(repo.root / "memory")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env=env, cwd=repo.root, pass_fds=(write_end,))
+        os.close(write_end)
+        assert proc.wait(timeout=120) == 1
+        ready, _, _ = select.select([read_end], [], [], 5)
+        assert ready and os.read(read_end, 1) == b"", "the pipe is still held open after the program ended"
+        assert not state_files(repo)  # the writer still waits for the lock
+    finally:
+        held.close()
+        os.close(read_end)
+
+
+def test_two_caches_of_one_folder_are_written_by_one_writer_holding_one_lock(tmp_path, monkeypatch):
+    """Two writes left for one folder: the detached writer takes its lock
+    once (a second lock of the same file, by the same process, would wait
+    on the first until it gave up)."""
+    import time as time_mod
+
+    from memlint import deferred
+
+    monkeypatch.setattr(deferred, "WRITER_WAIT", 30.0)
+    folder = tmp_path / "cache"
+    folder.mkdir()
+
+    def write(name):
+        return lambda: (folder / name).write_text(str(os.getpid()))
+
+    deferred.defer()
+    owners = [object(), object()]
+    assert deferred.leave(owners[0], folder, write("first"))
+    assert deferred.leave(owners[1], folder, write("second"))
+    start = time_mod.monotonic()
+    deferred.write_left()
+    deferred.wait_for_writer(folder)
+    assert time_mod.monotonic() - start < 15, "the writer waited on its own lock"
+    assert (folder / "first").read_text() == (folder / "second").read_text() != str(os.getpid())
+    assert not deferred.leave(object(), folder, write("third"))  # write_left ends the deferring
+
+
 def test_a_run_waits_while_a_writer_holds_the_cache(check, repo):
     from memlint.statedir import state_dir
 
@@ -541,6 +595,27 @@ def test_changed_since_verified_builds_on_the_last_run_and_agrees_with_a_full_on
     repo.write("memory/c.md", memory("c", extra="Staged fact.\n").replace("created: 2025-01-02", "created: 2025-01-03"))
     repo.add("memory/c.md")
     assert step([], "--staged") == {("memory/b2.md", "MEM404"), ("memory/c.md", "MEM404"), ("memory/d.md", "MEM404")}
+
+
+def test_changed_since_verified_after_more_moves_than_followed_agrees_with_a_full_run(check, repo):
+    """A memory moved more often than MEM404 follows is answered with its
+    last change of any kind, which a commit changing only dates moves: that
+    answer is not kept for the next run to build on."""
+    from memlint.gitdates import _MAX_MOVES
+
+    repo.write("memory/a.md", memory("a", extra="Edited after its date.\n"))
+    repo.commit("edit a", "2025-01-12T10:00:00+00:00")
+    name = "a"
+    for i in range(_MAX_MOVES + 2):
+        repo.mv(f"memory/{name}.md", f"memory/a{i}.md")
+        name = f"a{i}"
+        repo.commit(f"move {i}", f"2025-01-{13 + i}T10:00:00+00:00")
+    check(repo)
+    repo.write(f"memory/{name}.md", repo.read(f"memory/{name}.md").replace("created: 2025-01-02", "created: 2025-01-03"))
+    repo.commit("a date only", "2025-02-01T10:00:00+00:00")
+    found = check(repo)
+    assert found == check(repo, "--no-cache")
+    assert [m for p, _, code, m in found if code == "MEM404" and p == f"memory/{name}.md"]
 
 
 def test_replaced_history_is_not_taken_from_the_cache(check, repo):
