@@ -227,6 +227,10 @@ def test_yaml_nested_30000_deep_does_not_kill_the_process(tmp_path, deep):
 
 # ---------------------------------------------------------------- huge files
 
+# Not a measure of speed (tests/perf/bench.py is): a bound on a hang. Each
+# case below once took minutes; they take 1 to 8 s on a slow day.
+HANG = 60
+
 
 def test_50_mb_file_is_reported_in_bounded_time_and_memory(tmp_path):
     store = write(tmp_path / "s", {"MEMORY.md": "- [big](big.md)\n"})
@@ -237,7 +241,7 @@ def test_50_mb_file_is_reported_in_bounded_time_and_memory(tmp_path):
     run = memlint("check", "--format", "json", store, measure=True)
     assert ("big.md", 1, "MEM006") in run.triples()
     assert "over 8 MB" in run.stdout
-    assert run.seconds < 20
+    assert run.seconds < HANG
     assert run.max_rss_mb < 300  # reads at most 8 MB + 1 byte of it
 
 
@@ -288,7 +292,7 @@ def test_a_1_mb_line_is_linted_in_bounded_time(tmp_path, case):
     store = write(tmp_path / "s", {"MEMORY.md": "- [l](line.md)\n", "line.md": MEM.format(name="line") + body + "\n"})
     run = memlint("check", "--format", "json", store, measure=True)
     assert run.code in (0, 1)
-    assert run.seconds < 20, run.seconds
+    assert run.seconds < HANG, run.seconds
     assert run.max_rss_mb < 500
 
 
@@ -299,7 +303,7 @@ def test_10000_links_in_one_file(tmp_path):
     store = write(tmp_path / "s", files)
     run = memlint("check", "--format", "json", store, measure=True)
     assert ("MEMORY.md", 201, "MEM101") in run.triples()  # the root is over its 200-line cap
-    assert run.seconds < 20 and run.max_rss_mb < 500
+    assert run.seconds < HANG and run.max_rss_mb < 500
 
 
 # ---------------------------------------------------------------- symlinks
