@@ -290,25 +290,7 @@ class GitDates:
         root = history.repo_root
         says_more = _says_more(self.store.settings.get("date-fields") or ())
         found: dict[str, tuple[date, str]] = {}
-        # path -> (the commit that moved it, after its date, to the name being walked; that name)
-        moved: dict[str, tuple[str, str]] = {}
-
-        def judge(path: str, when: date, commit: str, patch: "_Patch", done: set[str]) -> None:
-            if path in done or path not in wanted or path in found:
-                return
-            if when <= wanted[path]:
-                if patch.born:  # (no cut by date: commit dates need not grow along history)
-                    done.add(path)  # its birth: what is older at this name was another file
-                return  # older than the date: a later commit of this path may still be newer
-            if patch.born:
-                done.add(path)
-                known = history.dates(path) if commit != STAGED else None
-                if known is not None and known.created_commit != commit and known.changed.date() > wanted[path]:
-                    moved[path] = (commit, patch.path)  # born here by a move: its history goes on under the old name
-            elif says_more(patch):
-                found[path] = (when, commit)
-                done.add(path)
-
+        judge = _judge(history, wanted, found, {}, says_more)  # (the index moves nothing: STAGED has no history)
         base = _PATCH_OPTIONS
         paths = sorted(wanted)
         # In a merge being made, the commit being made is a merge: skipped, as
@@ -438,25 +420,11 @@ class GitDates:
 
         root = history.repo_root
         says_more = _says_more(self.store.settings.get("date-fields") or ())
+        # path -> (the commit that moved it, after its date, to the name being walked; that name)
         moved: dict[str, tuple[str, str]] = {}
+        judge = _judge(history, wanted, found, moved, says_more)
         base = _PATCH_OPTIONS
         paths = sorted(wanted)
-
-        def judge(path: str, when: date, commit: str, patch: "_Patch", done: set[str]) -> None:
-            if path in done or path not in wanted or path in found:
-                return
-            if when <= wanted[path]:
-                if patch.born:  # (no cut by date: commit dates need not grow along history)
-                    done.add(path)  # its birth: what is older at this name was another file
-                return  # older than the date: a later commit of this path may still be newer
-            if patch.born:
-                done.add(path)
-                known = history.dates(path) if commit != STAGED else None
-                if known is not None and known.created_commit != commit and known.changed.date() > wanted[path]:
-                    moved[path] = (commit, patch.path)  # born here by a move: its history goes on under the old name
-            elif says_more(patch):
-                found[path] = (when, commit)
-                done.add(path)
 
         # Only commits dated after the oldest date can change anything, but
         # `git log --since` cannot pick them: it reads the committer date and
@@ -558,7 +526,8 @@ class GitDates:
         for _ in range(_MAX_MOVES):
             if not moved:
                 break
-            moves, moved = moved, {}
+            moves = dict(moved)
+            moved.clear()  # (the same dict: judge adds to it)
             sources = self._move_sources(set(moves.values()), base, fmt)
             by_commit: dict[str, dict[str, str]] = {}
             for path, (commit, name) in moves.items():
@@ -611,6 +580,30 @@ class GitDates:
         if unseen and spec:  # from outside the store: git pairs a rename only when its pathspec holds both names
             read(unseen, [])
         return sources
+
+
+def _judge(history, wanted: dict[str, date], found: dict, moved: dict, says_more):
+    """``judge(path, day, commit, patch, done)`` for the walks of
+    ``content_changes_after``: the first change after ``wanted[path]`` that
+    says more than dates goes to ``found``; a birth ends the path's walk (to
+    ``moved`` when a move after the date made it: its history goes on under
+    the old name)."""
+    def judge(path: str, when: date, commit: str, patch: "_Patch", done: set[str]) -> None:
+        if path in done or path not in wanted or path in found:
+            return
+        if when <= wanted[path]:
+            if patch.born:  # (no cut by date: commit dates need not grow along history)
+                done.add(path)  # its birth: what is older at this name was another file
+            return  # older than the date: a later commit of this path may still be newer
+        if patch.born:
+            done.add(path)
+            known = history.dates(path) if commit != STAGED else None
+            if known is not None and known.created_commit != commit and known.changed.date() > wanted[path]:
+                moved[path] = (commit, patch.path)
+        elif says_more(patch):
+            found[path] = (when, commit)
+            done.add(path)
+    return judge
 
 
 def author_day(value: str) -> date | None:
