@@ -573,9 +573,9 @@ class StoreCache:
         return bool(self._dirty or self._dirty_singles or self._histories or self._findings)
 
     def save(self, *, share=None) -> None:
-        """Write what this run added, or, after ``defer_saves``, note that it
-        is to be written (``memlint.deferred``). Shards keep only the blobs this
-        run saw. ``share`` (memlint.store.share_out), when given, shares the
+        """Write what this run added, or, in the ``memlint`` program, leave
+        it to be written after the report (``memlint.deferred``). Shards keep
+        only the blobs this run saw. ``share`` (memlint.store.share_out), when given, shares the
         pickling with a second process (each file is written whole, by one of them)."""
         if not deferred.leave(self, self.folder, functools.partial(self._save_now, share)):
             self._save_now(share)
