@@ -311,10 +311,22 @@ def test_a_damaged_cache_file_is_not_trusted(check, repo, damage):
     assert check(repo) == expected  # and rebuilt
 
 
+def _program(repo: GitRepo, *extra, **popen) -> subprocess.Popen:
+    """``python -m memlint check`` on the store: the program, which writes
+    its cache after its report (``popen``: Popen's options, say other streams)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MEMLINT_NO_CACHE", "PRE_COMMIT")}
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **popen}
+    return subprocess.Popen([sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY,
+                             *extra, str(repo.root / "memory")], env=env, cwd=repo.root, **streams)
+
+
+def _findings_of(output: bytes) -> list:
+    return sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(output))
+
+
 def test_a_fifo_in_the_cache_folder_does_not_hang_the_run(check, repo):
     # open() of a FIFO waits for a writer: the run (and a commit's hook) hung forever.
-    import json
-
     expected = check(repo, "--no-cache")
     check(repo)
     lock = state_files(repo)[0].parent / "lock"  # the writer's lock (memlint.deferred) too
@@ -322,10 +334,8 @@ def test_a_fifo_in_the_cache_folder_does_not_hang_the_run(check, repo):
     for path in [*state_files(repo), lock]:
         path.unlink()
         os.mkfifo(path)
-    argv = [sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY, str(repo.root / "memory")]
     for _ in range(2):  # the second run after the first one's writer
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-        assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(done.stdout)) == expected
+        assert _findings_of(_program(repo).communicate(timeout=60)[0]) == expected
 
 
 def test_a_link_planted_as_the_cache_lock_is_not_followed(check, repo, tmp_path):
@@ -335,10 +345,8 @@ def test_a_link_planted_as_the_cache_lock_is_not_followed(check, repo, tmp_path)
     lock.unlink()
     elsewhere = tmp_path / "elsewhere"
     lock.symlink_to(elsewhere)
-    argv = [sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY, str(repo.root / "memory")]
     for _ in range(2):
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-        assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(done.stdout)) == expected
+        assert _findings_of(_program(repo).communicate(timeout=60)[0]) == expected
     assert not elsewhere.exists()
 
 
@@ -416,10 +424,7 @@ def test_cached_values_are_checked_against_their_header(tmp_path):
 
 def test_two_runs_at_once_both_right_and_the_cache_stays_usable(repo):
     def run(*extra):
-        env = {k: v for k, v in os.environ.items() if k not in ("MEMLINT_NO_CACHE", "PRE_COMMIT")}
-        env["PYTHONPATH"] = str(REPO_ROOT)
-        return subprocess.Popen([sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY,
-                                 *extra, str(repo.root / "memory")], stdout=subprocess.PIPE, env=env, cwd=repo.root)
+        return _program(repo, *extra, stderr=None)
 
     expected = run("--no-cache").communicate()[0]
     for _ in range(3):
@@ -429,15 +434,6 @@ def test_two_runs_at_once_both_right_and_the_cache_stays_usable(repo):
         repo.write("memory/b.md", memory("b", extra=f"Run {_}: [x](x{_}.md).\n"), add=False)
         expected = run("--no-cache").communicate()[0]
     assert run().communicate()[0] == expected
-
-
-def _program(repo: GitRepo, *extra) -> subprocess.Popen:
-    """``python -m memlint check`` on the store: the program, which writes its cache after its report."""
-    env = {k: v for k, v in os.environ.items() if k not in ("MEMLINT_NO_CACHE", "PRE_COMMIT")}
-    env["PYTHONPATH"] = str(REPO_ROOT)
-    return subprocess.Popen([sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY,
-                             *extra, str(repo.root / "memory")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, cwd=repo.root)
 
 
 def _hold_lock(folder: Path):
@@ -462,8 +458,7 @@ def test_the_program_ends_before_its_cache_is_written_and_the_next_run_waits_for
         assert not state_files(repo), "the cache was written before the writer could take the lock"
     finally:
         held.close()
-    first = sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(out))
-    assert first == expected
+    assert _findings_of(out) == expected
     # The next run waits for the writer, then reuses what it wrote.
     proc = _program(repo)
     again, err = proc.communicate(timeout=120)
@@ -484,11 +479,7 @@ def test_the_cache_writer_keeps_no_descriptor_it_inherited(check, repo):
     read_end, write_end = os.pipe()
     held = _hold_lock(folder)  # the writer waits for it, the pipe in hand if it kept it
     try:
-        env = {k: v for k, v in os.environ.items() if k not in ("MEMLINT_NO_CACHE", "PRE_COMMIT")}
-        env["PYTHONPATH"] = str(REPO_ROOT)
-        proc = subprocess.Popen([sys.executable, "-m", "memlint", "check", "--format", "json", "--today", TODAY,
-                                 str(repo.root / "memory")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                env=env, cwd=repo.root, pass_fds=(write_end,))
+        proc = _program(repo, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_end,))
         os.close(write_end)
         assert proc.wait(timeout=120) == 1
         ready, _, _ = select.select([read_end], [], [], 5)
@@ -540,7 +531,7 @@ def test_a_run_waits_while_a_writer_holds_the_cache(check, repo):
         held.close()
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 1, err
-    assert sorted((f["path"], f["line"], f["code"], f["message"]) for f in json.loads(out)) == check(repo, "--no-cache")
+    assert _findings_of(out) == check(repo, "--no-cache")
 
 
 def test_changed_since_verified_builds_on_the_last_run_and_agrees_with_a_full_one(check, repo, monkeypatch):
