@@ -101,10 +101,15 @@ def _content_tasks(store: Store, rules) -> list:
     return tasks
 
 
-# Rules that read the link graph (``links``, ``graph``; ``lifecycle`` through
-# its routes) run in this process, which builds the graph once; every other
-# rule may run in either.
-_GRAPH_TAGS = frozenset({"links", "graph", "lifecycle"})
+# Rules that read the link graph (``links``, ``graph``; a rule that reads
+# the index routes of ``memlint.lifecycle`` says so: ``READS_ROUTES``) run in
+# this process, which builds the graph once; every other rule may run in
+# either (a rule that reads the graph unannounced is right there, only slower).
+_GRAPH_TAGS = frozenset({"links", "graph"})
+
+
+def _reads_graph(rule) -> bool:
+    return bool(_GRAPH_TAGS.intersection(rule.TAGS)) or getattr(rule, "READS_ROUTES", False)
 
 
 def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> dict:
@@ -127,7 +132,7 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
         return alone()
     if store.history_wanted:
         store.history_loaded()  # its thread must end before the fork
-    here = [rule for rule in rules if _GRAPH_TAGS.intersection(rule.TAGS)]
+    here = [rule for rule in rules if _reads_graph(rule)]
     # The duplicate rules share their costliest work (the fingerprints, the
     # docs compared): they are claimed together, so it is done once.
     units: dict[str, list] = {}
@@ -241,17 +246,25 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
     now: dict[str, dict] = {}  # the same, for the docs of this run
     judged: set[str] = set()  # blobs a rule ran on
     dates_key = _dates_key(store)
+    covers: dict[frozenset, bool] = {}  # codes an entry judged -> whether they are all of these rules' (a few sets recur)
     notices = len(store.notices)
+    blake2b = hashlib.blake2b
     try:
         for doc in docs:
             found = key = None
-            if doc.blob is not None:
-                key = hashlib.blake2b(f"{doc.path}\0{doc.role}\0{doc.listing}\0{doc.size}\0{doc.problem}\0"
-                                      f"{doc.problem_line}\0{dates_key(doc)}".encode("utf-8", "surrogateescape"),
-                                      digest_size=12).digest()
-                held = kept.get(doc.blob)
+            blob = doc.blob
+            if blob is not None:
+                key = blake2b(f"{doc.path}\0{doc.role}\0{doc.listing}\0{doc.size}\0{doc.problem}\0"
+                              f"{doc.problem_line}\0{dates_key(doc)}".encode("utf-8", "surrogateescape"),
+                              digest_size=12).digest()
+                held = kept.get(blob)
                 found = held.get(key) if held else None
-            if found is None or not found[0] >= wanted:  # (content with no id, over the size cap: every time)
+            if found is not None:
+                judged_codes = found[0]
+                full = covers.get(judged_codes)
+                if full is None:
+                    full = covers[judged_codes] = judged_codes >= wanted
+            if found is None or not full:  # (content with no id, over the size cap: every time)
                 # found: (the codes judged, ((code, problems) for each that found any))
                 by_code = dict(found[1]) if found else {}
                 for rule, opts in options:
@@ -260,12 +273,17 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
                 found = (wanted | found[0] if found else wanted,
                          tuple((code, listed) for code, listed in by_code.items() if listed))
                 if key is not None:
-                    judged.add(doc.blob)
+                    judged.add(blob)
             if key is not None:
-                now.setdefault(doc.blob, {})[key] = found
-            for code, listed in found[1]:
-                if code in out:
-                    out[code].extend(listed)
+                entries = now.get(blob)
+                if entries is None:
+                    now[blob] = {key: found}
+                else:
+                    entries[key] = found
+            if found[1]:
+                for code, listed in found[1]:
+                    if code in out:
+                        out[code].extend(listed)
     except Exception:  # noqa: BLE001 - run as usual, where a failure is reported as the rule's
         return {}
     if len(store.notices) != notices:
@@ -291,7 +309,7 @@ def _dates_key(store: Store):
 
     def key(doc):
         found = dates_of(repo_path(doc))
-        return None if found is None else (found.created_commit, found.changed_commit)
+        return None if found is None else f"{found.created_commit} {found.changed_commit}"
     return key
 
 

@@ -29,6 +29,9 @@ def redact_findings(findings: Iterable[Finding], secrets_in: Callable[[str], lis
     findings are on.
     """
     found_in: dict[str, list[str]] = {}
+    # Rules repeat their messages (a stale memory's, across a store, differ
+    # only in the date): each distinct message is scanned once.
+    quoted: dict[str, list[str]] = {}
     out = []
     for finding in findings:
         if finding.code == _OWN_CODE or not _TOKEN.search(finding.message):
@@ -36,7 +39,7 @@ def redact_findings(findings: Iterable[Finding], secrets_in: Callable[[str], lis
             continue
         if finding.path not in found_in:
             found_in[finding.path] = secrets_in(finding.path)
-        message = _redact(finding.message, found_in[finding.path])
+        message = _redact(finding.message, found_in[finding.path], quoted)
         out.append(finding if message == finding.message else dataclasses.replace(finding, message=message))
     return out
 
@@ -80,11 +83,19 @@ def secret_values(text: str) -> list[str]:
     return sorted((v for v in values if len(v) >= _MIN_SECRET), key=len, reverse=True)
 
 
-def _redact(message: str, values: list[str]) -> str:
+def _redact(message: str, values: list[str], quoted: dict[str, list[str]] | None = None) -> str:
+    """``message`` with ``values`` and any token of a known format redacted;
+    ``quoted`` keeps the tokens found in each message scanned."""
     for value in values:
         if value in message:
             message = message.replace(value, secrets.redact(value))
     # A token of a known format quoted from another file.
-    for value in secret_values(message):
+    if quoted is None:
+        found = secret_values(message)
+    else:
+        found = quoted.get(message)
+        if found is None:
+            found = quoted[message] = secret_values(message)
+    for value in found:
         message = message.replace(value, secrets.redact(value))
     return message

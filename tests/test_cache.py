@@ -990,7 +990,7 @@ def test_a_big_store_runs_its_rules_in_two_processes_with_the_same_findings(chec
     here = runs.pop(str(os.getpid()))
     (child,) = runs.values()  # one child, which took rules too
     assert child and not child & here and len(child | here) == len(rules_mod.all_rules())
-    assert {"MEM201", "MEM202", "MEM205", "MEM501"} <= here  # the graph rules stay here
+    assert {"MEM201", "MEM202", "MEM205", "MEM502", "MEM503"} <= here  # the graph rules, and those reading routes, stay here
     assert {"MEM302", "MEM404", "MEM201", "MEM202"} <= {code for _, _, code, _ in serial}
     assert check(repo) == serial  # cold, split
     assert check(repo) == serial  # warm

@@ -810,3 +810,18 @@ def test_the_biggest_file_memlint_parses_is_scanned_in_time_in_proportion_to_its
 
     small, big = seconds(MAX_FILE_BYTES // 8), seconds(MAX_FILE_BYTES)
     assert big < 24 * small + 1.0, (small, big)
+
+
+def test_a_message_repeated_across_findings_is_redacted_in_each():
+    """Redaction scans each distinct message once: every finding that
+    repeats a message quoting a token, and each file's own secrets in the
+    same words, are still redacted."""
+    from memlint.finding import Finding
+    from memlint.redaction import redact_findings
+
+    token, own = "ghp_" + rand(36), "Zq8" + rand(17)
+    message = f"quotes {token} and {own}"
+    findings = [Finding(path, 1, 1, "MEM004", "frontmatter-date", "error", message) for path in ("a.md", "b.md", "c.md")]
+    redacted = redact_findings(findings, lambda path: [own] if path == "b.md" else [])
+    assert [token in f.message for f in redacted] == [False, False, False]
+    assert [own in f.message for f in redacted] == [True, False, True]  # only b.md holds it as a secret

@@ -9,9 +9,14 @@ prints. The module docstring is the rule's documentation (``memlint rule``).
 
 A file rule may set ``LOCAL = True`` when what it finds in a file depends on
 nothing but that file (content, path, role), the file's own git dates
-(``store.git_dates.of(doc)``) and the store's settings, options and today's
-date: the linter then reuses its findings on a file whose blob id, path,
-role and git dates are as in the last run (``memlint.linter._local_outcomes``).
+(``store.git_dates.of(doc)``) and the store's settings and options, not
+today's date: the linter then reuses its findings on a file whose blob id,
+path, role and git dates are as in the last run, from day to day
+(``memlint.linter._local_outcomes``).
+
+A rule that reads ``store.lifecycle.routes`` (the index entries that route
+to a memory, made from the link graph) sets ``READS_ROUTES = True``: on a
+big store the linter runs it in the process that builds the graph.
 """
 from __future__ import annotations
 

@@ -28,6 +28,7 @@ SEVERITY = "error"
 SCOPE = "file"
 TAGS = ("lifecycle", "dates")
 OPTIONS: dict = {}
+READS_ROUTES = True  # the index entries that route to a memory (memlint.linter runs it beside the graph)
 
 
 def check(doc, store, options):

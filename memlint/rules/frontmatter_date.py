@@ -23,6 +23,8 @@ Fires:
 Fix: write dates as ``YYYY-MM-DD``; run ``memlint backfill`` to take them
 from git history.
 """
+from datetime import date
+
 from memlint.dates import parse_date
 from memlint.finding import Problem
 
@@ -34,23 +36,44 @@ TAGS = ("frontmatter", "dates")
 OPTIONS = {"allow-future": ((list,), ["expires"])}
 
 
-def check(doc, store, options):
-    fm = doc.frontmatter
-    if not fm or doc.role == "exempt":  # a template's `created: YYYY-MM-DD` is a placeholder
-        return
-    parsed = {}
-    for name in store.settings["date-fields"]:
+def content_memo(store, options):
+    """(cache kind, function of a doc): the date fields a file's frontmatter
+    holds, as written, depend only on its content and the store's
+    ``date-fields`` (kept by blob id, memlint.cache); today's date is applied
+    to them in ``check``."""
+    fields = tuple(store.settings["date-fields"])
+    return "dates:" + "\0".join(fields), lambda doc: _written_dates(doc, fields)
+
+
+def _written_dates(doc, fields) -> tuple:
+    """((field, line, date as an ordinal or None, why it is not a date or None), ...)."""
+    if not doc.frontmatter:
+        return ()
+    out = []
+    for name in fields:
         value = doc.field(name)
         if value is None or value == "":
             continue
-        line = doc.key_line(name)
         try:
-            when = parse_date(value)
+            out.append((name, doc.key_line(name), parse_date(value).toordinal(), None))
         except ValueError as exc:
-            yield Problem(doc.path, line, 1, f"`{name}`: {exc}")
+            out.append((name, doc.key_line(name), None, str(exc)))
+    return tuple(out)
+
+
+def check(doc, store, options):
+    if not doc.frontmatter or doc.role == "exempt":  # a template's `created: YYYY-MM-DD` is a placeholder
+        return
+    kind, written = content_memo(store, options)
+    today = store.today.toordinal()
+    parsed = {}
+    for name, line, day, why in store.memo(doc, kind, lambda: written(doc)):
+        if why is not None:
+            yield Problem(doc.path, line, 1, f"`{name}`: {why}")
             continue
-        parsed[name] = when
-        if (when - store.today).days > 1 and name not in options["allow-future"]:
+        parsed[name] = day
+        if day - today > 1 and name not in options["allow-future"]:
+            when = date.fromordinal(day)
             yield Problem(doc.path, line, 1, f"`{name}: {when.isoformat()}` is in the future (today is {store.today.isoformat()})")
     created, verified = parsed.get("created"), parsed.get("last_verified")
     if created and verified and verified < created:
@@ -58,5 +81,6 @@ def check(doc, store, options):
             doc.path,
             doc.key_line("last_verified"),
             1,
-            f"`last_verified: {verified.isoformat()}` is before `created: {created.isoformat()}`",
+            f"`last_verified: {date.fromordinal(verified).isoformat()}` is before "
+            f"`created: {date.fromordinal(created).isoformat()}`",
         )

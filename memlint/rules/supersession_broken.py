@@ -44,6 +44,7 @@ SEVERITY = "error"
 SCOPE = "store"
 TAGS = ("lifecycle",)
 OPTIONS: dict = {}
+READS_ROUTES = True  # the index entries that route to a memory (memlint.linter runs it beside the graph)
 
 
 def check(store, options):
