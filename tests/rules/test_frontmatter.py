@@ -338,3 +338,17 @@ def test_mem002_says_what_yaml_was_reading_when_it_gave_up(make_store, cli):
     store = make_store({"MEMORY.md": ROOT, "a.md": "---\nname: \"unclosed\ndescription: d\ntype: user\n---\nBody\n"})
     [text] = [f["message"] for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM002"]
     assert text.endswith("(while scanning a quoted scalar that began on line 2)")
+
+
+def test_mem004_judges_kept_dates_against_each_run_s_today_and_fields(make_store, findings):
+    """The cache keeps the dates a file's frontmatter holds; whether one lies
+    in the future is decided by each run's --today, and which fields count by
+    each run's ``date-fields``."""
+    text = "---\nname: a\ndescription: d\ntype: user\ncreated: 2026-07-01\n---\nBody\n"
+    store = make_store({"MEMORY.md": ROOT, "a.md": text})
+    on = lambda today: codes([f for f in findings(store, "--today", today)], "MEM004")  # noqa: E731
+    assert on("2026-06-01") == [("a.md", 5)]
+    assert on("2026-08-01") == []
+    assert on("2026-06-01") == [("a.md", 5)]
+    (store / ".memlint.yaml").write_text("date-fields: [last_verified]\n", encoding="utf-8")
+    assert on("2026-06-01") == []
