@@ -464,9 +464,15 @@ def run() -> None:
     10,000 files, after the report was already written. Everything memlint
     writes is written (and its files renamed into place) before this point,
     but the cache: a process this one does not wait for writes it then
-    (``memlint.deferred``)."""
+    (``memlint.deferred``).
+
+    The cycle collector is off: what the program builds lives to its end,
+    and memlint makes no reference cycles worth collecting, so its passes
+    over the parses found nothing to free and cost a sixth of a check after
+    a commit on 10,000 files (0.25 s of 1.54), with the same peak memory."""
     from memlint import deferred
 
+    gc.disable()
     deferred.defer()  # the cache is written after the report, by a process not waited for
     try:
         main()
@@ -496,7 +502,8 @@ def main():
     # A run builds objects that all stay alive to the end (a parse per file);
     # at the default gen-0 threshold (700) the cycle collector ran thousands of
     # times over them: 0.5 s of a cold check on 10,000 files. Reference
-    # counting still frees everything else at once.
+    # counting still frees everything else at once. (The program, ``run``,
+    # turns the collector off; this is for memlint run in-process.)
     gc.set_threshold(10_000, 10, 10)
 
 
