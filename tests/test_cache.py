@@ -90,6 +90,23 @@ def test_edits_new_files_and_deletions_are_seen(check, repo):
     assert ("memory/b.md", 23, "MEM202") in {(p, line, code) for p, line, code, _ in found}
 
 
+def test_a_file_s_role_follows_the_globs_of_each_run(check, repo):
+    """Roles by path are kept from run to run: a file named like a daily log
+    is no orphan, until the configuration says there are no daily logs, and
+    a renamed file takes the role of its new name."""
+    repo.write("memory/2025-01-05.md", "# Jan 5\nWorked on a.\n")
+    repo.commit("a daily log", "2025-01-05T10:00:00+00:00")
+    orphans = lambda: [p for p, _, code, _ in check(repo) if code == "MEM201"]  # noqa: E731
+    assert orphans() == ["memory/d.md"]
+    (repo.root / "memory" / ".memlint.yaml").write_text("daily-logs: []\n", encoding="utf-8")
+    assert orphans() == ["memory/2025-01-05.md", "memory/d.md"]
+    os.remove(repo.root / "memory" / ".memlint.yaml")
+    assert orphans() == ["memory/d.md"]
+    os.rename(repo.root / "memory" / "d.md", repo.root / "memory" / "2025-01-06.md")
+    assert orphans() == []
+    assert check(repo) == check(repo, "--no-cache")
+
+
 @pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree"])
 def test_a_file_git_is_told_not_to_look_at_is_read_from_the_disk(check, repo, flag):
     """git takes such a file as unchanged whatever the disk holds (so its
