@@ -411,30 +411,48 @@ class Graph:
             if names.baseline is memo:  # its changes are those since the graph was memoised
                 earlier, touched = memo.graph[1], names.touched
         self.memo: dict[str, tuple] = {}  # LinksMemo.graph[1] of this graph
-        self.memo_changed = len(earlier) != sum(1 for doc in store.docs.values() if doc.blob is not None)
+        changed = len(earlier) != sum(1 for doc in store.docs.values() if doc.blob is not None)
+        edges, out, inbound, again, resolve = self.edges, self.out, self.inbound, self._again, self._resolve
         for rel, doc in store.docs.items():
             links = doc.links
             held = earlier.get(rel)
             if held is not None and (doc.blob is None or memo.files.get(rel) != doc.blob or held[0] != doc.role
                                      or len(held[1]) != len(links)):
                 held = None
+            if not links:
+                if doc.blob is not None:
+                    self.memo[rel] = (doc.role, ())
+                    changed = changed or held is None
+                continue
             entries = []
-            for i, link in enumerate(links):
-                if held is None:
-                    edge, entry = self._resolve(doc, link)
-                else:
-                    edge, entry = self._again(doc, link, held[1][i], touched)
-                    self.memo_changed = self.memo_changed or entry != held[1][i]
-                entries.append(entry)
-                if edge is None:
-                    continue
-                self.edges.append(edge)
-                self.out[rel].append(edge)
-                if edge.status == OK:
-                    self.inbound[edge.target].append(edge)
+            own = []  # this file's edges
+            if held is None:
+                for link in links:
+                    edge, entry = resolve(doc, link)
+                    entries.append(entry)
+                    if edge is not None:
+                        own.append(edge)
+            else:
+                for link, was in zip(links, held[1]):
+                    if was is not None and was[0] == "=":  # resolved for good: its edge as it was
+                        own.append(Edge(doc.rel, link, was[1], was[2], was[3]))
+                        entries.append(was)
+                        continue
+                    edge, entry = again(doc, link, was, touched)
+                    changed = changed or (entry is not was and entry != was)
+                    entries.append(entry)
+                    if edge is not None:
+                        own.append(edge)
+            if own:
+                edges.extend(own)
+                out[rel].extend(own)
+                for edge in own:
+                    if edge.status == OK:
+                        inbound[edge.target].append(edge)
             if doc.blob is not None:
                 self.memo[rel] = (doc.role, tuple(entries))
-                self.memo_changed = self.memo_changed or held is None
+                changed = changed or held is None
+        self.memo_changed = changed
         self.depth = self._walk()
         self._suggester: _Suggester | None = None
 
