@@ -555,3 +555,15 @@ def test_a_file_is_judged_in_the_store_a_check_of_the_repository_finds(tmp_path,
     # a store in a hidden folder is its own: no store above walks into it
     hidden = cli("check", "--format", "json", ".claude/memory/c.md", cwd=tmp_path).json()
     assert [(f["path"], f["code"]) for f in hidden] == [(".claude/memory/c.md", "MEM001")]
+
+
+def test_a_check_run_in_process_leaves_the_cycle_collector_on(make_store, cli):
+    """The program turns Python's cycle collector off for a check (it ends
+    with the check); memlint run in-process, as a library, must not leave
+    its caller's process without one."""
+    import gc
+
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n", "a.md": "---\nname: a\ndescription: d\ntype: user\n---\nx\n"})
+    assert gc.isenabled()
+    cli("check", store)
+    assert gc.isenabled()
