@@ -17,7 +17,8 @@ repository; ``memlint.statedir``):
 - whole-store values a rule or view builds on in the next run (``single``):
   the near-duplicate pairs (``memlint.fingerprint.NearMemo``), the link
   graph and wiki names (``memlint.graph.LinksMemo``), MEM404's answers at
-  HEAD (``memlint.gitdates``);
+  HEAD (``memlint.gitdates``), each path's role by the globs
+  (``memlint.store``);
 - the findings of a whole check, one file each for the eight most recently
   used, reused only when every input is the same:
   the files and their blob ids, HEAD and the git index, the configuration,
