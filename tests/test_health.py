@@ -397,6 +397,23 @@ def test_a_commit_that_only_wrote_dates_is_no_change(tmp_path, cli):
     assert triage["memory/project_kafka.md"]["days_since_changed"] == 89
 
 
+def test_a_repository_missing_an_old_object_still_gives_the_days_since_a_change(tmp_path, cli):
+    """git cannot write the patch of a commit whose blob is gone: the days
+    count from each file's last commit instead, and stderr says why."""
+    repo = kafka_and_logs(tmp_path, "project_kafka.md", "project_logs.md")
+    repo.write("memory/project_kafka.md", MEM.format(name="kafka", desc="k", body="kafka cluster").replace(
+        "---\nkafka", "created: 2026-01-01\n---\nkafka"))
+    repo.commit("backfill", "2026-03-30T12:00:00+00:00")
+    old = repo.run("rev-parse", "HEAD~2:memory/project_logs.md").strip()  # what "edit logs" changed
+    (repo.root / ".git" / "objects" / old[:2] / old[2:]).unlink()
+    result = cli("health", "--format", "json", "--today", "2026-03-31", repo.root / "memory")
+    assert result.exit_code == 0
+    rows = {r["path"]: (r["days_since_changed"], r["changed_from"]) for r in result.json()}
+    assert rows == {"memory/project_kafka.md": (1, "git"), "memory/project_logs.md": (58, "git")}
+    assert f"memory: git log failed in {repo.root}: unable to read {old}: days since a change count " \
+           "from each file's last commit" in result.stderr
+
+
 def test_a_move_is_no_change_but_an_edit_before_it_is(tmp_path, cli):
     """`git mv` renames a memory (or moves the whole store): the days count
     from the last change of what it says, under its old name, as backfill's

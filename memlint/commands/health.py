@@ -75,8 +75,7 @@ def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
         # a commit that only wrote dates (backfill's) is no change, as for MEM404
         content = store.__dict__.get("_content_changed")
         if content is None:
-            content = store.__dict__["_content_changed"] = git_dates.content_changed(
-                store.by_role("memory", "index"))
+            content = store.__dict__["_content_changed"] = _content_changed(store)
         changed = content.get(git_dates.repo_path(doc))
         if changed is not None:
             return max(0, (today - changed).days), "git"
@@ -88,6 +87,21 @@ def _days_since_changed(store, doc, today: date) -> tuple[int, str]:
     except OSError:
         return 0, "mtime"
     return max(0, (today - mtime).days), "mtime"
+
+
+def _content_changed(store) -> dict:
+    """``GitDates.content_changed`` of the store's memories and indexes; where
+    git cannot give the patches (a damaged repository: an object missing),
+    the day of each file's last commit, and a line on stderr that says so."""
+    from memlint.history import HistoryError
+
+    git_dates, docs = store.git_dates, store.by_role("memory", "index")
+    try:
+        return git_dates.content_changed(docs)
+    except HistoryError as exc:
+        click.echo(f"memlint: {shown_folder(store.dir)}: {exc}: days since a change count from each file's last "
+                   "commit, one that wrote only dates included", err=True)
+        return {git_dates.repo_path(doc): git_dates.of(doc).changed for doc in docs}
 
 
 def _title(doc) -> str | None:

@@ -291,6 +291,39 @@ def test_a_body_edit_after_last_verified_fires(repo, dates, cli):
         "what it says now was not verified; check it, then set `last_verified: 2024-05-01`")
 
 
+def test_commits_whose_patches_run_to_megabytes_are_read_whole(repo, dates, cli):
+    """git's log is read as git writes it, in pieces: a memory whose patch
+    lies between two others of megabytes is judged as any (b's last commit
+    wrote a date only: its change is the one before)."""
+    def big(version: str) -> str:  # ~1.6 MB, every line changed from one version to the next
+        return "".join(f"{version} line {i}: {'x' * 70}\n" for i in range(20_000))
+
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/a_bulk.md", big("first"))
+    repo.write("memory/c_bulk.md", big("first"))
+    repo.commit("add", D1)
+    repo.write("memory/a_bulk.md", big("second"))
+    repo.write("memory/c_bulk.md", big("second"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10", BODY + "a new claim\n"))  # after a_bulk's patch
+    edit = repo.commit("rewrite both bulks, edit b", D2)
+    repo.write("memory/a_bulk.md", big("third"))
+    repo.write("memory/c_bulk.md", big("third"))
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", BODY + "another claim\n"))
+    repo.write("memory/b.md", mem("2024-01-09", "2024-01-10", BODY + "a new claim\n"))  # a date only
+    repo.commit("rewrite both bulks, edit a, fix b's created", D3)
+    repo.write("memory/a_bulk.md", big("fourth"))
+    repo.commit("rewrite the bulk", D4)
+    assert dates(repo, "--select", "MEM404") == [("memory/a.md", 5, "MEM404"), ("memory/b.md", 5, "MEM404")]
+    b = [f["message"] for f in cli("check", "--format", "json", "--today", TODAY, "--select", "MEM404",
+                                   repo.root / "memory").json() if f["path"].endswith("b.md")]
+    assert b == [f"changed on 2024-02-20 (commit {edit[:7]}), 41 days after `last_verified: 2024-01-10`: "
+                 "what it says now was not verified; check it, then set `last_verified: 2024-05-01`"]
+    rows = {r["path"]: r["days_since_changed"]
+            for r in cli("health", "--format", "json", "--today", TODAY, repo.root / "memory").json()}
+    assert (rows["memory/a.md"], rows["memory/b.md"], rows["memory/a_bulk.md"]) == (32, 71, 16)
+
+
 def test_commits_that_only_write_dates_are_not_changes(repo, dates):
     repo.write("memory/a.md", mem(body=BODY))
     repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
