@@ -30,7 +30,7 @@ deploy was at 14:00, not 13:00``.
 """
 import re
 
-from memlint.config import ConfigError, glob_match
+from memlint.config import ConfigError, glob_matcher
 from memlint.finding import Problem
 
 CODE = "MEM405"
@@ -58,9 +58,10 @@ def check(store, options):
     if store.since is None and not store.staged:
         return
     patterns = store.settings.get("append-only") or ()
-    logs = [doc for rel, doc in sorted(store.docs.items()) if glob_match(rel, patterns)]
     if not patterns:
         return
+    is_log = glob_matcher(patterns)
+    logs = [doc for rel, doc in sorted(store.docs.items()) if is_log(rel)]
     git = store.git_dates
     history = git.require()
     if history is None:
@@ -74,7 +75,7 @@ def check(store, options):
     def follow(old: str, new: str) -> bool:
         """A rename to follow: of a log of this store, keeping its date (a
         slug added), not yesterday's log deleted and a like one added."""
-        if not old.startswith(prefix) or not glob_match(old[len(prefix):], patterns):
+        if not old.startswith(prefix) or not is_log(old[len(prefix):]):
             return False
         old_day, new_day = _DAY.search(old.rsplit("/", 1)[-1]), _DAY.search(new.rsplit("/", 1)[-1])
         return old_day is None or (new_day is not None and old_day.group() == new_day.group())
@@ -91,14 +92,12 @@ def check(store, options):
                  else f"`{store.since}` and HEAD's merge base ({since[:7]})")
         against = dict.fromkeys(found, named)
         if store.staged or since is not None:  # a log deleted whole: every line of it is gone
-            from memlint.config import glob_matcher
-
             included = glob_matcher(store.config_globs(store.settings["include"]))
             excluded = glob_matcher(store.config_globs(store.settings["exclude"]))
             exempt = glob_matcher(store.settings.get("exempt") or ())
             def judged(paths):
                 return [path for path in paths
-                        if path.startswith(prefix) and glob_match(rel := path[len(prefix):], patterns)
+                        if path.startswith(prefix) and is_log(rel := path[len(prefix):])
                         and included(rel) and not excluded(rel) and not exempt(rel)]  # as the store's files are chosen
 
             gone = dict.fromkeys(judged(deleted_paths(root, since, staged=store.staged, under=under)), since)
