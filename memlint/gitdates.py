@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -496,12 +497,13 @@ class GitDates:
                     return
                 commits = _log_commits(root, [*log, "--no-walk=unsorted", "--stdin", "--", *spec],
                                        stdin="".join(sha + "\n" for sha in picked).encode("ascii"))
-            for sha, when, patches in commits:
-                if sha in skip:
-                    continue
-                for patch in patches:
-                    if patch.path in names:
-                        judge(names[patch.path], when, sha, patch, done)
+            with closing(commits):  # git stopped at once should judge() raise
+                for sha, when, patches in commits:
+                    if sha in skip:
+                        continue
+                    for patch in patches:
+                        if patch.path in names:
+                            judge(names[patch.path], when, sha, patch, done)
 
         def as_history_has_it(path: str) -> None:
             known = history.dates(path)
@@ -649,7 +651,7 @@ def _log_commits(root, args: list[str], *, stdin: bytes | None = None):
             gitrun.background(_write_and_close, log.stdin, stdin)
         pieces: list[bytes] = []
         while chunk := log.stdout.read1(1 << 20):
-            cut = chunk.rfind(b"\0")  # each commit starts with a NUL: what is before the last one is whole
+            cut = _last_commit_start(chunk)  # what is before it is whole commits
             if cut < 0:
                 pieces.append(chunk)
                 continue
@@ -665,6 +667,17 @@ def _log_commits(root, args: list[str], *, stdin: bytes | None = None):
         history_mod._stop(log)  # read to its end, or left part-way (an error, a caller that stopped)
 
 
+def _last_commit_start(chunk: bytes) -> int:
+    """Where the last commit that starts in ``chunk`` starts (its NUL, then
+    its whole id: one cut short is left for the next chunk), or -1."""
+    end = len(chunk)
+    while (at := chunk.rfind(b"\0", 0, end)) >= 0:
+        if _COMMIT_START_BYTES.match(chunk, at):
+            return at
+        end = at
+    return -1
+
+
 def _write_and_close(stream, data: bytes) -> None:
     try:
         stream.write(data)
@@ -673,12 +686,25 @@ def _write_and_close(stream, data: bytes) -> None:
         pass
 
 
+# What follows the NUL that starts a commit of ``_commits``'s logs: its id.
+_COMMIT_START = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64}) ")
+_COMMIT_START_BYTES = re.compile(rb"\0(?:[0-9a-f]{40}|[0-9a-f]{64}) ")
+
+
 def _commits(log: str):
     """(sha, day, patches) of each commit of a ``git log -p`` written with
-    ``--format=%x00%H %ad --date=raw``."""
+    ``--format=%x00%H %ad --date=raw``. A NUL not followed by a commit id is
+    patch text (a binary file's, written with ``--text``): its commit goes on."""
     from memlint.history import commit_dates
 
-    parts = [chunk.partition("\n") for chunk in log.split("\0")[1:]]
+    pieces = log.split("\0")
+    commits: list[list[str]] = []
+    for piece in pieces[1:]:
+        if commits and not _COMMIT_START.match(piece):
+            commits[-1].append(piece)
+        else:
+            commits.append([piece])
+    parts = [(piece[0] if len(piece) == 1 else "\0".join(piece)).partition("\n") for piece in commits]
     shas, stamps = commit_dates([header for header, _, _ in parts])
     for sha, when, (_, _, rest) in zip(shas, stamps, parts):
         yield sha, when.date(), _patches(rest)

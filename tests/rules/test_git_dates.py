@@ -324,6 +324,33 @@ def test_commits_whose_patches_run_to_megabytes_are_read_whole(repo, dates, cli)
     assert (rows["memory/a.md"], rows["memory/b.md"], rows["memory/a_bulk.md"]) == (32, 71, 16)
 
 
+def test_a_binary_file_in_the_store_hides_no_change_after_it(repo, dates, cli):
+    """Past 200 memories to ask about, git's patches are asked of the
+    store's folder, a picture's with them, written as text: a NUL byte in
+    that patch does not end the commit, and the memories' patches after it
+    in the same commit count."""
+    from memlint.gitdates import _MAX_PATH_ARGS
+
+    names = [f"memory/m{i:03}.md" for i in range(_MAX_PATH_ARGS + 1)]
+    for i, name in enumerate(names):
+        repo.write(name, mem("2024-01-10", "2024-01-10", f"fact {i}\n"))
+    picture = repo.path("memory/diagram.png")  # listed before memory/m*.md in a commit's patches
+    pixels = bytes(range(256)) * 6_000  # 1.5 MB, a NUL in every 256 bytes: git's log comes in many pieces
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR first" + pixels)
+    repo.add("memory/diagram.png")
+    repo.commit("add", D1)
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR second" + pixels[::-1])
+    repo.add("memory/diagram.png")
+    for i, name in enumerate(names):
+        repo.write(name, mem("2024-01-10", "2024-01-10", f"fact {i}, revised\n"))
+    edit = repo.commit("redraw the diagram, revise every memory", D3)
+    assert dates(repo, "--select", "MEM404") == [(name, 5, "MEM404") for name in names]
+    texts = {f["message"] for f in cli("check", "--format", "json", "--today", TODAY, "--select", "MEM404",
+                                       repo.root / "memory").json()}
+    assert texts == {f"changed on 2024-03-30 (commit {edit[:7]}), 80 days after `last_verified: 2024-01-10`: "
+                     "what it says now was not verified; check it, then set `last_verified: 2024-05-01`"}
+
+
 def test_commits_that_only_write_dates_are_not_changes(repo, dates):
     repo.write("memory/a.md", mem(body=BODY))
     repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
