@@ -14,6 +14,8 @@ process, memlint.deferred: the next run starts once it is done) for
 
 - cold `check` (no memlint state in .git), warm `check` (nothing changed),
   `check` after one new commit plus two unstaged edits (warmed first),
+  the pre-commit hook's `check --staged` with an edit and a new file staged,
+  the hook's run of the commit before having warmed it (a commit each),
 - `check --no-cache`, `backfill --dry-run` (when the command exists), `health`,
 - git dates for every file (memlint.history.load_history) against
   `git log --name-status -M -z` alone.
@@ -122,6 +124,16 @@ def change_store(repo: Path, memories: list[str], serial: int) -> None:
             fh.write(f"An unstaged thought {serial}.\n")
 
 
+def stage_change(repo: Path, memories: list[str], serial: int) -> None:
+    """What a commit the hook judges holds: one memory edited, one added, staged."""
+    with open(repo / memories[serial % len(memories)], "a", encoding="utf-8") as fh:
+        fh.write(f"A fact staged in run {serial}.\n")
+    new = repo / gen_store.STORE / "notes" / "inbox" / f"hook-{serial}.md"
+    new.parent.mkdir(parents=True, exist_ok=True)
+    new.write_text(f"---\nname: hook-{serial}\ndescription: committed through the hook\n---\nNew note.\n", "utf-8")
+    git(repo, "add", "-A")
+
+
 def restore(repo: Path, head: str) -> None:
     git(repo, "reset", "-q", "--hard", head)
     git(repo, "clean", "-qfd", "--", gen_store.STORE)
@@ -184,7 +196,8 @@ def bench_size(cache: Path, n_files: int, n_commits: int, repeats: int, want_pro
     check = ["check", str(store), "--today", today, "--format", "json"]
     commands = Run(["--help"], repo).stdout
     rule_codes = {r["code"] for r in json.loads(Run(["rules", "--format", "json"], repo).stdout)}
-    has_cache = "--no-cache" in Run(["check", "--help"], repo).stdout
+    check_help = Run(["check", "--help"], repo).stdout
+    has_cache = "--no-cache" in check_help
 
     cold, warm, no_cache, changed = [], [], [], []
     for _ in range(repeats):
@@ -199,10 +212,21 @@ def bench_size(cache: Path, n_files: int, n_commits: int, repeats: int, want_pro
         change_store(repo, memories, i)
         changed.append(Run(check, repo))
         restore(repo, head)
+    hook = []
+    if "--staged" in check_help:
+        Run([*check, "--staged"], repo)  # the hook's run of the commit before
+        for i in range(repeats):
+            stage_change(repo, memories, i)
+            hook.append(Run([*check, "--staged"], repo))
+            git(repo, "commit", "-q", "--no-verify", "-m", f"hook {i}",
+                when=gen_store.START + gen_store.TWO_YEARS + 9500 + i)
+        restore(repo, head)
     Run(check, repo)
     print(f"  cold check               : {median_of(cold)}")
     print(f"  warm check               : {median_of(warm)}")
     print(f"  commit + 2 unstaged edits: {median_of(changed)}")
+    if hook:
+        print(f"  hook: check --staged     : {median_of(hook)}")
     if no_cache:
         print(f"  check --no-cache         : {median_of(no_cache)}")
     if " backfill" in commands:
