@@ -18,7 +18,8 @@ repository; ``memlint.statedir``):
   the near-duplicate pairs (``memlint.fingerprint.NearMemo``), the link
   graph and wiki names (``memlint.graph.LinksMemo``), MEM404's answers at
   HEAD (``memlint.gitdates``), each path's role by the globs
-  (``memlint.store``);
+  (``memlint.store``), the commits ``health`` reads as sessions at HEAD and
+  which paths each only wrote dates to (``memlint.sessions``);
 - the findings of a whole check, one file each for the eight most recently
   used, reused only when every input is the same:
   the files and their blob ids, HEAD and the git index, the configuration,

@@ -295,7 +295,7 @@ def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = (), *, markdown
 
 
 def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date | None = None,
-                      date_fields: Iterable[str] = ()) -> Iterator[Session]:
+                      date_fields: Iterable[str] = (), memo=None) -> Iterator[Session]:
     """Fallback: every non-merge commit touching ``under`` is a session.
 
     ``under`` is a path relative to ``repo_root`` (e.g. ``memory``); None
@@ -312,10 +312,49 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
     call, one with the diffs of those recent commits, and, for a move, one
     diff of the commits that only added files and one log of the old folder. Yields nothing if git is missing, ``repo_root`` is not
     a repository or it has no commits.
+
+    ``memo`` (a ``Store``: ``kept``/``keep``), if given, keeps the commits
+    read at HEAD for the next run at the same HEAD (``health``, ``triage``
+    and ``report`` one after the other read them once), and which paths
+    each commit changed only the dates of, for any later run: a commit's
+    diffs do not change.
     """
-    commits = _commit_log(repo_root, [under] if under else [], ["HEAD"])
+    date_fields = tuple(date_fields)
+    commits = _store_commits(repo_root, under, memo)
     if commits is None:
         return
+    recent = [sha for sha, when, _, names, _ in commits if names and exact_since is not None and when >= exact_since]
+    dates_only = _dates_only_kept(repo_root, recent, under, date_fields, memo) if recent else {}
+    for sha, when, body, names, _ in commits:
+        names = [n for n in names if n not in dates_only.get(sha, ())]
+        if not names:  # it only moved files, or wrote their dates: upkeep, not a session
+            continue
+        text = body.strip() + ("\n" + "\n".join(names) if names else "")
+        yield Session(id=f"git:{sha}", when=when, text=text)
+
+
+def _store_commits(repo_root: Path, under: str | None, memo) -> list | None:
+    """``_commit_log`` of the commits that touched ``under``, with those of
+    the folder a store moved here came from; kept in ``memo`` for HEAD (with
+    the replace refs and the shallow cut, which change what git logs)."""
+    from memlint import gitrun
+    from memlint.cache import replacements
+
+    key = None
+    if memo is not None:
+        try:
+            status, head, _ = gitrun.run(repo_root, ["rev-parse", "-q", "--verify", "HEAD"])
+        except OSError:
+            return None
+        if status == 0:
+            key = (head.strip().decode("ascii", "replace"), under, sorted(_shallow_commits(repo_root)),
+                   replacements(repo_root))
+            kept = memo.kept("git-sessions")
+            if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == key:
+                return list(kept[1])
+    commits = _commit_log(repo_root, [under] if under else [], ["HEAD"])
+    if commits is None:
+        return None
     if under:
         # A store moved here (`git mv memory .claude/memory`): its commits
         # before the move touched the old folder, which the log above does
@@ -326,14 +365,27 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
                 if commit[0] not in seen:
                     seen.add(commit[0])
                     commits.append(commit)
-    recent = [sha for sha, when, _, names, _ in commits if names and exact_since is not None and when >= exact_since]
-    dates_only = _dates_only_changes(repo_root, recent, under, date_fields) if recent else {}
-    for sha, when, body, names, _ in commits:
-        names = [n for n in names if n not in dates_only.get(sha, ())]
-        if not names:  # it only moved files, or wrote their dates: upkeep, not a session
-            continue
-        text = body.strip() + ("\n" + "\n".join(names) if names else "")
-        yield Session(id=f"git:{sha}", when=when, text=text)
+    if key is not None:
+        memo.keep("git-sessions", (key, tuple(commits)))
+    return commits
+
+
+def _dates_only_kept(repo_root: Path, shas: list[str], under: str | None, date_fields: tuple, memo) -> dict:
+    """``_dates_only_changes`` of ``shas``, those a run before asked about
+    (under the same folder, date fields and replace refs) taken from ``memo``."""
+    if memo is None:
+        return _dates_only_changes(repo_root, shas, under, date_fields)
+    from memlint.cache import replacements
+
+    context = (under, date_fields, replacements(repo_root))
+    kept = memo.kept("dates-only-commits")
+    known = kept[1] if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == context else {}
+    missing = [sha for sha in shas if sha not in known]
+    found = _dates_only_changes(repo_root, missing, under, date_fields) if missing else {}
+    now = {sha: known[sha] if sha in known else frozenset(found.get(sha, ())) for sha in shas}
+    if now != known:
+        memo.keep("dates-only-commits", (context, now))  # the commits of this run's window only
+    return {sha: paths for sha, paths in now.items() if paths}
 
 
 def _commit_log(repo_root: Path, spec: list[str], revisions: list[str]) -> list | None:

@@ -414,6 +414,40 @@ def test_a_repository_missing_an_old_object_still_gives_the_days_since_a_change(
            "from each file's last commit" in result.stderr
 
 
+def test_the_commits_kept_as_sessions_follow_head_and_the_date_fields(tmp_path, cli):
+    """The commits health reads as sessions are kept for the next run at the
+    same HEAD, and which paths a commit changed only the dates of for any
+    later run: after a new commit, an amend and a change of date-fields,
+    health gives what it gives without the cache."""
+    repo = kafka_and_logs(tmp_path, "project_kafka.md", "project_logs.md")
+
+    def rows() -> dict:
+        """{path: (sessions, last session, hits)}, the same with and without the cache."""
+        runs = [{r["path"]: (r["sessions"], r["last_session"], r["hits"])
+                 for r in cli("health", "--format", "json", "--today", "2026-03-02", repo.root / "memory",
+                              env=env).json()}
+                for env in ({}, {"MEMLINT_NO_CACHE": "1"})]
+        assert runs[0] == runs[1]
+        return runs[0]
+
+    first = rows()
+    assert rows() == first  # the second from what the first kept
+    assert first["memory/project_logs.md"][:2] == (1, "2026-02-01")
+    repo.write("memory/project_logs.md", MEM.format(name="logs", desc="l", body="log shipping, now to s3 and gcs"))
+    repo.commit("ship logs to gcs too", "2026-02-20T12:00:00+00:00")
+    assert rows()["memory/project_logs.md"][:2] == (2, "2026-02-20")
+    repo.write("memory/project_logs.md", MEM.format(name="logs", desc="l", body="log shipping, now to s3, gcs"))
+    repo.run("commit", "-q", "--amend", "--no-verify", "-am", "ship logs to gcs", "--date", "2026-02-22T12:00:00+00:00",
+             env={"GIT_COMMITTER_DATE": "2026-02-22T12:00:00+00:00"})
+    assert rows()["memory/project_logs.md"][:2] == (2, "2026-02-22")
+    verified = repo.read("memory/project_logs.md").replace("---\nlog", "last_verified: 2026-02-25\n---\nlog")
+    repo.write("memory/project_logs.md", verified)
+    repo.commit("verified the logs memory", "2026-02-25T12:00:00+00:00")
+    assert rows()["memory/project_logs.md"][:2] == (2, "2026-02-22")  # a commit that only wrote a date: no session
+    repo.write("memory/.memlint.yaml", "date-fields: [created]\n")  # last_verified is no date field now
+    assert rows()["memory/project_logs.md"][:2] == (3, "2026-02-25")
+
+
 def test_a_move_is_no_change_but_an_edit_before_it_is(tmp_path, cli):
     """`git mv` renames a memory (or moves the whole store): the days count
     from the last change of what it says, under its old name, as backfill's

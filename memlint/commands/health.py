@@ -65,7 +65,7 @@ def _sessions_for(store, sessions_dir: Path | None, since: date | None = None):
     if not found and (store.repo_root / ".git").exists():
         under = os.path.relpath(store.dir, store.repo_root)
         found.extend(sess.sessions_from_git(store.repo_root, None if under == "." else under, exact_since=since,
-                                            date_fields=store.settings.get("date-fields") or ()))
+                                            date_fields=store.settings.get("date-fields") or (), memo=store))
     return found
 
 
