@@ -632,6 +632,11 @@ def author_day(value: str) -> date | None:
     return None
 
 
+# What follows the NUL that starts a commit of ``_commits``'s logs: its id.
+_COMMIT_START = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64}) ")
+_COMMIT_START_BYTES = re.compile(rb"\0(?:[0-9a-f]{40}|[0-9a-f]{64}) ")
+
+
 def _log_commits(root, args: list[str], *, stdin: bytes | None = None):
     """``_commits`` of the ``git log -p`` that ``args`` asks for, taken as git
     writes it, the whole commits of each piece read: a history's patches are
@@ -686,25 +691,19 @@ def _write_and_close(stream, data: bytes) -> None:
         pass
 
 
-# What follows the NUL that starts a commit of ``_commits``'s logs: its id.
-_COMMIT_START = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64}) ")
-_COMMIT_START_BYTES = re.compile(rb"\0(?:[0-9a-f]{40}|[0-9a-f]{64}) ")
-
-
 def _commits(log: str):
     """(sha, day, patches) of each commit of a ``git log -p`` written with
     ``--format=%x00%H %ad --date=raw``. A NUL not followed by a commit id is
     patch text (a binary file's, written with ``--text``): its commit goes on."""
     from memlint.history import commit_dates
 
-    pieces = log.split("\0")
-    commits: list[list[str]] = []
-    for piece in pieces[1:]:
+    commits: list[list[str]] = []  # each commit's text, in the pieces the NULs cut it into
+    for piece in log.split("\0")[1:]:
         if commits and not _COMMIT_START.match(piece):
             commits[-1].append(piece)
         else:
             commits.append([piece])
-    parts = [(piece[0] if len(piece) == 1 else "\0".join(piece)).partition("\n") for piece in commits]
+    parts = [(cut[0] if len(cut) == 1 else "\0".join(cut)).partition("\n") for cut in commits]
     shas, stamps = commit_dates([header for header, _, _ in parts])
     for sha, when, (_, _, rest) in zip(shas, stamps, parts):
         yield sha, when.date(), _patches(rest)

@@ -319,12 +319,17 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
     each commit changed only the dates of, for any later run: a commit's
     diffs do not change.
     """
+    replaced = ""
+    if memo is not None:
+        from memlint.cache import replacements
+
+        replaced = replacements(repo_root)  # replace refs make git log other commits: what is kept holds only with them
     date_fields = tuple(date_fields)
-    commits = _store_commits(repo_root, under, memo)
+    commits = _store_commits(repo_root, under, memo, replaced)
     if commits is None:
         return
     recent = [sha for sha, when, _, names, _ in commits if names and exact_since is not None and when >= exact_since]
-    dates_only = _dates_only_kept(repo_root, recent, under, date_fields, memo) if recent else {}
+    dates_only = _dates_only_kept(repo_root, recent, under, date_fields, memo, replaced) if recent else {}
     for sha, when, body, names, _ in commits:
         names = [n for n in names if n not in dates_only.get(sha, ())]
         if not names:  # it only moved files, or wrote their dates: upkeep, not a session
@@ -333,12 +338,11 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
         yield Session(id=f"git:{sha}", when=when, text=text)
 
 
-def _store_commits(repo_root: Path, under: str | None, memo) -> list | None:
+def _store_commits(repo_root: Path, under: str | None, memo, replaced: str) -> list | None:
     """``_commit_log`` of the commits that touched ``under``, with those of
     the folder a store moved here came from; kept in ``memo`` for HEAD (with
     the replace refs and the shallow cut, which change what git logs)."""
     from memlint import gitrun
-    from memlint.cache import replacements
 
     key = None
     if memo is not None:
@@ -347,8 +351,7 @@ def _store_commits(repo_root: Path, under: str | None, memo) -> list | None:
         except OSError:
             return None
         if status == 0:
-            key = (head.strip().decode("ascii", "replace"), under, sorted(_shallow_commits(repo_root)),
-                   replacements(repo_root))
+            key = (head.strip().decode("ascii", "replace"), under, sorted(_shallow_commits(repo_root)), replaced)
             kept = memo.kept("git-sessions")
             if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == key:
                 return list(kept[1])
@@ -370,14 +373,13 @@ def _store_commits(repo_root: Path, under: str | None, memo) -> list | None:
     return commits
 
 
-def _dates_only_kept(repo_root: Path, shas: list[str], under: str | None, date_fields: tuple, memo) -> dict:
+def _dates_only_kept(repo_root: Path, shas: list[str], under: str | None, date_fields: tuple, memo,
+                     replaced: str) -> dict:
     """``_dates_only_changes`` of ``shas``, those a run before asked about
     (under the same folder, date fields and replace refs) taken from ``memo``."""
     if memo is None:
         return _dates_only_changes(repo_root, shas, under, date_fields)
-    from memlint.cache import replacements
-
-    context = (under, date_fields, replacements(repo_root))
+    context = (under, date_fields, replaced)
     kept = memo.kept("dates-only-commits")
     known = kept[1] if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == context else {}
     missing = [sha for sha in shas if sha not in known]
