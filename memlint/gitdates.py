@@ -665,9 +665,7 @@ def _log_commits(root, args: list[str], *, stdin: bytes | None = None):
             pieces = [chunk[cut:]]
         yield from _commits(history_mod._decode(b"".join(pieces)))
         if log.wait():
-            err = errors().decode("utf-8", "replace")
-            why = gitrun.first_error_line(err).removeprefix("fatal: ") or f"exit status {log.returncode}"
-            raise history_mod.HistoryError(f"git {args[0]} failed in {root}: {why}")
+            raise history_mod.git_failed(root, args, log.returncode, errors().decode("utf-8", "replace"))
     finally:
         history_mod._stop(log)  # read to its end, or left part-way (an error, a caller that stopped)
 

@@ -124,9 +124,14 @@ def _run(root: Path, args: list[str], *, check: bool = True, stdin: bytes | None
     except gitrun.GitMissing:
         raise HistoryError("git is not installed or not on PATH") from None
     if check and status:
-        why = gitrun.first_error_line(err).removeprefix("fatal: ") or f"exit status {status}"
-        raise HistoryError(f"git {args[0]} failed in {root}: {why}")
+        raise git_failed(root, args, status, err)
     return status, out, err
+
+
+def git_failed(root, args: list[str], status: int, stderr: str) -> HistoryError:
+    """The error for ``git ARGS`` that exited with ``status``: its own words, where it gave any."""
+    why = gitrun.first_error_line(stderr).removeprefix("fatal: ") or f"exit status {status}"
+    return HistoryError(f"git {args[0]} failed in {root}: {why}")
 
 
 def _decode(raw: bytes) -> str:
@@ -363,8 +368,7 @@ def _feed_log(root, args: list[str], make_replay, spec: list[str],
         err = errors().decode("utf-8", "replace")
         if not log.wait():
             return None
-        why = gitrun.first_error_line(err).removeprefix("fatal: ") or f"exit status {log.returncode}"
-        return HistoryError(f"git {args[0]} failed in {root}: {why}")
+        return git_failed(root, args, log.returncode, err)
 
     try:
         try:
