@@ -934,6 +934,33 @@ def test_a_big_store_is_parsed_in_two_processes_with_the_same_findings(check, re
             ("memory/a.md", "MEM404"), ("memory/c.md", "MEM404")} <= codes
 
 
+@pytest.mark.parametrize("extra_lines, split", [(3000, True), (0, False)], ids=["long files", "short files"])
+def test_a_store_of_few_long_files_is_parsed_in_two_processes_too(check, repo, monkeypatch, extra_lines, split):
+    """Whether a second process parses is decided by the files' length as
+    well as their number: real memories run to kilobytes each, and five
+    files of 75 KB are as much work as hundreds of short ones."""
+    from memlint import store as store_mod
+
+    for name in "abcde":
+        repo.write(f"memory/{name}.md", memory(name, extra="".join(
+            f"{name} note {i}: {WORDS[i % 16]} {WORDS[(i * 3) % 16]}.\n" for i in range(extra_lines))))
+    repo.commit("long memories", "2025-02-10T10:00:00+00:00")
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    split_reads: list[int] = []  # the files each read shared with a second process
+    real_map_split = store_mod.map_split
+
+    def recording(fn, items, meanwhile=None):
+        split_reads.append(len(items))
+        return real_map_split(fn, items, meanwhile)
+
+    monkeypatch.setattr(store_mod, "map_split", recording)
+    found = same_as_without_cache(check, repo)
+    # The run that filled the cache parsed the store's six files (not the run without it: no split there)
+    assert split_reads == ([6] if split else [])
+    assert ("memory/d.md", "MEM201") in {(path, code) for path, _, code, _ in found}
+    assert (("memory/a.md", "MEM104") in {(path, code) for path, _, code, _ in found}) == split  # 3,000 lines more
+
+
 @pytest.mark.parametrize("select", [(), ("--select", "MEM001")], ids=["dates read", "no dates read"])
 def test_a_first_run_starts_git_log_early_and_leaves_no_git_behind(check, repo, monkeypatch, select):
     """A first run starts the history's git log while it loads the rules;
