@@ -157,7 +157,10 @@ def write_output(output: Path, text: str, stores) -> None:
     written, with a warning: the next check would judge it as a memory."""
     from memlint.atomic import write_text_atomic
 
-    target = output.absolute().resolve()
+    try:
+        target = output.absolute().resolve()
+    except RuntimeError:  # Path.resolve before Python 3.13: a symbolic link loop
+        raise UsageError(f"{output}: a symbolic link loop: the report cannot be written there") from None
     from memlint.config import config_candidates, is_config_file
 
     stores = [*stores, *_store_around(target, stores)]
@@ -355,6 +358,13 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             if not found and conf.root is not None:
                 raise UsageError(f"{p}: not the memory store {config_mod.where_is(conf, ('root',))} names (root: {conf.data['root']}), nor a "
                                  f"folder above it; a store of its own needs a .memlint.yaml of its own there")
+            key = _store_of_file(p / "_", conf) if not found else None  # a folder inside a store, as a file in it
+            if key is not None:
+                store = store_at(key)
+                inside = store._repo_path(p.resolve()) + "/"
+                files_named.setdefault(key, set()).update(
+                    path for path in (store._repo_path(store.dir / f.rel) for f in store._files) if path.startswith(inside))
+                continue
             if not found:
                 raise UsageError(
                     f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content, "
@@ -533,6 +543,7 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     from memlint.finding import unique_sorted
     from memlint.linter import Selection, lint_stores
     from memlint.rules import all_rules
+    from memlint.store import _find_git_root
 
     if _PROGRAM:
         # What a check builds lives to its end and holds no reference cycle
@@ -545,6 +556,9 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
     stores = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths),
                           cache=not no_cache)
     for store in stores:
+        # Asked for by name: an error, not the notice that the git rules were skipped (a CI job would pass)
+        if since is not None and _find_git_root(store.dir) is None and not os.environ.get("GIT_DIR"):
+            raise UsageError(f"--since needs a git repository; {store.dir} is not in one")
         store.since = since
     scopes = ("file", "store") if scope == "all" else (scope,)
     if select and not _split_keys(select):  # `--select "$RULES"` with RULES empty: not every rule

@@ -940,10 +940,12 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
             except ValueError:
                 raise HistoryError(f"{p}: outside the repository {root}") from None
         rel.append(p.as_posix())
+    # Said even when there is nothing to judge; and a tree or a blob (`HEAD:memory`), which git would
+    # diff as it is, silently or with its usage text, is no commit either.
+    if since is not None and _run(root, ["rev-parse", "--verify", "-q", "--end-of-options", f"{since}^{{commit}}"],
+                                  check=False)[0]:
+        raise HistoryError(f"not a commit in {root}")
     if not rel:
-        if since is not None and _run(root, ["rev-parse", "--verify", "-q", "--end-of-options", f"{since}^{{commit}}"],
-                                      check=False)[0]:
-            raise HistoryError(f"not a commit in {root}")  # said even when there is nothing to judge
         return {}
     compared = _compared(since, staged)
     wanted = set(rel)

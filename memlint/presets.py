@@ -157,7 +157,10 @@ class _OnDisk:
 
     def __contains__(self, name: str) -> bool:
         path = self.folder / name
-        return path.is_dir() if self.folders else path.is_file()
+        try:
+            return path.is_dir() if self.folders else path.is_file()
+        except OSError:  # a folder that cannot be searched (permission denied): no store found in it, as in a walk
+            return False
 
     def __iter__(self):
         try:

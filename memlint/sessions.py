@@ -73,11 +73,11 @@ def mtime_date(path: Path) -> date:
     return datetime.fromtimestamp(path.stat().st_mtime).date()
 
 
-def _open_regular(path: Path) -> int:
-    """A descriptor for reading ``path``, which must be a regular file: a FIFO
-    named like a log or a transcript would block the run for good (it is
-    opened without waiting for a writer, then refused)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+def open_regular(path: Path, flags: int = os.O_RDONLY) -> int:
+    """A descriptor for reading ``path`` (or as ``flags`` say), which must be
+    a regular file: a FIFO named like a log or a transcript would block the
+    run for good (it is opened without waiting for the other end, then refused)."""
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file", str(path))
@@ -92,7 +92,7 @@ _MAX_SESSION_BYTES = 8 * 1024 * 1024  # as for memory files: only this much of a
 
 
 def _read_text(path: Path) -> str:
-    with open(_open_regular(path), "rb") as fh:
+    with open(open_regular(path), "rb") as fh:
         return fh.read(_MAX_SESSION_BYTES).decode("utf-8", errors="replace")
 
 
@@ -197,7 +197,7 @@ def _jsonl_session(path: Path) -> tuple[date | None, str, bool]:
     parts: list[str] = []
     has_message = False
     size = 0
-    with open(_open_regular(path), "r", encoding="utf-8", errors="replace") as fh:
+    with open(open_regular(path), "r", encoding="utf-8", errors="replace") as fh:
         while (line := fh.readline(_MAX_LINE + 1)):
             if len(line) > _MAX_LINE and not line.endswith("\n"):  # the start of an over-long line: skip it all
                 while (rest := fh.readline(_MAX_LINE)) and not rest.endswith("\n"):

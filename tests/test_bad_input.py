@@ -688,3 +688,75 @@ def test_a_file_system_that_reads_short_still_gives_the_whole_file(tmp_path, mon
     text, problem, _ = decode(read_bounded(whole))
     assert problem is None and text == "é" * 5000
     assert decode(read_bounded(big))[1] == "file is over 8 MB; memlint does not parse it"
+
+
+# ---------------------------------------------------------------- found by a hunt: loops, schemas, FIFOs
+
+
+def test_a_report_into_a_symbolic_link_loop_is_refused_with_the_path(tmp_path):
+    store = write(tmp_path / "s", {"MEMORY.md": "# Memory\n- [a](a.md)\n", "a.md": MEM.format(name="a")})
+    os.symlink("loop2", tmp_path / "loop1")
+    os.symlink("loop1", tmp_path / "loop2")
+    for command in (["check"], ["graph"], ["report"]):
+        run = memlint(*command, "-o", tmp_path / "loop1", store)
+        assert run.code == 2 and "loop1: a symbolic link loop" in run.stderr, (command, run.stderr)
+    assert not (tmp_path / "s" / ".memlint.yaml").exists() and os.path.islink(tmp_path / "loop1")
+
+
+def _schema_store(tmp_path: Path, schema: str, files: dict[str, str]) -> Path:
+    return write(tmp_path / "s", {"MEMORY.md": "# Memory\n- [a](a.md)\n", "a.md": MEM.format(name="a"),
+                                  ".memlint.yaml": f"schema: {schema}\n", **files})
+
+
+@pytest.mark.parametrize("schema, files, error", [
+    ("rec.json", {"rec.json": '{"$ref": "#"}'}, "rec.json: cannot be applied: its `$ref`s loop without end"),
+    ("none.json", {"none.json": '{"$ref": "nothere.json"}'}, "`$ref` 'nothere.json' names nothing that can be read"),
+    ("remote.json", {"remote.json": '{"$ref": "https://example.com/s.json"}'}, "names nothing that can be read"),
+    ("deep.json", {"deep.json": "[" * 100_000 + "]" * 100_000}, "deep.json: cannot load: nested too deeply"),
+], ids=["refers to itself", "refers to no file", "refers to the network", "nested too deeply"])
+def test_a_schema_that_cannot_be_applied_is_a_config_error(tmp_path, schema, files, error):
+    run = memlint("check", "--no-cache", _schema_store(tmp_path, schema, files))
+    assert run.code == 2 and error in run.stderr, run.stderr
+
+
+def test_a_schema_through_a_symbolic_link_loop_is_a_config_error(tmp_path):
+    store = _schema_store(tmp_path, "s1.json", {})
+    os.symlink("s2.json", store / "s1.json")
+    os.symlink("s1.json", store / "s2.json")
+    run = memlint("check", store)
+    assert run.code == 2 and ".memlint.yaml:1: schema 's1.json': a symbolic link loop" in run.stderr, run.stderr
+
+
+def test_a_schema_split_into_files_reads_the_one_beside_it(tmp_path):
+    """`$ref: other.json` is the file beside the schema, as JSON Schema
+    tools resolve it from the schema's own location."""
+    store = _schema_store(tmp_path, "schemas/main.json", {
+        "schemas/main.json": '{"allOf": [{"$ref": "parts/owner.json"}]}',
+        "schemas/parts/owner.json": '{"type": "object", "required": ["owner"], "properties": {"owner": {"type": "string"}}}',
+    })
+    run = memlint("check", "--format", "json", store)
+    assert [(f["path"], f["code"], f["message"]) for f in run.json() if f["code"] == "MEM003"] == [
+        ("a.md", "MEM003", "required field `owner` is missing")]
+
+
+@pytest.mark.parametrize("fmt, value, hint", [("email", "not-an-address", ""), ("date", "someday", " (use YYYY-MM-DD)")])
+def test_a_format_error_hints_at_dates_only_for_a_date(tmp_path, fmt, value, hint):
+    schema = '{"type": "object", "properties": {"contact": {"type": "string", "format": "%s"}}}' % fmt
+    store = _schema_store(tmp_path, "s.json", {"s.json": schema,
+                                               "a.md": MEM.format(name="a").replace("---\nBody", f"contact: {value}\n---\nBody")})
+    messages = [f["message"] for f in memlint("check", "--format", "json", store).json() if f["code"] == "MEM003"]
+    assert messages == [f"`contact: {value}` is not a valid {fmt}{hint}"]
+
+
+@pytest.mark.parametrize("name", ["triage-state.json", "triage-log.jsonl"])
+def test_a_fifo_in_place_of_triage_state_is_not_waited_on(tmp_path, name):
+    store = write(tmp_path / "s", {"MEMORY.md": "# Memory\n- [a](a.md)\n", "a.md": MEM.format(name="a")})
+    git(tmp_path / "s", "init", "-q")
+    git(tmp_path / "s", "add", "-A")
+    git(tmp_path / "s", "commit", "-qm", "start")
+    assert memlint("triage", store).code == 0  # makes the state folder
+    [state] = (tmp_path / "s" / ".git" / "memlint").glob(f"*/{name}")
+    state.unlink()
+    os.mkfifo(state)
+    run = memlint("triage", store, timeout=30)  # a wait on the FIFO would time out
+    assert run.code == 0 and "1 file scored" in run.stdout

@@ -92,6 +92,53 @@ def test_store_discovered_below_repository_top(tmp_path, make_store, cli):
     assert [f["code"] for f in hidden.json()] == ["MEM001"]
 
 
+@pytest.mark.parametrize("command", ["check", "backfill"])
+def test_a_folder_inside_a_store_is_checked_as_part_of_it(tmp_path, cli, command):
+    """Named like a file of the store is: the whole store is read (links,
+    orphans), and only the folder's files are reported on (or fixed)."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "# Index\n- [A](a.md)\n- [S](sub/s.md)\n")
+    for rel in ("a.md", "sub/s.md", "sub/deeper/t.md", "other/u.md"):
+        repo.write(f"memory/{rel}", f"---\nname: {rel}\ndescription: d\ntype: user\n---\nAbout {rel}.\n")
+    repo.commit("start", "2026-01-02T10:00:00+00:00")
+    if command == "check":
+        result = cli("check", "--format", "json", "--today", "2026-01-10", repo.root / "memory" / "sub")
+        assert result.exit_code == 1, result.stderr
+        assert sorted((f["path"], f["code"]) for f in result.json()) == [("memory/sub/deeper/t.md", "MEM201")]
+    else:
+        result = cli("backfill", "--dry-run", "--preset", "moc", repo.root / "memory" / "sub")
+        assert result.exit_code == 0, result.stderr
+        changed = sorted(line[len("+++ b/"):] for line in result.output.splitlines() if line.startswith("+++ b/"))
+        assert changed == ["memory/sub/deeper/t.md", "memory/sub/s.md"]
+
+
+def test_a_folder_that_cannot_be_searched_is_passed_over_in_discovery(tmp_path, make_store, cli, monkeypatch):
+    """A folder beside the store that this user may not search (chmod 000,
+    or /proc/1/fdinfo) hides nothing memlint needs: the store is still
+    found and checked, not ended with "Permission denied" on a file that
+    does not exist. (The permission is made to fail here: root, who runs
+    the suite in CI, may search any folder.)"""
+    make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM}, sub="repo/memory")
+    private = tmp_path / "repo" / "scratch" / "private"
+    private.mkdir(parents=True)
+    real_is_file, real_is_dir = Path.is_file, Path.is_dir
+
+    def denied(real):
+        def check(self):
+            if self.parent == private:
+                raise PermissionError(13, "Permission denied", str(self))
+            return real(self)
+        return check
+
+    monkeypatch.setattr(Path, "is_file", denied(real_is_file))
+    monkeypatch.setattr(Path, "is_dir", denied(real_is_dir))
+    result = cli("check", "--format", "json", tmp_path / "repo")
+    assert result.exit_code == 1, result.stderr
+    assert [(f["path"], f["code"]) for f in result.json()] == [("b.md", "MEM001")]  # no git: named in the store
+
+
 @pytest.mark.parametrize("layout", ["mocs/tools.md", "topics/tools.md", "MOC-tools.md"])
 def test_a_map_of_content_store_with_an_index_is_discovered_from_above(make_store, cli, tmp_path, layout):
     """INDEX.md beside a map of content is the moc preset's root: found from

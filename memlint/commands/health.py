@@ -22,6 +22,7 @@ from memlint.cli import build_stores, common_store_options, parse_today, require
 from memlint.gitdates import shown_folder
 from memlint.reporters import json_text, printable
 from memlint.rules._common import plural
+from memlint.sessions import open_regular
 
 AUTO_MIN_HOURS = 24
 AUTO_MIN_SESSIONS = 5
@@ -259,7 +260,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
 def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto):
     """Recommend ARCHIVE / PRUNE / UPDATE / KEEP per memory file (advisory only)."""
     from memlint import engagement as eng
-    from memlint.atomic import write_text_atomic
+    from memlint.atomic import write_bytes_atomic
     from memlint.lifecycle import is_live
     from memlint.statedir import state_dir
 
@@ -316,12 +317,14 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         try:
             if folder is None:
                 raise PermissionError(errno.EACCES, "no state folder could be made")
-            write_text_atomic(folder / "triage-state.json", json.dumps({"last_run": now.isoformat(), "sessions": n_sessions,
-                                                                        "seen": sorted(known)}) + "\n")
-            with open(folder / "triage-log.jsonl", "a", encoding="utf-8") as fh:  # one JSON line per run (always UTF-8)
-                fh.write(json_text(entry, indent=None) + "\n")
+            state = json.dumps({"last_run": now.isoformat(), "sessions": n_sessions, "seen": sorted(known)}) + "\n"
+            # memlint's own file: whatever else is found there (a FIFO) is replaced, not written through
+            write_bytes_atomic(folder / "triage-state.json", state.encode("utf-8"), own_file=True)
+            # One JSON line per run (always UTF-8); a FIFO there is refused, not waited on.
+            with open(open_regular(folder / "triage-log.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab") as fh:
+                fh.write((json_text(entry, indent=None) + "\n").encode("utf-8"))
         except OSError as exc:  # the suggestions are still printed
-            where = folder if folder is not None else f"state of {shown_folder(store.dir)}"
+            where = exc.filename or folder if folder is not None else f"state of {shown_folder(store.dir)}"
             click.echo(f"memlint: {where}: cannot be written ({exc.strerror or exc}): this triage run is not "
                        "logged (so --auto counts every session as new)", err=True)
         results.extend(scored)
@@ -354,7 +357,8 @@ def _read_state(path: Path) -> dict:
     """The last triage's state; missing, corrupt or wrongly typed (it is only
     a cache, anyone can edit it): as on a first run."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(open_regular(path), "rb") as fh:  # a FIFO there is refused, not waited on
+            data = json.loads(fh.read().decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(data, dict):

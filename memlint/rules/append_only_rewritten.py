@@ -82,7 +82,7 @@ def check(store, options):
 
     root = history.repo_root
     under = [":(glob)" + re.sub(r"([*?\[\]\\])", r"\\\1", prefix) + "**/*.md"]  # the store's markdown files
-    if store.since is not None and history.head is None and not store.staged:  # an orphan branch with no commit yet
+    if store.since is not None and history.head is None:  # an orphan branch with no commit yet
         raise ConfigError(f"--since {store.since}: HEAD has no commit yet, so there is no change since it to judge")
     try:
         # --since a branch HEAD has not merged: judged from where the two meet

@@ -46,10 +46,15 @@ def schema_path(store) -> Path | None:
     name = store.settings.get("schema")
     if not name:
         return None
-    path = _schema_path(name, store.config.base_dir or store.dir)
-    if name == store.config.data.get("schema") and not _found(store, path):
-        from memlint.config import ConfigError, where_is
+    from memlint.config import ConfigError, where_is
 
+    base = store.config.base_dir or store.dir
+    try:
+        path = _schema_path(name, base)
+    except RuntimeError:  # Path.resolve: a symbolic link loop (OSError from Python 3.13)
+        raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: "
+                          f"a symbolic link loop: {base / name}") from None
+    if name == store.config.data.get("schema") and not _found(store, path):
         shipped = ", ".join(sorted(p.name for p in SHIPPED.glob("*.json")))
         raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: "
                           f"{'not a regular file' if path.exists() else 'no such file'}: {path} (shipped: {shipped})")
@@ -85,6 +90,8 @@ def _schema(path: str) -> tuple[object, str]:
         return json.loads(data.decode("utf-8")), hashlib.sha1(data).hexdigest()
     except (OSError, ValueError) as exc:
         raise ConfigError(f"schema {path}: cannot load: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"schema {path}: cannot load: nested too deeply") from None
 
 
 @lru_cache(maxsize=8)
@@ -99,7 +106,52 @@ def _validator(path: str):
         cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
         raise ConfigError(f"schema {path}: not a valid JSON Schema: {exc.message}") from None
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+    id_key = "id" if cls in (jsonschema.Draft3Validator, jsonschema.Draft4Validator) else "$id"
+    if isinstance(schema, dict) and id_key not in schema:
+        # Its file's URI as its base: a `$ref` to `other.json` means the file beside it.
+        schema = {id_key: Path(path).as_uri(), **schema}
+    return cls(schema, format_checker=cls.FORMAT_CHECKER, registry=_files_registry())
+
+
+def _files_registry():
+    """Where a ``$ref`` to another schema file is read: a local file (a path
+    beside the schema, or a file: URI), never the network."""
+    from urllib.parse import unquote, urlsplit
+
+    from referencing import Registry, Resource
+    from referencing.exceptions import NoSuchResource
+    from referencing.jsonschema import DRAFT202012
+
+    def retrieve(uri: str):
+        parts = urlsplit(uri)
+        if parts.scheme != "file":
+            raise NoSuchResource(ref=uri)
+        target = Path(unquote(parts.path))
+        try:
+            if not target.is_file():  # a FIFO or a device would block or never end
+                raise NoSuchResource(ref=uri)
+            contents = json.loads(target.read_bytes().decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            raise NoSuchResource(ref=uri) from None
+        return Resource.from_contents(contents, default_specification=DRAFT202012)
+
+    return Registry(retrieve=retrieve)
+
+
+def _iter_errors(path: str, instance) -> list:
+    """jsonschema's errors, or a ConfigError for a schema that cannot be
+    applied: a ``$ref`` to nothing, or to itself with nothing between."""
+    from referencing.exceptions import Unresolvable
+
+    from memlint.config import ConfigError
+
+    try:
+        return list(_validator(path).iter_errors(instance))
+    except RecursionError:
+        raise ConfigError(f"schema {path}: cannot be applied: its `$ref`s loop without end") from None
+    except Unresolvable as exc:
+        raise ConfigError(f"schema {path}: cannot be applied: `$ref` {exc.ref!r} names nothing that can be read "
+                          "(a file beside the schema, or in it)") from None
 
 
 @lru_cache(maxsize=8)
@@ -154,7 +206,8 @@ def _message(error) -> tuple[str, str]:
     if v == "minLength" and error.instance == "":
         return where, f"`{where}` is empty"
     if v == "format":
-        return where, f"`{where}: {error.instance}` is not a {error.validator_value} (use YYYY-MM-DD)"
+        hint = " (use YYYY-MM-DD)" if error.validator_value == "date" else ""
+        return where, f"`{where}: {error.instance}` is not a valid {error.validator_value}{hint}"
     return where, f"`{where or 'frontmatter'}`: {error.message}"
 
 
@@ -252,7 +305,7 @@ def _problems(doc, path: str, schema, skip: tuple[str, ...], retired: tuple[str,
         return []
     errors = _known_errors(schema, instance)
     if errors is None:  # a keyword or value the short validator leaves to jsonschema
-        errors = list(_validator(path).iter_errors(instance))
+        errors = _iter_errors(path, instance)
     errors = sorted(errors, key=lambda e: list(map(str, e.absolute_path)))
     found = []
     for error in errors:

@@ -807,13 +807,39 @@ def test_a_since_that_names_no_commit_is_said_without_daily_logs_too(repo, cli):
     assert cli("check", "--select", "MEM405", "--since", "HEAD", repo.root / "memory").exit_code == 0
 
 
-def test_since_outside_git_gives_the_notice(tmp_path, cli):
+def test_since_outside_git_is_an_error_not_a_pass(tmp_path, cli):
+    """`--since` asks for the history by name: with no repository there is
+    none, and a CI job whose checkout lost its .git must fail, not pass on
+    a notice (as `--staged` does). Without it, the notice stands."""
     (tmp_path / "MEMORY.md").write_text("# Memory\n")
     (tmp_path / "memory").mkdir()
     (tmp_path / "memory" / "2024-01-10.md").write_text("- a\n")
     result = cli("check", "--preset", "openclaw", "--select", "MEM405", "--since", "HEAD~1", tmp_path)
-    assert result.exit_code == 0 and result.output == ""
-    assert "not in a git repository" in result.stderr
+    assert result.exit_code == 2 and result.output == ""
+    assert f"--since needs a git repository; {tmp_path} is not in one" in result.stderr
+    result = cli("check", "--preset", "openclaw", tmp_path)
+    assert result.exit_code == 0 and "not in a git repository" in result.stderr
+
+
+@pytest.mark.parametrize("rev", ["HEAD~1:memory", "HEAD~1:memory/2024-01-10.md"], ids=["a tree", "a blob"])
+def test_since_a_tree_or_a_blob_is_no_commit(logs, cli, rev):
+    """git would diff a tree as it is (silently nothing) and give its usage text for a blob."""
+    logs.write("memory/2024-01-10.md", "- 09:00 deployed\n")  # lines 2-3 deleted
+    logs.commit("tidy", D2)
+    result = cli("check", "--select", "MEM405", "--since", rev, logs.root)
+    assert result.exit_code == 2 and f"--since {rev}: not a commit in" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("staged", [(), ("--staged",)], ids=["work tree", "staged"])
+def test_since_with_no_commit_yet_says_so_staged_too(tmp_path, cli, staged):
+    repo = GitRepo(tmp_path / "fresh")
+    repo.write(".memlint.yaml", "preset: openclaw\n")
+    repo.write("MEMORY.md", "# Memory\n")
+    repo.write("memory/2024-01-10.md", "- a\n")
+    repo.run("add", "-A")
+    result = cli("check", "--select", "MEM405", *staged, "--since", "HEAD", repo.root)
+    assert result.exit_code == 2
+    assert "--since HEAD: HEAD has no commit yet, so there is no change since it to judge" in result.stderr
 
 
 # ---------------------------------------------------------------- the docs
