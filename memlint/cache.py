@@ -666,7 +666,11 @@ def findings_key(store, selection) -> str | None:
     git = store.git_digest
     if git is None and store.staged:
         git = _staged_digest(store.repo_root)
-    add(git, store.git_replaced)
+    from memlint.history import _merge_heads
+
+    # A merge stopped half way dates the files it brings by its branches' commits, staged run or not:
+    # `git merge --quit` or `--abort` leaves HEAD and (--quit) the index as they were, and that dating gone.
+    add(git, store.git_replaced, _merge_heads(store.repo_root) if git is not None else ())
     files = []
     for f in store._files:
         if f.blob is None and f.problem is None:

@@ -164,16 +164,21 @@ class GitDates:
         kept = self.store.kept("content-changed")
         known = kept[1] if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == key else {}
         last: dict[str, str] = {}  # path -> the commit that last changed it, when not known
+        added: dict[str, str] = {}  # and the one that added it
         out: dict[str, date] = {}
         for doc in docs:
             path, found = self.repo_path(doc), self.of(doc)
             if found.changed_commit in (None, STAGED):
                 if found.changed is not None:
                     out[path] = found.changed  # staged: a change being made today
-            elif path in known:
-                out[path] = known[path]
+                continue
+            # Kept with the commits the day was read from: at one HEAD, a rename in the index
+            # or a merge being made give a path another history.
+            held = known.get(path)
+            if isinstance(held, tuple) and held[:2] == (found.changed_commit, found.created_commit):
+                out[path] = held[2]
             else:
-                last[path] = found.changed_commit
+                last[path], added[path] = found.changed_commit, found.created_commit
         if not last:
             return out
         says_more = _says_more(self.store.settings.get("date-fields") or ())
@@ -217,7 +222,8 @@ class GitDates:
             pending.update((path, None) for path in moved - followed.keys())
         for path in pending:
             out.setdefault(path, history.dates(path).created.date())
-        self.store.keep("content-changed", (key, {**known, **{path: out[path] for path in last}}))
+        self.store.keep("content-changed", (key, {**known, **{path: (last[path], added[path], out[path])
+                                                              for path in last}}))
         return out
 
     @cached_property

@@ -1638,3 +1638,63 @@ def test_a_dot_git_file_naming_a_folder_of_the_store_is_not_where_the_cache_is_r
         (folder / f"{name}.pickle").write_bytes(header + b"\n" + payload)
     result = cli("check", "--format", "json", store)
     assert result.exit_code in (0, 1) and not marker.exists()
+
+
+# ---------------------------------------------------------------- merges stopped half way, renames in the index
+
+
+def _memory_repo(tmp_path) -> GitRepo:
+    repo = GitRepo(tmp_path / "m")
+    repo.write("memory/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n- [B](b.md) — b\n")
+    repo.write("memory/a.md", memory("a"))
+    repo.commit("start", "2025-01-02T10:00:00+00:00")
+    return repo
+
+
+def test_a_merge_quit_half_way_is_judged_as_without_the_cache(tmp_path, check):
+    """`git merge --quit` leaves HEAD, the index and the files as the merge
+    left them, and MERGE_HEAD gone: the files it brought are dated by
+    HEAD's history again, not by their branch's commits."""
+    repo = _memory_repo(tmp_path)
+    repo.checkout("side", new=True)
+    repo.write("memory/b.md", memory("b").replace("created: 2025-01-02", "created: 2025-01-20"))
+    repo.commit("b on the side", "2025-02-01T10:00:00+00:00")
+    repo.checkout("main")
+    repo.merge("side", commit=False)
+    during = check(repo)
+    assert ("memory/b.md", "MEM401") in {(path, code) for path, _, code, _ in during}  # dated by the side's commit
+    repo.run("merge", "--quit")
+    after = same_as_without_cache(check, repo)
+    assert ("memory/b.md", "MEM401") not in {(path, code) for path, _, code, _ in after}  # not committed yet
+
+
+@pytest.mark.parametrize("change", ["merge aborted", "rename in the index"])
+def test_health_reads_the_days_since_a_change_as_this_run_dates_the_files(tmp_path, cli, change):
+    """At one HEAD, a merge being made and a rename in the index give a path
+    another history: the day it last changed is not the one kept for it."""
+    repo = _memory_repo(tmp_path)
+    store = repo.root / "memory"
+    if change == "merge aborted":
+        repo.checkout("side", new=True)
+        repo.write("memory/a.md", memory("a") + "Edited on the side.\n")
+        repo.commit("edit a on the side", "2025-03-20T10:00:00+00:00")
+        repo.checkout("main")
+        repo.merge("side", commit=False)
+    else:
+        repo.write("memory/b.md", memory("b"))
+        repo.commit("add b", "2025-03-01T10:00:00+00:00")
+        repo.mv("memory/a.md", "memory/c.md")
+
+    def days(**env) -> dict:
+        rows = cli("health", "--format", "json", "--today", "2025-04-01", store, env=env).json()
+        return {row["path"]: row["days_since_changed"] for row in rows}
+
+    first = days()
+    if change == "merge aborted":
+        assert first["memory/a.md"] == 12  # the side's edit, as the merge will leave it
+        repo.run("merge", "--abort")
+    else:
+        assert first["memory/c.md"] == 89  # a.md's day (2025-01-02), moved
+        repo.mv("memory/c.md", "memory/a.md")
+        repo.mv("memory/b.md", "memory/c.md")  # c.md is now b.md, changed on another day
+    assert days() == days(MEMLINT_NO_CACHE="1")
