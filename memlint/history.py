@@ -182,6 +182,8 @@ class _Replay:
         # path -> the record an A closed there, while no D or R of it has been seen
         self.closed: dict[str, list] = {}
         self.gone: set[str] = set()  # paths a D or R has been seen to remove
+        # (record, its add, an older add of its path taken for a parallel line's): `_serial_adds_undone`
+        self.parallel: list[tuple[list, int, int]] = []
         # {commit: names}: names followed only from the commit before that one
         # on (files that left those names there: `_follow_moves_in`)
         self.after = after or {}
@@ -230,6 +232,7 @@ class _Replay:
                 elif kind == "A":
                     rec = closed.get(path)
                     if rec is not None:  # added on a parallel line too, before: born there
+                        self.parallel.append((rec, rec[0], c))
                         rec[0] = c
             elif kind == "R":
                 old, new = next(it), next(it)
@@ -545,7 +548,7 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
                                 started=early.take(root, args) if early is not None else None)
 
     _merge_births(root, replay, [head], spec, log_args)
-    files, born_as = _dates_of(replay)
+    files, born_as = _dates_of(replay, root)
     _follow_moves_in(root, spec, files, born_as, log_args, deleted=deleted)
     return History(root, head, shallow, files, *staged())
 
@@ -591,8 +594,10 @@ def _combined(tokens: Iterable[str]):
         yield next(it, "")
 
 
-def _dates_of(replay: "_Replay") -> tuple[dict[str, FileDates], dict[str, str]]:
+def _dates_of(replay: "_Replay", root) -> tuple[dict[str, FileDates], dict[str, str]]:
     """(the dates of every file the replay saw born, {its path: the name it was born under})."""
+    if replay.parallel:
+        _serial_adds_undone(root, replay)
     shas, stamps = commit_dates(replay.commits)
     files, born_as = {}, {}
     for path, (c, m, name) in replay.files.items():
@@ -600,6 +605,25 @@ def _dates_of(replay: "_Replay") -> tuple[dict[str, FileDates], dict[str, str]]:
             files[path] = FileDates(stamps[c], stamps[m], shas[c], shas[m])
             born_as[path] = name
     return files, born_as
+
+
+def _serial_adds_undone(root, replay: "_Replay") -> None:
+    """An older add of a path the replay took for a parallel line's is no
+    such thing when it is an ancestor of the newer add: the path was added,
+    then removed by a merge (which a ``--no-merges`` log does not show, so no
+    D closed it), and added anew; the file is born at the newer add. (A
+    newer add's parent lacks the path, and an ancestor added it: it went in
+    between.) One ``merge-base --is-ancestor`` each: rare, and asked only
+    then, so a replay of only the newer commits dates the file the same."""
+    shas = [header.partition(" ")[0] for header in replay.commits]
+    settled: set[int] = set()  # records born at a newer add: the older adds of the path are others'
+    for record, newer, older in replay.parallel:  # newest first, a record's adds one after the other
+        if id(record) in settled:
+            continue
+        status, _, _ = _run(root, ["merge-base", "--is-ancestor", shas[older], shas[newer]], check=False)
+        if status == 0:
+            record[0] = newer
+            settled.add(id(record))
 
 
 def _pick_earlier(root, head: str, earlier: dict) -> tuple[History | None, object]:
@@ -666,7 +690,7 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
     shas, stamps = commit_dates(replay.commits)
     boundary = {id(record): name for name, record in replay.names.items()}  # open records: their name then
-    files, born_as = _dates_of(replay)  # the files born in the new commits
+    files, born_as = _dates_of(replay, root)  # the files born in the new commits
     for path, record in replay.files.items():
         if path in files:
             continue
@@ -740,15 +764,23 @@ def _follow_moves_in(root, spec: list[str], files: dict[str, FileDates], born_as
             next(tokens, None)  # the path of an A, D, M or T
     if not moved:
         return
-    # Each old name followed from the commit before its move.
-    after = {commit: sorted({old for old, _ in renames.values()}) for commit, renames in moved.items()}
-    olds = sorted({old for names in after.values() for old in names})
-    if len(olds) < sum(map(len, after.values())):
-        return  # one name left twice (moved in, back out, in again): not followed
-    before = _old_names_dates(root, olds, log_args, depth + 1, after, revisions)
+    # Each old name followed from the commit before its move; a name two moves
+    # left (two drafts of one name, each moved in) in a round of its own for each.
+    rounds: list[dict[str, list[str]]] = []  # {commit: the old names it moved in}, no name twice in one
+    for commit, renames in moved.items():
+        names = sorted({old for old, _ in renames.values()})
+        free = next((r for r in rounds if all(set(names).isdisjoint(left) for left in r.values())), None)
+        if free is None:
+            rounds.append(free := {})
+        free[commit] = names
+    before_move: dict[str, dict[str, FileDates]] = {}  # commit -> {old name: its dates before that move}
+    for after in rounds:
+        olds = sorted({old for names in after.values() for old in names})
+        found = _old_names_dates(root, olds, log_args, depth + 1, after, revisions)
+        before_move.update((commit, found) for commit in after)
     for commit, renames in moved.items():
         for path, (old, unchanged) in renames.items():
-            earlier, now = before.get(old), files[path]
+            earlier, now = before_move[commit].get(old), files[path]
             if earlier is None:
                 continue
             if unchanged and now.changed_commit == commit:  # a pure move is not a change
@@ -844,7 +876,7 @@ def _merged_dates(root, spec: list[str], paths: list[str], log_args: list[str],
     replay = _Replay(paths)
     replay.feed(_run_log(root, [*log_args, "--no-merges", *revisions, "--", *spec]).split("\0"))
     _merge_births(root, replay, revisions, spec, log_args)
-    files, born_as = _dates_of(replay)
+    files, born_as = _dates_of(replay, root)
     _follow_moves_in(root, spec, files, born_as, log_args, revisions=revisions)
     return files
 
@@ -904,7 +936,7 @@ def _old_names_dates(root, olds: list[str], log_args: list[str], depth: int,
         return {}
     replay = _Replay(olds, after=after)
     replay.feed(_run_log(root, [*log_args, "--no-merges", *(revisions or ["HEAD"]), "--", *paths]).split("\0"))
-    before, born_as = _dates_of(replay)
+    before, born_as = _dates_of(replay, root)
     if paths is folders:
         _follow_moves_in(root, folders, before, born_as, log_args, depth, revisions=revisions)
     return before

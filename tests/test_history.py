@@ -392,6 +392,65 @@ def test_a_file_moved_in_then_renamed_inside_the_store(repo):
     assert load_history(repo.root, under="mem", previous=kept).files == full.files
 
 
+def test_two_drafts_of_one_name_each_moved_in_keep_their_own_births(repo):
+    """drafts/d.md filed as mem/a.md, then a new drafts/d.md filed as
+    mem/b.md: each memory is born with its own draft, in a full replay and
+    in one resumed between the two moves."""
+    repo.write("mem/MEMORY.md", "# index\n")
+    repo.write("drafts/d.md", BODY)
+    c1 = repo.commit("draft a", D1)
+    repo.mv("drafts/d.md", "mem/a.md")
+    repo.commit("file a", D2)
+    repo.write("drafts/d.md", BODY.replace("line", "row"))
+    c3 = repo.commit("draft b", D3)
+    kept = load_history(repo.root, under="mem")
+    repo.mv("drafts/d.md", "mem/b.md")
+    repo.commit("file b", D4)
+    full = load_history(repo.root, under="mem")
+    assert full.files["mem/a.md"] == dates(D1, c1, D1, c1)
+    assert full.files["mem/b.md"] == dates(D3, c3, D3, c3)
+    assert load_history(repo.root, under="mem", previous=kept).files == full.files
+
+
+def test_a_file_a_merge_dropped_and_added_anew_is_born_anew(repo):
+    """x.md added on a branch, dropped by the merge of that branch, written
+    again later: born at the new add (a log without merges shows no
+    deletion between the two adds, but the older is the newer's ancestor);
+    a full replay and one resumed after the merge agree."""
+    repo.write("a.md", BODY)
+    repo.commit("start", D1)
+    repo.checkout("side", new=True)
+    repo.write("x.md", BODY.replace("line", "row"))
+    repo.commit("x on the side", D2)
+    repo.checkout("main")
+    repo.write("a.md", BODY + "edited\n")
+    repo.commit("edit a", D3)
+    repo.merge("side", commit=False)
+    repo.run("rm", "-qf", "--", "x.md")
+    repo.commit("merge, without x", D3)
+    kept = load_history(repo.root)
+    repo.write("x.md", "a new x\n")
+    c5 = repo.commit("x again", D5)
+    full = load_history(repo.root)
+    assert full.files["x.md"] == dates(D5, c5, D5, c5)
+    assert load_history(repo.root, previous=kept).files == full.files
+
+
+def test_a_file_both_branches_added_is_born_at_the_older_add(repo):
+    """Added on two lines of history, joined by a merge: one file, born at
+    the first add (the older add is no ancestor of the newer)."""
+    repo.write("a.md", BODY)
+    repo.commit("start", D1)
+    repo.checkout("side", new=True)
+    repo.write("x.md", BODY.replace("line", "row"))
+    c2 = repo.commit("x on the side", D2)
+    repo.checkout("main")
+    repo.write("x.md", BODY.replace("line", "row"))
+    c3 = repo.commit("x on main", D3)
+    repo.merge("side", date=D4)
+    assert load_history(repo.root).files["x.md"] == dates(D2, c2, D3, c3)
+
+
 def test_a_move_in_resumed_from_a_kept_replay_equals_a_full_one(repo):
     repo.write("memory/a.md", BODY)
     repo.write("old/b.md", BODY.replace("line", "row"))
