@@ -976,7 +976,10 @@ def append_only_violations(repo_root: Path, paths: Iterable[str | Path], since: 
     # diff as it is, silently or with its usage text, is no commit either.
     if since is not None and _run(root, ["rev-parse", "--verify", "-q", "--end-of-options", f"{since}^{{commit}}"],
                                   check=False)[0]:
-        raise HistoryError(f"not a commit in {root}")
+        shallow = _decode(_run(root, ["rev-parse", "--is-shallow-repository"], check=False)[1]).strip() == "true"
+        raise HistoryError(f"not a commit in {root}" + (
+            " (a shallow clone: the commit may be past its cut; fetch the history, e.g. `fetch-depth: 0` "
+            "in actions/checkout)" if shallow else ""))
     if not rel:
         return {}
     compared = _compared(since, staged)

@@ -830,6 +830,21 @@ def test_since_a_tree_or_a_blob_is_no_commit(logs, cli, rev):
     assert result.exit_code == 2 and f"--since {rev}: not a commit in" in result.stderr, result.stderr
 
 
+def test_since_past_a_shallow_clones_cut_says_the_clone_is_shallow(logs, cli, tmp_path):
+    """A CI checkout of depth 1 has no HEAD~1: "not a commit" alone sends
+    the user looking for a typo; the cut is the cause, and its fix is said."""
+    logs.write("memory/2024-01-10.md", "- 09:00 deployed\n")
+    logs.commit("tidy", D2)
+    clone = GitRepo(tmp_path / "clone", init=False)
+    clone.run("clone", "-q", "--depth", "1", f"file://{logs.root}", ".")
+    result = cli("check", "--select", "MEM405", "--since", "HEAD~1", clone.root)
+    assert result.exit_code == 2
+    assert "--since HEAD~1: not a commit in" in result.stderr and "a shallow clone" in result.stderr
+    assert "fetch-depth: 0" in result.stderr
+    result = cli("check", "--select", "MEM405", "--since", "no-such-rev", logs.root)  # not shallow: not said
+    assert result.exit_code == 2 and "a shallow clone" not in result.stderr
+
+
 @pytest.mark.parametrize("staged", [(), ("--staged",)], ids=["work tree", "staged"])
 def test_since_with_no_commit_yet_says_so_staged_too(tmp_path, cli, staged):
     repo = GitRepo(tmp_path / "fresh")
