@@ -685,18 +685,13 @@ def _store_inputs(store, *, today: bool = True) -> tuple:
     """What every rule of ``store`` may read besides its files and git: the
     code, the folders, the configuration, the schema's bytes, the date
     (unless ``today`` is false)."""
-    from memlint.rules.frontmatter_schema import schema_path
+    from memlint.rules.frontmatter_schema import schema_digest, schema_path
 
     schema = schema_path(store)
-    schema_digest = None
-    if schema is not None:
-        try:
-            schema_digest = hashlib.sha1(schema.read_bytes()).hexdigest() if schema.is_file() else "not a file"
-        except OSError:
-            schema_digest = "unreadable"
+    digest = schema_digest(schema) if schema is not None else None
     return (code_version(), os.getcwd(), str(store.dir), str(store.repo_root), store.root_name, store.preset,
             store.settings, store.config.data, str(store.config.path), str(store.config.base_dir),
-            store.today.isoformat() if today else None, store.staged, schema_digest,
+            store.today.isoformat() if today else None, store.staged, digest,
             store.git_dates.staged_day.isoformat() if store.staged else None)  # the day the commit being made carries
 
 
@@ -709,7 +704,8 @@ def local_kind(store) -> str:
     import json
 
     h = hashlib.blake2b(digest_size=16)
-    for part in (*_store_inputs(store, today=False), sorted(store.git_dates.first_commits)):
+    # (replace refs: a commit keeps its id and takes another's date, and a file's key is its commits' ids)
+    for part in (*_store_inputs(store, today=False), sorted(store.git_dates.first_commits), store.git_replaced):
         h.update(json.dumps(part, sort_keys=True, default=repr).encode())
         h.update(b"\0")
     return LOCAL_KINDS + h.hexdigest()
@@ -765,7 +761,12 @@ def _unread_probes(store, lifecycle) -> dict[str, tuple]:
     walked (a name added or removed in one changes its time)."""
     probes: dict[str, tuple] = {}
     for rel, was_file in lifecycle.probed.items():
-        probes[store._repo_path(store.dir / rel)] = ("file" if was_file else None, None)
+        path = store._repo_path(store.dir / rel)
+        probes[path] = ("file" if was_file else None, None)
+        folder = path.rpartition("/")[0] if was_file else ""
+        while folder and not folder.startswith("/"):  # found through folders, each still one (not a link out)
+            probes.setdefault(folder, ("dir", None))
+            folder = folder.rpartition("/")[0]
     if lifecycle.walked is not None:
         probes[_UNREAD] = ("folders", lifecycle.walked)
     return probes

@@ -160,7 +160,7 @@ class GitDates:
         from memlint import history as history_mod
 
         history = self.history
-        key = (history.head, self.date_kind, tuple(self.store.settings.get("date-fields") or ()))
+        key = (history.head, self.date_kind, tuple(self.store.settings.get("date-fields") or ()), self.store.git_replaced)
         kept = self.store.kept("content-changed")
         known = kept[1] if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == key else {}
         last: dict[str, str] = {}  # path -> the commit that last changed it, when not known

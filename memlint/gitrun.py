@@ -22,9 +22,10 @@ _ENV = {"GIT_LITERAL_PATHSPECS": "1", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", 
 # context between hunks breaks the count of changed lines. And settings that
 # would change what git finds, pinned to git's defaults so that a result
 # kept in the cache does not depend on them: how far renames are looked for,
-# and how a diff pairs lines.
+# how a diff pairs lines, and the encoding of commit messages (read as UTF-8).
 CONFIG = ("-c", "core.quotepath=false", "-c", "log.follow=false", "-c", "log.showSignature=false",
-          "-c", "diff.interHunkContext=0", "-c", "diff.renameLimit=1000", "-c", "diff.algorithm=myers")
+          "-c", "diff.interHunkContext=0", "-c", "diff.renameLimit=1000", "-c", "diff.algorithm=myers",
+          "-c", "i18n.logOutputEncoding=UTF-8")
 
 
 # Pids of git processes memlint started to work alongside it (history.EarlyLog):

@@ -254,8 +254,10 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
             found = key = None
             blob = doc.blob
             if blob is not None:
+                # (a file not decoded is scanned for secrets as it is on disk, unless it is a symbolic link)
+                link = doc.parsed is None and os.path.islink(doc.location)
                 key = blake2b(f"{doc.path}\0{doc.role}\0{doc.listing}\0{doc.size}\0{doc.problem}\0"
-                              f"{doc.problem_line}\0{dates_key(doc)}".encode("utf-8", "surrogateescape"),
+                              f"{doc.problem_line}\0{dates_key(doc)}\0{link}".encode("utf-8", "surrogateescape"),
                               digest_size=12).digest()
                 held = kept.get(blob)
                 found = held.get(key) if held else None

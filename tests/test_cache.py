@@ -12,6 +12,7 @@ import gc
 import json
 import os
 import shutil
+from datetime import datetime
 import subprocess
 import time
 import sys
@@ -1698,3 +1699,99 @@ def test_health_reads_the_days_since_a_change_as_this_run_dates_the_files(tmp_pa
         repo.mv("memory/c.md", "memory/a.md")
         repo.mv("memory/b.md", "memory/c.md")  # c.md is now b.md, changed on another day
     assert days() == days(MEMLINT_NO_CACHE="1")
+
+
+# ---------------------------------------------------------------- inputs a kept value depends on (found by an audit)
+
+
+def _replace_commit_date(repo: GitRepo, sha: str, old: str, new: str) -> None:
+    """`git replace` a commit by one of another date: `git log` then shows the new date under the same id."""
+    text = repo.run("cat-file", "commit", sha)
+    stamp = lambda iso: str(int(datetime.fromisoformat(iso).timestamp()))  # noqa: E731
+    replaced = text.replace(f" {stamp(old)} +0000", f" {stamp(new)} +0000")
+    assert replaced != text
+    made = subprocess.run(["git", "hash-object", "-t", "commit", "-w", "--stdin"], cwd=repo.root, input=replaced,
+                          capture_output=True, text=True, check=True).stdout.strip()
+    repo.run("replace", sha, made)
+
+
+def test_a_replace_ref_that_redates_a_commit_reaches_the_kept_file_findings_and_days(tmp_path, check, cli):
+    """A replaced commit keeps its id and shows another date: the findings kept
+    per file (MEM401 here) and health's days since a change follow it."""
+    repo = _memory_repo(tmp_path)
+    repo.write("memory/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n- [B](b.md) — b\n")
+    repo.write("memory/b.md", memory("b").replace("created: 2025-01-02", "created: 2025-03-01"))
+    sha = repo.commit("add b", "2025-03-01T12:00:00+00:00")
+    store = repo.root / "memory"
+    health = lambda **env: cli("health", "--format", "json", "--today", TODAY, store, env=env).output  # noqa: E731
+    check(repo, "--select", "MEM401")  # the kept per-file findings (a selection of its own: no whole-run findings reused)
+    health()
+    _replace_commit_date(repo, sha, "2025-03-01T12:00:00+00:00", "2025-05-01T12:00:00+00:00")
+    found = check(repo, "--select", "MEM401")
+    assert found == check(repo, "--select", "MEM401", "--no-cache")
+    assert ("memory/b.md", "MEM401") in {(path, code) for path, _, code, _ in found}  # 61 days before git's add
+    assert health() == health(MEMLINT_NO_CACHE="1")
+
+
+def test_a_schema_file_a_ref_reads_is_part_of_the_key(tmp_path):
+    repo = _memory_repo(tmp_path)
+    repo.write("memory/a.md", memory("a").replace("type: project", "type: project\nowner: 5"))
+    repo.write(".memlint.yaml", "schema: my.json\n")
+    repo.write("my.json", '{"type": "object", "properties": {"owner": {"$ref": "owner.json"}}}')
+    repo.write("owner.json", '{"type": "integer"}')
+    repo.commit("a schema in two files", "2025-02-01T10:00:00+00:00")
+    # The program, a process a run: this one loads a schema once (the suite's own runs name other files)
+    program = lambda *extra: _findings_of(_program(repo, *extra).communicate(timeout=60)[0])  # noqa: E731
+    for select in ((), ("--select", "MEM003")):
+        assert "MEM003" not in {code for _, _, code, _ in program(*select)}
+    (repo.root / "owner.json").write_text('{"type": "string"}')
+    for select in ((), ("--select", "MEM003")):  # the whole run's findings, and the per-file ones
+        found = program(*select)
+        assert found == program(*select, "--no-cache")
+        assert ("memory/a.md", "MEM003") in {(path, code) for path, _, code, _ in found}
+
+
+def test_a_folder_a_retired_memory_was_found_in_turned_into_a_link_out(tmp_path, check):
+    """`supersedes: .archive/old.md` found a file of the repository; the
+    folder now links out of it: the reference names no memory any more."""
+    repo = _memory_repo(tmp_path)
+    repo.write("memory/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n- [New](new.md) — new\n")
+    repo.write("memory/new.md", memory("new").replace("type: project", "type: project\nsupersedes: .archive/old.md"))
+    repo.write("memory/.archive/old.md", memory("old").replace("type: project", "type: project\nstatus: superseded"))
+    repo.commit("archive", "2025-02-01T10:00:00+00:00")
+    assert "MEM503" not in {code for _, _, code, _ in same_as_without_cache(check, repo)}
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.copy(repo.root / "memory/.archive/old.md", outside / "old.md")
+    shutil.rmtree(repo.root / "memory/.archive")
+    (repo.root / "memory/.archive").symlink_to(outside)
+    assert ("memory/new.md", "MEM503") in {(path, code) for path, _, code, _ in same_as_without_cache(check, repo)}
+
+
+def test_a_secret_in_a_file_not_decoded_is_found_once_it_is_no_link(tmp_path, check):
+    """Latin-1 text is scanned as it is on disk, and a symbolic link is not:
+    the same bytes as a regular file are scanned, not given a link's answer."""
+    repo = _memory_repo(tmp_path)
+    token = "gh" + "p_" + "R4nd0mT0k3nV4lu3Xq9Zk2Lm8Np5Qr7St1Uv3"
+    (repo.root / "data").mkdir()
+    (repo.root / "data/x.md").write_bytes(b"caf\xe9 notes\ntoken = " + token.encode() + b"\n")
+    (repo.root / "memory/x.md").symlink_to("../data/x.md")
+    repo.run("add", "-A")
+    repo.commit("a link to a Latin-1 note", "2025-02-01T10:00:00+00:00")
+    assert "MEM601" not in {code for _, _, code, _ in same_as_without_cache(check, repo)}
+    (repo.root / "memory/x.md").unlink()
+    shutil.copy(repo.root / "data/x.md", repo.root / "memory/x.md")
+    assert ("memory/x.md", "MEM601") in {(path, code) for path, _, code, _ in same_as_without_cache(check, repo)}
+
+
+def test_commit_messages_are_read_as_utf8_whatever_git_is_told_to_write(tmp_path, cli):
+    """health matches keywords in commit messages; `i18n.logOutputEncoding`
+    would re-encode them: memlint asks git for UTF-8."""
+    repo = _memory_repo(tmp_path)
+    repo.write("memory/a.md", memory("a").replace("type: project", "type: project\ntags: [café]"))
+    repo.commit("worked on the café hours", "2025-02-20T10:00:00+00:00")
+    store = repo.root / "memory"
+    health = lambda **env: cli("health", "--format", "json", "--today", TODAY, store, env=env).output  # noqa: E731
+    before = health()
+    repo.run("config", "i18n.logOutputEncoding", "ISO-8859-1")
+    assert health() == health(MEMLINT_NO_CACHE="1") == before

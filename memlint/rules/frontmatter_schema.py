@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import re
 from datetime import date, datetime
 from functools import lru_cache
@@ -87,11 +88,76 @@ def _schema(path: str) -> tuple[object, str]:
         if Path(path).exists() and not Path(path).is_file():  # a FIFO or a device would block or never end
             raise ValueError("not a regular file")
         data = Path(path).read_bytes()
-        return json.loads(data.decode("utf-8")), hashlib.sha1(data).hexdigest()
+        schema = json.loads(data.decode("utf-8"))
+        return schema, _digest_with_refs(Path(path), data, schema)
     except (OSError, ValueError) as exc:
         raise ConfigError(f"schema {path}: cannot load: {exc}") from None
     except RecursionError:
         raise ConfigError(f"schema {path}: cannot load: nested too deeply") from None
+
+
+def schema_digest(path: Path) -> str:
+    """A digest of the schema file and of the local files its ``$ref``s
+    read (what the cache keeps schema errors under); of the bytes alone
+    when the schema cannot be loaded (the rule then says why)."""
+    from memlint.config import ConfigError
+
+    try:
+        return _schema(str(path))[1]
+    except ConfigError:
+        try:
+            return hashlib.sha1(path.read_bytes()).hexdigest() if path.is_file() else "not a file"
+        except OSError:
+            return "unreadable"
+
+
+def _digest_with_refs(path: Path, data: bytes, schema) -> str:
+    h = hashlib.sha1(data)
+    seen: set[Path] = set()
+    todo = [(path, schema)]
+    while todo:
+        base, node = todo.pop()
+        for target in sorted(filter(None, (_local_ref(base, ref) for ref in _refs_in(node)))):
+            if target in seen:
+                continue
+            seen.add(target)
+            try:
+                raw = target.read_bytes() if target.is_file() else b"not a file"  # (a FIFO is not read)
+            except OSError:
+                raw = b"unreadable"
+            h.update(b"\0" + os.fsencode(target) + b"\0" + raw)
+            try:
+                todo.append((target, json.loads(raw)))
+            except (ValueError, RecursionError):
+                pass
+    return h.hexdigest()
+
+
+def _refs_in(node) -> list[str]:
+    """Every ``$ref`` string in a JSON value (walked without recursion: a schema may nest deeply)."""
+    found, stack = [], [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str):
+                found.append(ref)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def _local_ref(base: Path, ref: str) -> Path | None:
+    """The file a ``$ref`` in the schema file ``base`` reads (``_files_registry``), or None: in the same file, or remote."""
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(ref)
+    if parts.scheme == "file":
+        return Path(unquote(parts.path))
+    if parts.scheme or parts.netloc or not parts.path:
+        return None
+    return base.parent / unquote(parts.path)
 
 
 @lru_cache(maxsize=8)

@@ -2,9 +2,12 @@
 
 Why: agents copy tokens from tool output into memory, and memory stores are
 often pushed to public repositories, where a leaked key is found by scanners
-within minutes. Every file is checked, whatever its role (root, indexes,
-memories, daily logs), including files saved in the wrong encoding and
-"binary" ones (a NUL byte).
+within minutes. Every file of the store is checked, whatever its role (root,
+indexes, memories, daily logs), including files saved in the wrong encoding
+and "binary" ones (a NUL byte). Files the store does not read are not:
+those ``exclude`` names (by default project documentation: README.md,
+CLAUDE.md, AGENTS.md, CHANGELOG.md...), and the rest of the repository; a
+secret scanner of the whole repository (gitleaks, trufflehog) covers them.
 
 The finding names the kind of secret and a fingerprint (the first 12 hex
 digits of a salted SHA-256): never the secret itself, in any output format.
@@ -75,7 +78,10 @@ def found_nothing(doc, store) -> bool:
 
 def check(doc, store, options):
     kind, hits = content_memo(store, options)
-    for line, column, message in store.memo(doc, kind, lambda: hits(doc)):
+    # A file not decoded is read here as it is on disk, unless it is a symbolic link: that answer
+    # depends on more than the content, and is not kept under the content's blob id.
+    found = store.memo(doc, kind, lambda: hits(doc)) if doc.parsed is not None else hits(doc)
+    for line, column, message in found:
         yield Problem(doc.path, line, column, message)
 
 
