@@ -7,7 +7,9 @@ it says is lost. Links from one memory to another do not route the agent
 (unless the store setting ``body-links-reach`` is true). Daily logs, files
 the store setting ``exempt`` names (``NOW.md``), and the ``exempt`` option's
 archives and templates are never orphans. A topic index nothing reaches is
-reported once, on the topic: the memories it lists are lost with it. A
+reported once, on the topic: the memories it lists are lost with it; when
+the topics under it run so deep that linking it from the root would still
+leave some past ``index-depth``, the finding names those to link too. A
 retired topic (``status: archived``...) or an exempt archive index covers
 nothing so: the live memories only it lists are reported each.
 
@@ -95,14 +97,15 @@ def check(store, options):
     }
     reported = sorted(candidates - listed_by_unreached)
     visited: set[str] = set()
+    floods: dict[str, set[str]] = {}  # reported index -> the files lost with it
     for rel in reported:
-        lost = flood(rel)
+        lost = floods[rel] = flood(rel)
         visited |= lost
         covered[rel] = len(lost & candidates) - 1
     # Indexes that only list each other: report the first of each cycle.
     for rel in sorted(candidates, key=lambda r: (docs[r].role != "index", r)):
         if rel not in visited:
-            lost = flood(rel)
+            lost = floods[rel] = flood(rel)
             visited |= lost
             covered[rel] = len(lost & candidates) - 1
             reported.append(rel)
@@ -114,7 +117,12 @@ def check(store, options):
         if doc.role == "index":
             lost = covered.get(rel, 0)
             tail = f"; {plural(lost, 'file')} reached only through it {'is' if lost == 1 else 'are'} lost with it" if lost else ""
-            message = f"topic index not reachable from {root.rel} ({why}){tail}; link it from {root.rel}"
+            also = _stranded_indexes(graph, rel, floods.get(rel, set()), candidates, covering)
+            fix = f"link it from {root.rel}"
+            if also:  # linked from the root, it would still leave these too far down to route to what they list
+                fix += (f", and {name_some(also, 2)} too (through it, what {'that lists' if len(also) == 1 else 'they list'} "
+                        f"would sit past index-depth {store.settings['index-depth']})")
+            message = f"topic index not reachable from {root.rel} ({why}){tail}; {fix}"
         else:
             if finder is None:
                 finder = IndexFinder(graph)
@@ -125,6 +133,27 @@ def check(store, options):
                 hint = _hint(finder, rel)
             message = f"not reachable from {root.rel} ({why}){hint}"
         yield Problem(doc.path, 1, 1, message)
+
+
+def _stranded_indexes(graph, start: str, lost: set[str], candidates: set[str], covering: set[str]) -> list[str]:
+    """The indexes lost with ``start`` that, were ``start`` linked from the
+    root, would list files still past ``index-depth``: each needs a link
+    from nearer the root too."""
+    max_depth = graph.store.settings["index-depth"]
+    depth = {start: 1}
+    queue = deque([start])
+    while queue:
+        rel = queue.popleft()
+        if rel not in covering or depth[rel] >= max_depth:
+            continue
+        for edge in graph.out.get(rel, ()):
+            if edge.status == OK and edge.target not in graph.depth and edge.target not in depth:
+                depth[edge.target] = depth[rel] + 1
+                queue.append(edge.target)
+    stranded = (lost & candidates) - depth.keys()
+    # Those at the edge of what it would reach: linked from the root, each brings up what lies under it
+    return sorted(rel for rel in lost & covering & depth.keys() if rel != start
+                  and any(edge.status == OK and edge.target in stranded for edge in graph.out.get(rel, ())))
 
 
 def _indexes_listing(graph, rel: str) -> tuple[list[str], list[str]]:

@@ -153,6 +153,30 @@ def test_orphan_reports_an_unlinked_topic_once_not_every_memory_under_it(make_st
     )
 
 
+def test_an_unlinked_topic_whose_chain_runs_past_index_depth_names_the_indexes_to_link_too(make_store, cli):
+    """MOC-a lists MOC-b, which lists MOC-c, which lists c1: MOC-a linked
+    from the root alone would leave c1 four links down (index-depth 3), so
+    the advice names MOC-c too; followed, every file is reached."""
+    store = make_store(
+        {
+            "MEMORY.md": "# M\n- [[a0]]\n",
+            "MOC-a.md": "# A\n- [[a1]]\n- [[MOC-b]]\n",
+            "MOC-b.md": "# B\n- [[b1]]\n- [[MOC-c]]\n",
+            "MOC-c.md": "# C\n- [[c1]]\n",
+            **{f"{name}.md": f"# {name}\n" for name in ("a0", "a1", "b1", "c1")},
+        }
+    )
+    found = run(cli, store)
+    assert only(found, "MEM201") == [("MOC-a.md", 1, 1)]
+    assert message(found, "MEM201").endswith(
+        "5 files reached only through it are lost with it; link it from MEMORY.md, and MOC-c.md too "
+        "(through it, what that lists would sit past index-depth 3)")
+    (store / "MEMORY.md").write_text("# M\n- [[a0]]\n- [[MOC-a]]\n- [[MOC-c]]\n")
+    assert only(run(cli, store), "MEM201") == []
+    (store / "MEMORY.md").write_text("# M\n- [[a0]]\n- [[MOC-a]]\n")  # the old advice, alone
+    assert only(run(cli, store), "MEM201") == [("c1.md", 1, 1)]
+
+
 def test_a_retired_topic_or_an_exempt_archive_index_does_not_hide_the_live_memories_it_lists(make_store, cli):
     """Archiving an old topic is tidying up: its finding is not shown (it is
     retired, or exempt), so the live memories only it lists are reported
