@@ -84,6 +84,7 @@ ENGLISH_STOP_WORDS = _FUNCTION_WORDS
 STOP_WORDS = _FUNCTION_WORDS | frozenset(
     """
     new old use used uses using
+    always never every often
     md txt json yaml yml
     memory memories note notes index readme misc general file files topic
     topics info stuff draft tmp temp todo log logs

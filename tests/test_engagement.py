@@ -87,6 +87,13 @@ class TestKeywords:
         # but not a pronoun, which every session says: a tag `it` would make the memory hot in all of them
         assert keywords("us.md", None, ["it", "io"]) == ["io"]
 
+    def test_the_rule_words_of_feedback_names_are_no_topic(self):
+        """`feedback_always-x`, `feedback_never-y`: a store full of them would
+        match every session that says "always" to each of them (a real store's
+        triage showed a session of another file's as this one's last)."""
+        assert keywords("feedback_always-give-preview-url.md", None, []) == ["give", "preview", "url"]
+        assert keywords("feedback_never-push-to-main.md", "Never push to main", []) == ["push", "main"]
+
     def test_multiword_tag_needs_a_real_word(self):
         assert keywords("x.md", None, ["CI/CD", "a b"]) == []
 
