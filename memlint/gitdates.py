@@ -320,7 +320,12 @@ class GitDates:
         if not merging and not old_names:
             found.update(self._committed_changes({path: when for path, when in wanted.items() if path not in done}))
             return found
-        self._walk_committed(wanted, found, done, tips, old_names)
+        # A file the merge takes as one side has it keeps that side's history alone (History.merge_sides)
+        groups: dict[tuple[str, ...], dict[str, date]] = {}
+        for path, when in wanted.items():
+            groups.setdefault(history.merge_sides.get(path, tuple(tips)) if merging else tuple(tips), {})[path] = when
+        for group_tips, group in groups.items():
+            self._walk_committed(group, found, done, list(group_tips), old_names)
         return found
 
     def _committed_changes(self, wanted: dict[str, date]) -> dict[str, tuple[date, str]]:

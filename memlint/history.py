@@ -69,6 +69,9 @@ class History:
     # Those files are then neither new nor changed by the commit being made.
     merge_heads: tuple[str, ...] = ()
     staged_merged: dict[str, FileDates] = field(default_factory=dict)
+    # Of those, the files whose staged content is one merged commit's version: the merge, once
+    # made, keeps that side's history of them alone (git's log follows only a parent it kept as is).
+    merge_sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def dates(self, path: str) -> FileDates | None:
         found = self.files.get(path)
@@ -809,8 +812,8 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple:
     if new or renames or changed:  # (an index as HEAD has nothing to date: no merge looked for)
         heads = _merge_heads(root)
         if heads:
-            merged = _merged_dates(root, spec, sorted(new | changed | renames.keys()), log_args, heads)
-            return new - merged.keys(), renames, {}, changed - merged.keys(), heads, merged
+            merged, sides = _merged_dates(root, spec, sorted(new | changed | renames.keys()), log_args, heads)
+            return new - merged.keys(), renames, {}, changed - merged.keys(), heads, merged, sides
     if not (new and spec):
         return new, renames, {}, changed
     excluded = [f":(exclude){folder}" for folder in spec]
@@ -867,18 +870,49 @@ def _is_sha(text: str) -> bool:
 
 
 def _merged_dates(root, spec: list[str], paths: list[str], log_args: list[str],
-                  heads: tuple[str, ...]) -> dict[str, FileDates]:
+                  heads: tuple[str, ...]) -> tuple[dict[str, FileDates], dict[str, tuple[str, ...]]]:
     """The dates ``paths`` (as the index has them) will have once the merge
     of ``heads`` into HEAD is made: the replay of the folders ``spec`` from
     HEAD and ``heads`` together, merges skipped as they will be then; files
-    only merges made, and moves into the folders, followed as for HEAD's."""
-    revisions = ["HEAD", *heads]
-    replay = _Replay(paths)
-    replay.feed(_run_log(root, [*log_args, "--no-merges", *revisions, "--", *spec]).split("\0"))
-    _merge_births(root, replay, revisions, spec, log_args)
-    files, born_as = _dates_of(replay, root)
-    _follow_moves_in(root, spec, files, born_as, log_args, revisions=revisions)
-    return files
+    only merges made, and moves into the folders, followed as for HEAD's.
+    A file the merge takes as one merged commit has it (``_merge_sides``) is
+    replayed from that commit alone. And those sides."""
+    sides = _merge_sides(root, paths if len(paths) <= _MAX_PATH_ARGS else spec, heads)
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for path in paths:
+        groups.setdefault(sides.get(path, ("HEAD", *heads)), []).append(path)
+    files: dict[str, FileDates] = {}
+    for revisions, group in groups.items():
+        replay = _Replay(group)
+        replay.feed(_run_log(root, [*log_args, "--no-merges", *revisions, "--", *spec]).split("\0"))
+        _merge_births(root, replay, list(revisions), spec, log_args)
+        found, born_as = _dates_of(replay, root)
+        _follow_moves_in(root, spec, found, born_as, log_args, revisions=list(revisions))
+        files.update(found)
+    return files, {path: side for path, side in sides.items() if path in files}
+
+
+def _merge_sides(root, paths: list[str], heads: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """{path: (the merged commit)} for the staged files whose content is a
+    merged commit's version of them: a conflict resolved by taking their
+    side, say. git's log of the merge, once made, follows only a parent it
+    kept a file from as it was (TREESAME): the other side's edits to it are
+    none of its history."""
+    def entries(out: bytes):
+        for entry in _decode(out).split("\0"):
+            meta, _, path = entry.partition("\t")
+            if path:
+                yield meta.split(), path
+
+    _, out, _ = _run(root, ["ls-files", "-s", "-z", "--", *paths])
+    staged = {path: meta[1] for meta, path in entries(out) if len(meta) == 3 and meta[2] == "0"}  # mode id stage
+    sides: dict[str, tuple[str, ...]] = {}
+    for head in heads:
+        _, out, _ = _run(root, ["ls-tree", "-r", "-z", "--full-tree", head, "--", *paths])
+        for meta, path in entries(out):  # mode type id
+            if len(meta) == 3 and staged.get(path) == meta[2]:
+                sides.setdefault(path, (head,))
+    return sides
 
 
 def _staged_diff(root, paths: list[str], inside: tuple[str, ...] = ()) -> tuple[frozenset[str], dict[str, str], frozenset[str]]:

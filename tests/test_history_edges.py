@@ -261,6 +261,33 @@ def test_a_merge_being_committed_keeps_the_branch_dates(tmp_path, cli):
     assert [f[:3] for f in check(cli, repo, "MEM404")] == [("memory/a.md", 5, "MEM404")]
 
 
+def test_a_conflict_resolved_as_one_side_keeps_that_sides_dates_staged_and_committed(tmp_path, cli):
+    """Both sides edit a.md; the conflict is resolved by taking the branch's
+    text. Once made, the merge keeps the branch's history of a.md alone (git
+    follows the parent it kept the file from), so main's edit, thrown away,
+    is no change: the staged run (a pre-merge-commit hook) says the same."""
+    repo = store(tmp_path)
+    repo.write("memory/a.md", mem(last_verified="2024-03-15"))
+    repo.commit("verify a", "2024-03-15T10:00:00+00:00")
+    repo.checkout("feat", new=True)
+    repo.write("memory/a.md", mem(last_verified="2024-03-15", body="a body\nfrom the branch\n"))
+    repo.commit("edit a on the branch", "2024-03-10T10:00:00+00:00")  # before last_verified: verified
+    repo.checkout("main")
+    repo.write("memory/a.md", mem(last_verified="2024-03-15", body="a body\nfrom main\n"))
+    main_edit = repo.commit("edit a on main", "2024-03-20T10:00:00+00:00")  # after it
+    try:
+        repo.merge("feat", date="2024-04-20T10:00:00+00:00", commit=False)
+    except RuntimeError:
+        pass  # the conflict, left to resolve
+    repo.run("checkout", "--theirs", "--", "memory/a.md")
+    repo.add("memory/a.md")
+    history = load_history(repo.root)
+    assert history.dates("memory/a.md").changed_commit != main_edit
+    staged = check(cli, repo, "MEM404", "--staged")
+    repo.commit("merge feat", "2024-04-20T10:00:00+00:00")
+    assert check(cli, repo, "MEM404") == staged == []
+
+
 def test_a_real_pre_merge_commit_hook_sees_the_branch_dates(tmp_path):
     """`git merge` runs pre-merge-commit before it writes MERGE_HEAD (it does
     so only when the hook fails): the hook learns the merged commits from
