@@ -550,13 +550,15 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
     replay, deleted = _feed_log(root, args, lambda: _Replay(_decode(listed()[1]).split("\0")[:-1]), spec,
                                 started=early.take(root, args) if early is not None else None)
 
-    _merge_births(root, replay, [head], spec, log_args)
+    made = _merge_births(root, replay, [head], spec, log_args)
     files, born_as = _dates_of(replay, root)
     _follow_moves_in(root, spec, files, born_as, log_args, deleted=deleted)
+    _follow_renames_by_merges(root, spec, files, made, log_args)
     return History(root, head, shallow, files, *staged())
 
 
-def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str], log_args: list[str]) -> None:
+def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str],
+                  log_args: list[str]) -> dict[str, str]:
     """Date the files `replay` (of a ``--no-merges`` log of `revisions`) saw
     no commit add: only a merge brought these (say, added while resolving a
     conflict, or by `git subtree`). One more log, over those paths, with
@@ -565,18 +567,60 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
     does not add it again (a diff against each parent would; and
     ``--diff-merges=first-parent``, git 2.31, would still take a merge into
     a branch that lacked the file for its birth). (Too many paths for a
-    command line: the folders `spec`, same answer.)"""
+    command line: the folders `spec`, same answer.) Returns {path: the
+    commit that made it} for those."""
     missing = [p for p, record in replay.files.items() if record[0] is None]
     if not missing:
-        return
+        return {}
     paths = missing if len(missing) <= _MAX_PATH_ARGS else spec
     extra = _Replay(missing)
     extra.feed(_combined(_run_log(root, [*log_args, "-c", "--no-renames", *revisions, "--", *paths]).split("\0")))
     offset = len(replay.commits)
     replay.commits += extra.commits
+    made = {}
     for p, (created, changed, born_as) in extra.files.items():
         if created is not None:
             replay.files[p] = [created + offset, changed + offset, born_as]
+            made[p] = extra.commits[created].partition(" ")[0]
+    return made
+
+
+def _follow_renames_by_merges(root, spec: list[str], files: dict[str, FileDates], made: dict[str, str],
+                              log_args: list[str]) -> None:
+    """A file a merge made (``_merge_births``) may be one the merge renamed
+    (a `git mv` while resolving it, which ``check --staged`` followed as
+    any staged rename): the merge's diff against its first parent pairs it
+    with its old name, whose dates it keeps, as a move keeps them
+    (``_follow_moves_in``). One diff a merge, and only for those."""
+    by_merge: dict[str, set[str]] = {}
+    for path, commit in made.items():
+        by_merge.setdefault(commit, set()).add(path)
+    for commit, paths in sorted(by_merge.items()):
+        status, out, _ = _run(root, ["diff-tree", "-r", "-z", "-M", "--name-status", "--no-color",
+                                     f"{commit}^1", commit, "--", *spec], check=False)
+        if status:
+            continue  # no first parent (a root commit): nothing renamed
+        renamed: dict[str, tuple[str, bool]] = {}  # path -> (its old name, content unchanged)
+        tokens = iter(_decode(out).split("\0"))
+        for tok in tokens:
+            if tok[:1] in ("R", "C"):
+                old, new = next(tokens), next(tokens)
+                if tok[0] == "R" and new in paths:
+                    renamed[new] = (old, tok == "R100")
+            elif tok:
+                next(tokens, None)  # the path of an A, D, M or T
+        if not renamed:
+            continue
+        before = _old_names_dates(root, sorted({old for old, _ in renamed.values()}), log_args, 1,
+                                  revisions=[f"{commit}^1"])
+        for path, (old, unchanged) in renamed.items():
+            earlier, now = before.get(old), files.get(path)
+            if earlier is None or now is None:
+                continue
+            if unchanged and now.changed_commit == commit:  # a pure rename is no change
+                files[path] = earlier
+            else:
+                files[path] = FileDates(earlier.created, now.changed, earlier.created_commit, now.changed_commit)
 
 
 def _combined(tokens: Iterable[str]):
@@ -885,9 +929,10 @@ def _merged_dates(root, spec: list[str], paths: list[str], log_args: list[str],
     for revisions, group in groups.items():
         replay = _Replay(group)
         replay.feed(_run_log(root, [*log_args, "--no-merges", *revisions, "--", *spec]).split("\0"))
-        _merge_births(root, replay, list(revisions), spec, log_args)
+        made = _merge_births(root, replay, list(revisions), spec, log_args)
         found, born_as = _dates_of(replay, root)
         _follow_moves_in(root, spec, found, born_as, log_args, revisions=list(revisions))
+        _follow_renames_by_merges(root, spec, found, made, log_args)
         files.update(found)
     return files, {path: side for path, side in sides.items() if path in files}
 

@@ -288,6 +288,27 @@ def test_a_conflict_resolved_as_one_side_keeps_that_sides_dates_staged_and_commi
     assert check(cli, repo, "MEM404") == staged == []
 
 
+def test_a_file_renamed_while_merging_keeps_its_birth_staged_and_committed(tmp_path, cli):
+    """`git mv a.md a2.md` while a merge is being made: the staged run
+    follows the rename, and so does the history once the merge is made
+    (the rename is in the merge commit, which the replay of commits skips)."""
+    repo = store(tmp_path)
+    born = repo.head()
+    repo.write("memory/a.md", mem(created="2024-01-01"))
+    repo.commit("date a", "2024-01-02T10:00:00+00:00")
+    repo.checkout("feat", new=True)
+    repo.write("memory/c.md", mem("c", created="2024-02-01", body="c body\n"))
+    repo.commit("add c", "2024-02-01T10:00:00+00:00")
+    repo.checkout("main")
+    repo.merge("feat", date="2024-04-20T10:00:00+00:00", commit=False)
+    repo.mv("memory/a.md", "memory/a2.md")
+    repo.write("memory/MEMORY.md", INDEX.replace("(a.md)", "(a2.md)") + "- [C](c.md) — the third\n")
+    staged = check(cli, repo, "MEM401", "--staged")
+    repo.commit("merge feat, a renamed", "2024-04-20T10:00:00+00:00")
+    assert load_history(repo.root).dates("memory/a2.md").created_commit == born  # not the merge's
+    assert check(cli, repo, "MEM401") == staged == []
+
+
 def test_a_real_pre_merge_commit_hook_sees_the_branch_dates(tmp_path):
     """`git merge` runs pre-merge-commit before it writes MERGE_HEAD (it does
     so only when the hook fails): the hook learns the merged commits from
