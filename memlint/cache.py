@@ -666,11 +666,9 @@ def findings_key(store, selection) -> str | None:
     git = store.git_digest
     if git is None and store.staged:
         git = _staged_digest(store.repo_root)
-    from memlint.history import _merge_heads
-
     # A merge stopped half way dates the files it brings by its branches' commits, staged run or not:
     # `git merge --quit` or `--abort` leaves HEAD and (--quit) the index as they were, and that dating gone.
-    add(git, store.git_replaced, _merge_heads(store.repo_root) if git is not None else ())
+    add(git, store.git_replaced, gitrun.merge_heads(store.repo_root) if git is not None else ())
     files = []
     for f in store._files:
         if f.blob is None and f.problem is None:
@@ -715,12 +713,10 @@ def _staged_digest(repo_root: Path) -> str | None:
     """HEAD, the whole index, and the commits a merge being made merges, for
     a staged run (the index is the file set; a merge dates what it brings by
     its branches' commits)."""
-    from memlint.history import _merge_heads
-
     try:
         out = [gitrun.run(repo_root, args)[1]
                for args in (["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"], ["ls-files", "-s", "-z"])]
-        out.append(" ".join(_merge_heads(Path(repo_root))).encode())
+        out.append(" ".join(gitrun.merge_heads(Path(repo_root))).encode())
     except OSError:
         return None
     return hashlib.blake2b(b"\0".join(out), digest_size=16).hexdigest()

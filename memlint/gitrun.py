@@ -165,3 +165,38 @@ def background(fn, *args):
         return value
 
     return wait
+
+
+def merge_heads(root: Path) -> tuple[str, ...]:
+    """The commits a merge being made merges (MERGE_HEAD: a conflicted
+    merge, ``--no-commit``; a pre-merge-commit hook: ``_merging_heads``), or ().
+    (Here, not in memlint.history: the cache's key asks for them on every run.)"""
+    if (root / ".git").is_dir() and not os.environ.get("GIT_DIR"):
+        where = root / ".git" / "MERGE_HEAD"  # the common case, without a git call
+    else:  # a worktree's or submodule's .git file, or GIT_DIR: git says where
+        try:
+            status, out, _ = run(root, ["rev-parse", "--git-path", "MERGE_HEAD"])
+        except OSError:
+            return ()
+        if status:
+            return ()
+        where = root / out.decode("utf-8", "surrogateescape").strip()  # (an absolute path stays one)
+    try:
+        text = where.read_text("ascii")
+    except (OSError, UnicodeDecodeError):
+        return _merging_heads()  # no merge stopped half way; maybe one running
+    heads = tuple(text.split())
+    return heads if heads and all(map(_is_sha, heads)) else ()
+
+
+def _merging_heads() -> tuple[str, ...]:
+    """The commits a running ``git merge`` merges, seen from its
+    pre-merge-commit hook: git writes MERGE_HEAD only once that hook has
+    failed, but names each merged commit in a ``GITHEAD_<sha>`` variable
+    (its label in conflict markers) for the whole merge, hooks included."""
+    return tuple(sorted(name[len("GITHEAD_"):] for name in os.environ
+                        if name.startswith("GITHEAD_") and _is_sha(name[len("GITHEAD_"):])))
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) in (40, 64) and not text.strip("0123456789abcdef")

@@ -854,7 +854,7 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple:
     (History.merge_heads, History.staged_merged)."""
     new, renames, changed = _staged_diff(root, spec)
     if new or renames or changed:  # (an index as HEAD has nothing to date: no merge looked for)
-        heads = _merge_heads(root)
+        heads = gitrun.merge_heads(root)
         if heads:
             merged, sides = _merged_dates(root, spec, sorted(new | changed | renames.keys()), log_args, heads)
             return new - merged.keys(), renames, {}, changed - merged.keys(), heads, merged, sides
@@ -880,37 +880,6 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple:
         return new, renames, {}, changed
     return (new - moved_in.keys(), {**renames, **moved_in}, _dates_at_head(root, moved_in, log_args),
             changed | (edited & moved_in.keys()))
-
-
-def _merge_heads(root) -> tuple[str, ...]:
-    """The commits a merge being made merges (MERGE_HEAD: a conflicted
-    merge, ``--no-commit``; a pre-merge-commit hook: ``_merging_heads``), or ()."""
-    if (root / ".git").is_dir() and not os.environ.get("GIT_DIR"):
-        where = root / ".git" / "MERGE_HEAD"  # the common case, without a git call
-    else:  # a worktree's or submodule's .git file, or GIT_DIR: git says where
-        status, out, _ = _run(root, ["rev-parse", "--git-path", "MERGE_HEAD"], check=False)
-        if status:
-            return ()
-        where = root / _decode(out).strip()  # (an absolute path stays one)
-    try:
-        text = where.read_text("ascii")
-    except (OSError, UnicodeDecodeError):
-        return _merging_heads()  # no merge stopped half way; maybe one running
-    heads = tuple(text.split())
-    return heads if heads and all(map(_is_sha, heads)) else ()
-
-
-def _merging_heads() -> tuple[str, ...]:
-    """The commits a running ``git merge`` merges, seen from its
-    pre-merge-commit hook: git writes MERGE_HEAD only once that hook has
-    failed, but names each merged commit in a ``GITHEAD_<sha>`` variable
-    (its label in conflict markers) for the whole merge, hooks included."""
-    return tuple(sorted(name[len("GITHEAD_"):] for name in os.environ
-                        if name.startswith("GITHEAD_") and _is_sha(name[len("GITHEAD_"):])))
-
-
-def _is_sha(text: str) -> bool:
-    return len(text) in (40, 64) and not text.strip("0123456789abcdef")
 
 
 def _merged_dates(root, spec: list[str], paths: list[str], log_args: list[str],
