@@ -182,19 +182,15 @@ def _validator(path: str):
 def _files_registry():
     """Where a ``$ref`` to another schema file is read: a local file (a path
     beside the schema, or a file: URI), never the network."""
-    from urllib.parse import unquote, urlsplit
-
     from referencing import Registry, Resource
     from referencing.exceptions import NoSuchResource
     from referencing.jsonschema import DRAFT202012
 
     def retrieve(uri: str):
-        parts = urlsplit(uri)
-        if parts.scheme != "file":
-            raise NoSuchResource(ref=uri)
-        target = Path(unquote(parts.path))
+        # (a relative `$ref` reaches here as a file: URI, the schema's own being its base)
+        target = _local_ref(Path(), uri) if uri.startswith("file:") else None
         try:
-            if not target.is_file():  # a FIFO or a device would block or never end
+            if target is None or not target.is_file():  # a FIFO or a device would block or never end
                 raise NoSuchResource(ref=uri)
             contents = json.loads(target.read_bytes().decode("utf-8"))
         except (OSError, ValueError, RecursionError):
