@@ -550,11 +550,21 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
     replay, deleted = _feed_log(root, args, lambda: _Replay(_decode(listed()[1]).split("\0")[:-1]), spec,
                                 started=early.take(root, args) if early is not None else None)
 
-    made = _merge_births(root, replay, [head], spec, log_args)
-    files, born_as = _dates_of(replay, root)
-    _follow_moves_in(root, spec, files, born_as, log_args, deleted=deleted)
-    _follow_renames_by_merges(root, spec, files, made, log_args)
+    files = _replayed_dates(root, replay, [head], spec, log_args, deleted=deleted)
     return History(root, head, shallow, files, *staged())
+
+
+def _replayed_dates(root, replay: "_Replay", revisions: list[str], spec: list[str], log_args: list[str], *,
+                    deleted: set[str] | None = None, moves_from: list[str] | None = None) -> dict[str, FileDates]:
+    """The dates of the files of ``replay`` (a ``--no-merges`` log of
+    ``revisions``), with those only a merge made, those a merge renamed and
+    those moved into the folders ``spec`` followed (``moves_from``: where
+    the history of a move's old name is read; default HEAD)."""
+    made = _merge_births(root, replay, revisions, spec, log_args)
+    files, born_as = _dates_of(replay, root)
+    _follow_moves_in(root, spec, files, born_as, log_args, deleted=deleted, revisions=moves_from)
+    _follow_renames_by_merges(root, spec, files, made, log_args)
+    return files
 
 
 def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str],
@@ -898,11 +908,7 @@ def _merged_dates(root, spec: list[str], paths: list[str], log_args: list[str],
     for revisions, group in groups.items():
         replay = _Replay(group)
         replay.feed(_run_log(root, [*log_args, "--no-merges", *revisions, "--", *spec]).split("\0"))
-        made = _merge_births(root, replay, list(revisions), spec, log_args)
-        found, born_as = _dates_of(replay, root)
-        _follow_moves_in(root, spec, found, born_as, log_args, revisions=list(revisions))
-        _follow_renames_by_merges(root, spec, found, made, log_args)
-        files.update(found)
+        files.update(_replayed_dates(root, replay, list(revisions), spec, log_args, moves_from=list(revisions)))
     return files, {path: side for path, side in sides.items() if path in files}
 
 
