@@ -153,6 +153,8 @@ class Store:
         self.notices: list[str] = []  # one-line messages for the user (the linter prints them once)
         self.history_problem: str | None = None  # why `history` is None
         self.read_failed = False  # a file could not be read (this time): nothing of this run is kept as its content's
+        # Folders of the store that could not be listed: (store-relative folder, why); their files go unchecked
+        self.unlisted: list[tuple[str, str]] = []
         # memlint.cache: what earlier runs computed, by git blob id (None: off)
         self.cache = _open_cache(self.repo_root, self.dir) if cache else None
         self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
@@ -252,7 +254,7 @@ class Store:
             blob_of, files, attributes = {}, [], []
 
             def walk() -> None:
-                files.extend(_walk_markdown(self.dir, attributes))
+                files.extend(_walk_markdown(self.dir, attributes, self.unlisted))
 
             state = None
             if self.cache is None:
@@ -1062,11 +1064,13 @@ def _find_git_root(start: Path) -> Path | None:
     return None
 
 
-def _walk_markdown(top: Path, attributes: list[str] | None = None):
+def _walk_markdown(top: Path, attributes: list[str] | None = None, unlisted: list[tuple[str, str]] | None = None):
     """(absolute path as a string, top-relative POSIX path, kind) of every
     *.md below ``top``; kind is "file", "link" (a symbolic link) or "other"
     (a FIFO, socket or device: reported, never opened). ``attributes``, if
-    given, gets the path of each ``.gitattributes`` in the folders walked.
+    given, gets the path of each ``.gitattributes`` in the folders walked;
+    ``unlisted``, (top-relative folder, why) for each folder that could not
+    be listed (no permission): the files in it are not known.
 
     Hidden folders (.git, .archive, ...) are skipped, as memory indexers do.
     Symlinked folders and nested git repositories (submodules) are not entered.
@@ -1076,7 +1080,9 @@ def _walk_markdown(top: Path, attributes: list[str] | None = None):
         folder, prefix = stack.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
+        except OSError as exc:
+            if unlisted is not None:
+                unlisted.append((prefix.rstrip("/") or ".", exc.strerror or str(exc)))
             continue
         for entry in entries:
             name = entry.name

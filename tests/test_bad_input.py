@@ -491,6 +491,42 @@ def test_store_folder_that_cannot_be_listed_is_skipped(tmp_path):
     assert run.triples() == {("sub.md/x.md", 1, "MEM001")}
 
 
+def _without_permission_override() -> list[str]:
+    """A command prefix under which file permissions bind: for root, setpriv
+    drops the capabilities that read any folder (none needed otherwise)."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: a folder without permissions is readable")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def test_a_folder_that_cannot_be_listed_is_named_each_run(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    store = write(repo / "memory", {"MEMORY.md": "# Index\n- [ok](ok.md)\n", "ok.md": MEM.format(name="ok"),
+                                    "private/hidden.md": "no frontmatter\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "store")
+    command = [*_without_permission_override(), sys.executable, "-m", "memlint", "check", "--format", "json",
+               "--today", "2026-11-30", str(store)]
+    (store / "private").chmod(0)
+    try:
+        # twice: the second run must not take the first one's findings from the cache without the notice
+        runs = [subprocess.run(command, cwd=repo, env=_env(), capture_output=True, text=True) for _ in range(2)]
+    finally:
+        (store / "private").chmod(0o755)
+    for run in runs:
+        assert "Traceback" not in run.stderr, run.stderr
+        assert run.returncode == 0, run.stderr  # the files it can read are clean
+        assert ("memory/private: cannot list this folder (Permission denied): "
+                "the markdown files in it are not checked") in run.stderr
+        assert json.loads(run.stdout) == []  # hidden.md, unread, is not reported (nor reported missing)
+    # readable again: the file in it is checked
+    assert "hidden.md" in subprocess.run(command, cwd=repo, env=_env(), capture_output=True, text=True).stdout
+
+
 # ---------------------------------------------------------------- git states
 
 
