@@ -637,8 +637,9 @@ class Graph:
         return repo_rel is not None and self.repo_to_store(repo_rel) is not None
 
     # -- reachability
-    def _walk(self) -> dict[str, int]:
-        """Depth at which the agent reaches each file from the root (breadth first)."""
+    def _walk(self, skip_root_lines: frozenset[int] | set[int] = frozenset()) -> dict[str, int]:
+        """Depth at which the agent reaches each file from the root (breadth
+        first); ``skip_root_lines``: the root's links on those lines left out."""
         store = self.store
         root = store.root
         if root is None:
@@ -653,11 +654,19 @@ class Graph:
                 continue
             if store.docs[rel].role not in INDEX_ROLES and not body_links:
                 continue
+            skipped = skip_root_lines if rel == root.rel else ()
             for edge in self.out.get(rel, ()):
-                if edge.status == OK and edge.target not in depth:
+                if edge.status == OK and edge.target not in depth and (not skipped or edge.link.line not in skipped):
                     depth[edge.target] = depth[rel] + 1
                     queue.append(edge.target)
         return depth
+
+    def reached_only_through(self, root_lines: set[int]) -> list[str]:
+        """The files the agent reaches from the root only by the links on
+        these lines of it (say, the lines past its load cap), sorted."""
+        if not root_lines:
+            return []
+        return sorted(self.depth.keys() - self._walk(root_lines).keys())
 
     def first_links(self, rel: str, *, lines=None, kinds=None, skip_self: bool = False) -> list[tuple[int, "Edge"]]:
         """(line, edge) of the first store file each line of ``rel`` links to:
@@ -734,8 +743,10 @@ def _wiki_candidates(name: str) -> list[str]:
 class _Suggester:
     """"Did you mean": the closest store file to a name, without comparing against every file.
 
-    Exact file name elsewhere, then the folded stem, then difflib over the
-    few files that share the folded stem's first or last four characters.
+    Exact file name elsewhere, then the folded stem, then the one file whose
+    stem is the name after a type prefix (``[[beta]]`` for
+    ``feedback_beta.md``), then difflib over the few files that share the
+    folded stem's first or last four characters.
     """
 
     MAX_CANDIDATES = 200
@@ -745,9 +756,14 @@ class _Suggester:
         self.by_fold: dict[str, list[str]] = defaultdict(list)
         self.by_head: dict[str, list[str]] = defaultdict(list)
         self.by_tail: dict[str, list[str]] = defaultdict(list)
+        self.by_unprefixed: dict[str, list[str]] = defaultdict(list)  # folded stem after `project_`, `feedback-`
         for rel in sorted(docs, key=lambda r: (r.count("/"), r)):
             base = rel.rsplit("/", 1)[-1]
-            key = fold(base[:-3] if base.endswith(".md") else base)
+            stem = base[:-3] if base.endswith(".md") else base
+            key = fold(stem)
+            prefixed = _TYPE_PREFIX.match(stem)
+            if prefixed and fold(stem[prefixed.end():]):
+                self.by_unprefixed[fold(stem[prefixed.end():])].append(rel)
             self.by_name[same_name_key(base)].append(rel)
             self.by_fold[key].append(rel)
             self.by_head[key[:4]].append(rel)
@@ -764,6 +780,9 @@ class _Suggester:
                 return table[k][0]
         if not fuzzy or len(key) < 3:
             return None
+        unprefixed = self.by_unprefixed.get(key, ())
+        if len(unprefixed) == 1:  # two files (feedback_x, project_x): no guess
+            return unprefixed[0]
         pool: dict[str, str] = {}
         for table, k in ((self.by_head, key[:4]), (self.by_tail, key[-4:])):
             for rel in table.get(k, ())[: self.MAX_CANDIDATES]:
@@ -781,6 +800,10 @@ def common_prefix_len(a: str, b: str) -> int:
     return i
 
 
+# A filename's type prefix: up to its first ``_`` or ``-`` (``project_``, ``feedback-``), if before any ``.``
+_TYPE_PREFIX = re.compile(r"^([^_\-.]+)[_\-]")
+
+
 def entry_key(rel: str) -> tuple[str, str]:
     """(folder, filename prefix) of a store file: how stores group memories.
 
@@ -788,7 +811,7 @@ def entry_key(rel: str) -> tuple[str, str]:
     (``project_``, ``feedback-``), empty when the name has none.
     """
     folder, _, base = rel.rpartition("/")
-    m = re.match(r"^([^_\-.]+)[_\-]", base)
+    m = _TYPE_PREFIX.match(base)
     return folder, (m.group(1).casefold() if m else "")
 
 

@@ -238,6 +238,22 @@ def test_broken_link_fires_on_its_line_and_column_with_did_you_mean(make_store, 
     assert messages[1] == "link target `charts/q1.png` does not exist"
 
 
+def test_a_wikilink_without_the_type_prefix_is_offered_the_one_file_that_has_it(make_store, cli):
+    store = make_store({
+        "MEMORY.md": "# Index\n- [[beta]] — b\n- [[gamma]] — c\n- [[delta]] — d\n- [P](project_gamma.md) — p\n",
+        "feedback_beta.md": mem("feedback_beta"),
+        "project_gamma.md": mem("project_gamma"),
+        "feedback_gamma.md": mem("feedback_gamma"),  # two files end in gamma: no guess
+        "alphadelta.md": mem("alphadelta"),  # ends in delta, but with no prefix cut off by `_` or `-`
+    })
+    messages = {f["line"]: f["message"] for f in run(cli, store) if f["code"] == "MEM202"}
+    assert messages == {
+        2: "[[beta]] matches no file, name or title in the store; did you mean [[feedback_beta]]?",
+        3: "[[gamma]] matches no file, name or title in the store",
+        4: "[[delta]] matches no file, name or title in the store",
+    }
+
+
 def test_github_footnotes_are_no_links_but_a_link_whose_text_starts_with_a_caret_is(make_store, cli):
     store = make_store({
         "MEMORY.md": "# Index\n- [A](a.md) — a\n",
