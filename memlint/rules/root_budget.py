@@ -14,24 +14,27 @@ Options (defaults by preset): ``max-lines`` (claude-code 200, moc 40),
 it, the middle is dropped); ``null`` turns one off.
 
 Fires: a 249-line MEMORY.md under claude-code. The finding sits on the first
-line that will not load and counts the index entries that will not. A byte order
-mark counts (three bytes, one character). Characters are counted as
-OpenClaw (JavaScript) counts them: an emoji outside the Basic Multilingual
-Plane is two. Blank lines past the cap, and nothing else, lose nothing and
-are not reported.
+line that will not load, counts the index entries that will not, and names
+the files the agent then reaches no other way (an entry past the cut for a
+file a topic above it lists too loses nothing; one for a topic loses all it
+lists). A byte order mark counts (three bytes, one character). Characters
+are counted as OpenClaw (JavaScript) counts them: an emoji outside the Basic
+Multilingual Plane is two. Blank lines past the cap, and nothing else, lose
+nothing and are not reported.
 
 Fix: move detail into topic files and keep one short line per topic in the root.
 """
 import math
 
 from memlint.finding import Problem
-from memlint.rules._common import entry_lines, plural
+from memlint.rules._common import entry_lines, name_some, plural
 
 CODE = "MEM101"
 NAME = "root-budget"
 SEVERITY = "error"
 SCOPE = "store"
 TAGS = ("budget",)
+READS_ROUTES = True  # which files only the lines cut off reach (memlint.linter runs it beside the graph)
 OPTIONS = {
     "max-lines": ((int, type(None)), 200),
     "max-bytes": ((int, type(None)), 25000),
@@ -157,6 +160,7 @@ def check(store, options):
     hidden = set().union(*(range(start, end + 1) for start, end in ranges))
     hidden_entries = [n for n in entries if n in hidden]
     cut_off = _targets_cut_off(root, hidden, set(entries), store.settings["wikilinks"] != "off")
+    lost = store.graph.reached_only_through(hidden) if hidden_entries else []
     shown = " and ".join(f"line {start:,}" if start == end else f"lines {start:,}-{end:,}" for start, end in ranges)
     yield Problem(
         root.path,
@@ -166,6 +170,9 @@ def check(store, options):
         f"({' and '.join(reasons)}): "
         + shown + (" is" if len(hidden) == 1 else " are") + " never loaded, "
         f"hiding {plural(len(hidden_entries), 'index entry')}"
+        + (f"; {plural(len(lost), 'file')} {'is' if len(lost) == 1 else 'are'} reached only through "
+           f"{'that line' if len(hidden) == 1 else 'those lines'}, so the agent never reads "
+           f"{'it' if len(lost) == 1 else 'them'}: {name_some(lost, 5)}" if lost else "")
         + (f"; {plural(cut_off, 'entry')} above the cut {'links' if cut_off == 1 else 'link'} through a reference "
            f"definition below it (`[x]: file.md`), so {'it loses its' if cut_off == 1 else 'they lose their'} "
            "target too" if cut_off else ""),

@@ -80,14 +80,33 @@ def test_mem101_fires_on_first_invisible_line_and_counts_entries(make_store, cli
     assert result.exit_code == 1
 
 
+def test_mem101_names_the_files_the_agent_reaches_only_through_the_lines_cut_off(make_store, cli):
+    """Past the cut: m199-m205 and a topic listing m300. m200 is listed by a
+    topic the root links above the cut too: only the others are lost."""
+    root = ("# Index\n- [T](topics/t.md) — topic\n" + entries(198)  # 200 lines
+            + entries(7, start=199) + "- [U](topics/u.md) — another topic\n")
+    files = {"MEMORY.md": root, **memories(205), "m300.md": MEM.format(n=300),
+             "topics/t.md": "# T\n- [M200](../m200.md) — again\n", "topics/u.md": "# U\n- [M300](../m300.md) — x\n"}
+    [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "claude-code", make_store(files)).json()
+    assert f["line"] == 201
+    assert f["message"].endswith("hiding 8 index entries; 8 files are reached only through those lines, so the agent "
+                                 "never reads them: m199.md, m201.md, m202.md, m203.md, m204.md and 3 more")
+    # every file linked past the cut is linked above it too: nothing more to say
+    files["topics/t.md"] = "# T\n" + "".join(f"- [M{i}](../m{i}.md) — again\n" for i in range(199, 206)) + "- [U](u.md) — u\n"
+    [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "claude-code",
+              make_store(files, sub="covered")).json()
+    assert f["message"].endswith("hiding 8 index entries")
+
+
 def test_mem101_counts_entries_whose_reference_definitions_are_cut_off(make_store, cli):
     """`- [Alpha][a]` loads, `[a]: m1.md` at the bottom does not: the agent
     sees the words without the file."""
     root = "# Index\n- [Alpha notes][a] — alpha\n- [Beta](m2.md) — beta\n" + entries(200, start=3) + "\n[a]: m1.md\n"
     store = make_store({"MEMORY.md": root, **memories(202)})
     [f] = cli("check", "--format", "json", "--select", "MEM101", store).json()
-    assert f["message"].endswith("hiding 3 index entries; 1 entry above the cut links through a reference definition "
-                                 "below it (`[x]: file.md`), so it loses its target too")
+    assert f["message"].endswith("hiding 3 index entries; 3 files are reached only through those lines, so the agent "
+                                 "never reads them: m200.md, m201.md, m202.md; 1 entry above the cut links through a "
+                                 "reference definition below it (`[x]: file.md`), so it loses its target too")
     under = make_store({"MEMORY.md": "# Index\n- [Alpha notes][a] — alpha\n" + entries(20, start=2) + "\n[a]: m1.md\n",
                         **memories(21)}, sub="under")
     assert cli("check", "--format", "json", "--select", "MEM101", under).json() == []
