@@ -6,6 +6,7 @@ graph and git history computed lazily on first use).
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from dataclasses import dataclass, replace
 from datetime import date
@@ -145,7 +146,8 @@ class Store:
         self.config = config
         self.repo_root = (repo_root or _find_git_root(self.dir) or self.dir).resolve()
         # A staged run reads the index: an untracked file on disk must not decide the layout either
-        self._staged_blobs = _index_blobs(self.dir, self.repo_root) if staged else None
+        self._staged_links: dict[str, str] = {}  # staged symbolic links: {folder-relative path: the link's blob}
+        self._staged_blobs = _index_blobs(self.dir, self.repo_root, self._staged_links) if staged else None
         self.preset = preset or config.preset or detect_preset(self.dir, root_name, self._staged_blobs)
         self.settings = config.settings(self.preset)
         self.today = today or date.today()
@@ -269,9 +271,11 @@ class Store:
             if not included(rel) or excluded(rel):
                 continue
             entry = _File(rel, path, blob_of.get(rel))
+            if rel in self._staged_links:  # the link the commit holds, followed through the index
+                entry.blob, entry.problem = self._staged_link_target(rel)
             if kind == "other":  # opening a FIFO would block forever
                 entry.problem = "not a regular file (a FIFO, socket or device): not read"
-            elif entry.blob is None and (os.path.islink(path) if kind is None else kind == "link"):
+            elif entry.blob is None and entry.problem is None and (os.path.islink(path) if kind is None else kind == "link"):
                 entry.link = True
                 try:
                     target = Path(path).resolve(strict=True)
@@ -641,7 +645,47 @@ class Store:
                        if flags == -1 or not flags & INTENT_TO_ADD]  # `git add -N`: not committed
             self._indexed = frozenset(path for path, _ in records)
             self._indexed_link_blobs = {path: meta.split()[1] for path, meta in records if meta.startswith("120000 ")}
+            self._indexed_file_blobs = {path: meta.split()[1] for path, meta in records
+                                        if meta.startswith(("100644 ", "100755 ")) and meta.endswith(" 0")}
         return self._indexed
+
+    def _staged_link_target(self, rel: str) -> tuple[str | None, str | None]:
+        """(blob id, problem) of a staged symbolic link of the store, followed
+        as the index holds the links and files it leads through: the blob of
+        the file it ends at, or why it is not read (out of the repository,
+        to nothing the commit holds, to a folder). (None, None) where a link
+        to a folder on its way makes the index alone unsure: judged on disk."""
+        from memlint.graph import RepoFiles
+
+        paths = self.indexed_paths()
+        links = self.indexed_links()
+        named = self._repo_path(self.dir / rel) if (self.repo_root / ".git").exists() else rel
+        path, hops = named, 0
+        while path in links:
+            hops += 1
+            target = links[path]
+            if hops > RepoFiles.MAX_LINK_HOPS:
+                return None, "symbolic link that points nowhere (dangling or a loop)"
+            if os.path.isabs(target):  # absolute: inside the repository only by its folder's path
+                try:
+                    target = Path(target).relative_to(self.repo_root).as_posix()
+                except ValueError:
+                    return None, "symbolic link to a file outside the repository: not followed"
+                path = posixpath.normpath(target)
+            else:
+                path = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+            if path == ".." or path.startswith("../"):
+                return None, "symbolic link to a file outside the repository: not followed"
+        blob = self._indexed_file_blobs.get(path)
+        if blob is not None:
+            return blob, None
+        if path in paths:  # a gitlink (a submodule) or an unmerged file
+            return None, "symbolic link to something that is not a file: not followed"
+        if any(p.startswith(path + "/") for p in paths):
+            return None, "symbolic link to something that is not a file: not followed"
+        if any(path.startswith(link + "/") for link in links):
+            return None, None  # through a linked folder: as the disk has it
+        return None, "symbolic link that points nowhere (dangling or a loop)"
 
     def indexed_links(self) -> dict[str, str]:
         """{path: the target it names} of the symbolic links among
@@ -1118,7 +1162,7 @@ def _git(repo_root: Path, *args: str, stdin: bytes | None = None) -> bytes:
     return out
 
 
-def _index_blobs(top: Path, repo_root: Path) -> dict[str, str | None]:
+def _index_blobs(top: Path, repo_root: Path, links: dict[str, str] | None = None) -> dict[str, str | None]:
     """Blob id of the staged content of every *.md below ``top``: {top-relative path: blob id}.
 
     The file set is the index (what the next commit holds): untracked files
@@ -1149,6 +1193,8 @@ def _index_blobs(top: Path, repo_root: Path) -> dict[str, str | None]:
             continue  # `git add -N`: listed, empty, and not in the commit
         # symbolic links and unmerged files (the conflict is in the working tree)
         blob_of[rel] = blob if mode != "120000" and stage == "0" and rel not in blob_of else None
+        if links is not None and mode == "120000" and stage == "0":
+            links[rel] = blob
     return blob_of
 
 

@@ -161,6 +161,29 @@ def test_staged_symlink_out_of_the_repository_is_reported(repo, cli, tmp_path):
     assert codes(cli, "--staged", repo) == [("b.md", 1, "MEM006")]
 
 
+def test_a_staged_symlink_is_judged_as_the_index_holds_it_whatever_the_disk_holds(repo, cli, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text(GOOD)
+    write_files(repo, {"MEMORY.md": INDEX + "- [C](c.md) — c\n- [D](d.md) — d\n", "a.md": GOOD,
+                       "notes/target.md": GOOD.replace("name: a", "name: t")})
+    (repo / "b.md").symlink_to(outside)  # out of the repository
+    (repo / "c.md").symlink_to("untracked.md")  # to a file the commit does not hold
+    (repo / "d.md").symlink_to("notes/target.md")  # to a file it holds, as it holds it
+    git(repo, "add", ".")
+    # the disk now says otherwise: b.md a regular file, untracked.md there (and wrong), target.md changed
+    (repo / "b.md").unlink()
+    write_files(repo, {"b.md": GOOD, "untracked.md": WRONG_TYPE, "notes/target.md": NOFM})
+    assert codes(cli, "--staged", "--select", "MEM0", repo) == [("b.md", 1, "MEM006"), ("c.md", 1, "MEM006")]
+    result = cli("check", "--staged", "--format", "json", "--select", "MEM006", repo)
+    messages = {f["path"]: f["message"] for f in result.json()}
+    assert messages == {"b.md": "symbolic link to a file outside the repository: not followed",
+                        "c.md": "symbolic link that points nowhere (dangling or a loop)"}
+    # staged, the target is fixed: d.md reads the index's target.md, not the disk's (no frontmatter)
+    git(repo, "add", "untracked.md")
+    assert codes(cli, "--staged", "--select", "MEM0", repo) == [("b.md", 1, "MEM006"), ("c.md", 4, "MEM003"),
+                                                                ("untracked.md", 4, "MEM003")]
+
+
 def test_staged_binary_and_non_utf8_content_is_reported(repo, cli):
     write_files(repo, {"MEMORY.md": INDEX, "a.md": b"\xff\xfe\x00x", "b.md": b"---\nname: \xe9\n---\n"})
     git(repo, "add", ".")
