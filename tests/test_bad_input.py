@@ -702,6 +702,7 @@ def test_synthetic_10k_store(tmp_path):
          ".memlint.yaml:1:1: config expands to more than 10,000 values"),
         (".memlint.yaml", "rules:\n  MEM102: off\nrules:\n  MEM101: off\n", ".memlint.yaml:3:1: invalid YAML: duplicate key 'rules'"),
         (".memlint.yaml", b"exclude: ['caf\xe9']\n", ".memlint.yaml: cannot read: 'utf-8' codec can't decode"),
+        (".memlint.yaml", 'schema: "a\\0b.json"\n', ".memlint.yaml:1: schema 'a\\x00b.json': no such file (a file name cannot hold a NUL byte)"),
         ("pyproject.toml", "[tool.memlint]\nexclude = " + "[" * 3000 + "]" * 3000 + "\n", "pyproject.toml: cannot read TOML: nested too deep"),
     ],
 )

@@ -50,6 +50,9 @@ def schema_path(store) -> Path | None:
     from memlint.config import ConfigError, where_is
 
     base = store.config.base_dir or store.dir
+    if "\0" in name:  # the file system would refuse the name with an error of its own
+        raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: "
+                          "no such file (a file name cannot hold a NUL byte)")
     try:
         path = _schema_path(name, base)
     except RuntimeError:  # Path.resolve: a symbolic link loop (OSError from Python 3.13)
