@@ -12,6 +12,9 @@ Fires:
     # Deploy notes
     Always run the smoke test first.
 
+A block whose lines end in a lone CR (``\\r``, old Mac line endings) is one
+line of text to harnesses and to memlint: the finding says so.
+
 Fix: add a block at the very top:
 
     ---
@@ -35,4 +38,8 @@ def check(doc, store, options):
     if doc.role != "memory" or doc.parsed is None or store.settings["frontmatter"] != "required":
         return
     if doc.parsed.frontmatter_lines is None:
+        if doc.parsed.text.startswith("---\r") and not doc.parsed.text.startswith("---\r\n"):
+            yield Problem(doc.path, 1, 1, "no frontmatter that a harness reads: the lines end in a lone CR (\\r, old "
+                          "Mac line endings), so the --- block on line 1 is one line of text; convert the line endings to \\n")
+            return
         yield Problem(doc.path, 1, 1, "no frontmatter: this store wants a --- block with the memory's fields on line 1")

@@ -25,6 +25,16 @@ def test_mem001_fires_on_memory_without_frontmatter(make_store, findings):
     assert codes(found, "MEM001") == [("a.md", 1)]
 
 
+def test_mem001_names_lone_cr_line_endings_as_why_a_block_is_not_one(make_store, cli):
+    store = make_store({"MEMORY.md": ROOT, "a.md": GOOD.replace("\n", "\r"), "b.md": "# B\rJust text.\r"})
+    found = {f["path"]: f["message"] for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM001"}
+    assert found == {
+        "a.md": "no frontmatter that a harness reads: the lines end in a lone CR (\\r, old Mac line endings), so "
+                "the --- block on line 1 is one line of text; convert the line endings to \\n",
+        "b.md": "no frontmatter: this store wants a --- block with the memory's fields on line 1",
+    }
+
+
 def test_mem001_quiet_where_frontmatter_is_optional(make_store, findings):
     found = lint(make_store, findings, {"a.md": "# A\nJust text.\n"}, "--preset", "openclaw")
     assert codes(found, "MEM001") == []
