@@ -2,16 +2,16 @@
 
 Pure: bytes in, bytes out. The edit is made on the text: each new key is one
 line inserted before the closing fence (``created: 2024-03-05``, in the
-file's own newline style, after a BOM if there is one), and an empty value
-(``created:``, ``created: ~``, ``created: ""``, ``created: |``, ``created:
-!!null``), flat or one level under ``metadata:``, is filled in on its own line.
-Every other byte stays, and the body after the closing fence is checked to be
-byte-identical. ruamel.yaml (round-trip) reads the result too, where it can
-read the original (it refuses some valid YAML that ``check`` accepts, such
-as a tab inside a plain value); only where a plain insert would not give the
-same fields (say, a frontmatter indented as a whole) does it rewrite the
-frontmatter, keeping key order, comments and quoting. Invalid YAML is never
-touched.
+file's own newline style and at its frontmatter's indentation, after a BOM if
+there is one), and an empty value (``created:``, ``created: ~``,
+``created: ""``, ``created: |``, ``created: !!null``), flat or one level under
+``metadata:``, is filled in on its own line. Every other byte stays, and the
+body after the closing fence is checked to be byte-identical. ruamel.yaml
+(round-trip) reads the result too, where it can read the original (it refuses
+some valid YAML that ``check`` accepts, such as a tab inside a plain value);
+only where a plain insert would not give the same fields (a frontmatter
+written as a flow mapping, ``{name: a}``) does it rewrite the frontmatter,
+keeping key order, comments and quoting. Invalid YAML is never touched.
 
 ``memlint.commands.backfill`` is the command around it; only that command
 imports this module, so ruamel.yaml never loads on the ``check`` path.
@@ -167,19 +167,30 @@ def _edit_lines(fm_lines: list[str], plan: _Plan, cr: str) -> list[str] | None:
     """The frontmatter lines with empty keys filled and new keys appended; None
     if an empty key is written in a form this does not recognise."""
     out = list(fm_lines)
+    top = _top_indent(out)  # a frontmatter indented as a whole keeps its indentation
     for name, value in plan.fill.items():
-        if not _fill(out, range(len(out)), "", name, value):
+        if not _fill(out, range(len(out)), top, name, value):
             return None
     if plan.fill_metadata:
-        children = _metadata_children(out)
+        children = _metadata_children(out, top)
         if children is None:
             return None
         indent, rows = children
         for name, value in plan.fill_metadata.items():
             if not _fill(out, rows, indent, name, value):
                 return None
-    out.extend(f"{name}: {value}{cr}" for name, value in plan.insert.items())
+    out.extend(f"{top}{name}: {value}{cr}" for name, value in plan.insert.items())
     return out
+
+
+def _top_indent(lines: list[str]) -> str:
+    """The spaces before the frontmatter's first key (its top level), "" when
+    none: blank lines and comments aside."""
+    for line in lines:
+        text = line.rstrip("\r")
+        if text.strip() and not text.lstrip(" ").startswith("#"):
+            return text[:len(text) - len(text.lstrip(" "))]
+    return ""
 
 
 def _fill(out: list[str], rows, indent: str, name: str, value: str) -> bool:
@@ -211,10 +222,11 @@ def _more_indented_follows(lines: list[str], i: int, indent: int) -> bool:
     return False
 
 
-def _metadata_children(lines: list[str]) -> tuple[str, range] | None:
-    """The indentation of the keys under a top-level ``metadata:`` line and
-    the rows that block spans; None where it is not written that way."""
-    opening = re.compile(r"^(metadata|\"metadata\"|'metadata')[ \t]*:[ \t]*(#.*)?\r?$")
+def _metadata_children(lines: list[str], top: str = "") -> tuple[str, range] | None:
+    """The indentation of the keys under a top-level ``metadata:`` line (keys
+    at ``top``) and the rows that block spans; None where it is not written
+    that way."""
+    opening = re.compile(rf"^{top}(metadata|\"metadata\"|'metadata')[ \t]*:[ \t]*(#.*)?\r?$")
     start = next((i for i, line in enumerate(lines) if opening.match(line)), None)
     if start is None:
         return None
@@ -223,7 +235,7 @@ def _metadata_children(lines: list[str]) -> tuple[str, range] | None:
         line = lines[end].rstrip("\r")
         # blank lines and comments neither end the block nor set its indentation
         if line.strip() and not line.lstrip(" ").startswith("#"):
-            if not line.startswith(" "):
+            if not line.startswith(top + " "):
                 break
             indent = indent or line[:len(line) - len(line.lstrip(" "))]
         end += 1

@@ -86,7 +86,7 @@ def test_a_quoted_empty_key_is_filled_where_it_is_and_comments_elsewhere_stay():
 
 
 def test_a_rewrite_that_would_lose_a_comment_is_not_made():
-    old = b"---\n  name: a\n  tags: [x,  # why x\n    y]\n---\nBody\n"  # indented: only a rewrite could add a key
+    old = b"---\n{name: a,  # why a\n tags: [x]}\n---\nBody\n"  # a flow mapping: only a rewrite could add a key
     out = add_dates(old, BOTH, create_block=False)
     assert not out.changed and out.data == old and "lose a comment" in out.skipped
 
@@ -186,15 +186,24 @@ def test_a_block_scalar_at_the_end_keeps_its_value():
     assert yaml.safe_load(out.data.split(b"---\n")[1])["note"] == "kept\n\n"
 
 
-def test_an_indented_frontmatter_is_rewritten_by_ruamel_keeping_its_fields():
-    old = b"---\n  name: a\n  description: 'quoted'   # why\n---\nBody\n"
+def test_an_indented_frontmatter_gets_its_new_keys_at_its_indentation_and_nothing_else_moves():
+    old = b"---\n  name: a\n  # a comment\n  description: 'quoted'   # why\n  tags: [x,  # why x\n    y]\n---\nBody\n"
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.data == old.replace(b"y]\n---", b"y]\n  created: 2024-01-10\n  last_verified: 2024-02-20\n---")
+    empty = b"---\n  name: a\n  created:\n  metadata:\n    last_verified: ''\n---\nBody\n"  # filled where they are
+    assert add_dates(empty, BOTH, create_block=False).data == (
+        b"---\n  name: a\n  created: 2024-01-10\n  metadata:\n    last_verified: 2024-02-20\n---\nBody\n")
+
+
+def test_a_flow_mapping_frontmatter_is_rewritten_by_ruamel_keeping_its_fields():
+    old = b"---\n{name: a, description: 'quoted'}\n---\nBody\n"
     out = add_dates(old, BOTH, create_block=False)
     assert out.changed and body_after_frontmatter(out.data) == b"Body\n"
     from memlint.markdown import parse
 
     assert parse(out.data.decode()).frontmatter == {
         "name": "a", "description": "quoted", "created": "2024-01-10", "last_verified": "2024-02-20"}
-    assert b"'quoted'" in out.data and b"# why" in out.data  # quoting and comments survive the round trip
+    assert b"'quoted'" in out.data  # quoting survives the round trip
 
 
 def test_a_tab_inside_a_value_takes_a_plain_insert_though_ruamel_refuses_it():
@@ -204,8 +213,8 @@ def test_a_tab_inside_a_value_takes_a_plain_insert_though_ruamel_refuses_it():
     out = add_dates(old, BOTH, create_block=False)
     assert out.skipped is None
     assert out.data == old.replace(b"y\n---", b"y\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n---")
-    indented = b"---\n  name: a\n  description: x\tand y\n---\nBody\n"  # needs a rewrite: ruamel would
-    out = add_dates(indented, BOTH, create_block=False)
+    flow = b"---\n{name: a, description: x\tand y}\n---\nBody\n"  # needs a rewrite: ruamel would
+    out = add_dates(flow, BOTH, create_block=False)
     assert not out.changed and "ruamel.yaml cannot read this frontmatter" in out.skipped
 
 
