@@ -246,7 +246,11 @@ def test_init_pre_commit_keeps_a_byte_order_mark_and_crlf(tmp_path, cli):
 def test_init_pre_commit_refuses_a_config_it_cannot_read(tmp_path, cli):
     write_files(tmp_path, {"MEMORY.md": "# Index\n", ".pre-commit-config.yaml": "repos: [\n"})
     result = cli("init", "--pre-commit", tmp_path)
-    assert result.exit_code == 2 and "cannot read it as YAML" in result.stderr
+    assert result.exit_code == 2
+    # one line with the place (the error's line, 1-based) and the reason, before the snippet to paste
+    first = result.stderr.splitlines()[0]
+    assert first == (f"memlint: {tmp_path / '.pre-commit-config.yaml'}:2: cannot read it as YAML (expected the node "
+                     "content, but found '<stream end>'); add the hook by hand:")
     assert (tmp_path / ".pre-commit-config.yaml").read_text() == "repos: [\n"
 
 

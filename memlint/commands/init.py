@@ -193,7 +193,10 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
         raw = path.read_bytes().decode("utf-8")  # bytes: read_text would turn CRLF into LF unseen
         data = yaml.safe_load(raw)
     except Exception as exc:  # noqa: BLE001 - PyYAML raises more than YAMLError (`!!bool maybe`: KeyError)
-        raise UsageError(f"{path}: cannot read it as YAML ({exc}); {by_hand}", snippet) from None
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        problem = getattr(exc, "problem", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise UsageError(f"{where}: cannot read it as YAML ({problem}); {by_hand}", snippet) from None
     bom, text = raw.startswith("\ufeff"), raw.removeprefix("\ufeff")
     crlf = text.count("\r\n")
     eol = "\r\n" if crlf > text.count("\n") - crlf else "\n"  # a mixed file: the ending most lines have
