@@ -236,6 +236,18 @@ def test_a_file_that_configures_the_store_is_refused(make_store, cli, name):
     assert (store / name).read_bytes() == before
 
 
+@pytest.mark.parametrize("name", [".git/HEAD", ".git/report.txt", "sub/.git/config"])
+def test_an_output_inside_git_s_own_folder_is_refused(make_store, cli, name):
+    # `check -o .git/HEAD` replaced HEAD with the report: the repository was gone
+    store = make_store(SMALL)
+    (store / ".git").mkdir()
+    (store / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    result = cli("check", "-o", store / name, store)
+    assert result.exit_code == 2 and "is inside git's own folder (.git)" in result.stderr, result.stderr
+    assert (store / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n"
+    assert not (store / name).exists() or name == ".git/HEAD"
+
+
 def test_an_output_through_a_link_to_a_store_file_is_refused(make_store, cli):
     store = make_store(SMALL)
     root = (store / "MEMORY.md").read_bytes()
