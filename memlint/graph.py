@@ -499,6 +499,8 @@ class Graph:
         if store_rel is not None:
             if store_rel in self.store.docs:
                 return OK, store_rel
+            if store_rel in self.store.link_twins:  # a symbolic link to a file of the store: that file
+                return OK, self.store.link_twins[store_rel]
             if self._casefolded is None:
                 self._casefolded = {same_name_key(rel) for rel in self.store.docs}
             if same_name_key(store_rel) in self._casefolded:
@@ -619,6 +621,13 @@ class Graph:
                     if status != BROKEN:
                         note = "a symbolic link out of the repository" if status == OUTSIDE else ""
                         return Edge(doc.rel, link, name if status == OUTSIDE else where, status, note)
+        twins = self.store.link_twins
+        if twins:  # [[lk]] for lk.md, a symbolic link to another file of the store: that file
+            for base in (doc.rel.rpartition("/")[0], ""):
+                for cand in _wiki_candidates(name):
+                    twin = twins.get(posixpath.normpath(posixpath.join(base, cand)))
+                    if twin is not None:
+                        return Edge(doc.rel, link, twin, OK)
         # "dangling-ok": a [[name]] to nothing in a memory body is a note to
         # write later. A path that leads nowhere, or an index entry, is broken.
         lenient = (

@@ -157,6 +157,8 @@ class Store:
         self.read_failed = False  # a file could not be read (this time): nothing of this run is kept as its content's
         # Folders of the store that could not be listed: (store-relative folder, why); their files go unchecked
         self.unlisted: list[tuple[str, str]] = []
+        # A symbolic link to another file of the store, dropped as that file's twin: {its path: the file kept}
+        self.link_twins: dict[str, str] = {}
         # memlint.cache: what earlier runs computed, by git blob id (None: off)
         self.cache = _open_cache(self.repo_root, self.dir) if cache else None
         self.git_digest: str | None = None  # HEAD and the git index, when the cache asked git
@@ -456,8 +458,10 @@ class Store:
             if twin is None:  # the first of the links to a file outside the store stands for it
                 real[target] = rel
                 continue
-            del self.docs[twin if rel == self.root_name else rel]
-            real[target] = rel if rel == self.root_name else twin
+            dropped, kept = (twin, rel) if rel == self.root_name else (rel, twin)
+            del self.docs[dropped]
+            self.link_twins[dropped] = kept  # a link to the one dropped leads to the one kept (memlint.graph)
+            real[target] = kept
 
     def _assign_roles(self) -> None:
         s = self.settings

@@ -557,8 +557,12 @@ def test_a_linked_memory_named_through_dot_dot_or_a_linked_folder_keeps_its_find
 def test_two_links_to_one_file_outside_the_store_are_one_memory(tmp_path, cli):
     # They were two memories with one name (MEM303 on the file against itself) and two GitHub annotations.
     store = linked_store(tmp_path, "---\nname: real\ndescription: d\ntype: typo\n---\nx\n", ("linked.md", "linked2.md"))
-    found = [(f["path"], f["line"], f["code"]) for f in cli("check", "--format", "json", "--preset", "claude-code", store).json()]
-    assert found == [("memory/linked.md", 4, "MEM003")]
+    found = {(f["path"], f["line"], f["code"]): f["message"]
+             for f in cli("check", "--format", "json", "--preset", "claude-code", store).json()}
+    # one memory, so one schema error; the root lists it twice, the second time through the other link
+    assert found.keys() == {("memory/linked.md", 4, "MEM003"), ("memory/MEMORY.md", 3, "MEM204")}
+    assert found["memory/MEMORY.md", 3, "MEM204"] == ("linked.md is listed twice in this index (first on line 2), "
+                                                      "here through linked2.md, a symbolic link to it")
     assert cli("check", "--format", "github", "--preset", "claude-code", store).output.count("::error") == 1
 
 

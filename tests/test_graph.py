@@ -190,6 +190,21 @@ def test_reachability_through_second_level_indexes_and_depth(make_store):
     assert "s1.md" not in shallow.graph.depth and "p3.md" in shallow.graph.depth
 
 
+def test_a_link_to_a_symlink_of_the_store_reaches_the_file_it_names(make_store, cli):
+    """lk.md -> notes/target.md is one memory, read once (as target.md): the
+    root's link to lk.md (or [[lk]]) reaches it; it is no orphan."""
+    folder = make_store({"MEMORY.md": "# I\n- [L](lk.md) — l\n- [[alias]] — a\n",
+                         "notes/target.md": MEM.format(name="t"), "notes/other.md": MEM.format(name="o")})
+    (folder / "lk.md").symlink_to("notes/target.md")
+    (folder / "alias.md").symlink_to("notes/other.md")
+    store = build(folder)
+    assert "lk.md" not in store.docs and "alias.md" not in store.docs
+    assert statuses(store, "MEMORY.md") == [("lk.md", "notes/target.md", OK), ("alias", "notes/other.md", OK)]
+    assert {"notes/target.md", "notes/other.md"} <= store.graph.depth.keys()
+    found = cli("check", "--format", "json", "--select", "MEM201,MEM202", folder).json()
+    assert found == []
+
+
 def test_memory_to_memory_links_reach_only_when_configured(make_store):
     files = {
         "MEMORY.md": "- [A](a.md)\n",

@@ -18,6 +18,7 @@ in both ``MOC-tools.md`` and ``MOC-projects.md``.
 Fix: keep the entry in the one topic where the agent would look for it;
 cross-link topics instead of copying entries.
 """
+import posixpath
 import re
 
 from memlint.finding import Problem
@@ -49,7 +50,8 @@ def check(store, options):
                 if not _code_entry(text_lines[line - 1], edge.link.column - 1):
                     continue
             if target in first_here:
-                yield Problem(doc.path, line, edge.link.column, f"{target} is listed twice in this index (first on line {first_here[target]})")
+                yield Problem(doc.path, line, edge.link.column, f"{target} is listed twice in this index (first on line "
+                              f"{first_here[target]}){_through_link(store, rel, edge)}")
                 continue
             first_here[target] = line
             if doc.role != "index":
@@ -60,10 +62,24 @@ def check(store, options):
                     doc.path,
                     line,
                     edge.link.column,
-                    f"{target} is filed in two topics: also in {other} (line {other_line})",
+                    f"{target} is filed in two topics: also in {other} (line {other_line})"
+                    f"{_through_link(store, rel, edge)}",
                 )
             else:
                 homes[target] = (rel, line)
+
+
+def _through_link(store, rel: str, edge) -> str:
+    """", here through X, a symbolic link to it" when the entry names a
+    symbolic link of the store that stands for the memory (``Store.link_twins``)."""
+    if not store.link_twins:
+        return ""
+    written = edge.link.target.split("#", 1)[0].strip()
+    path = posixpath.normpath(posixpath.join(posixpath.dirname(rel), written)) if written else ""
+    for name in (path, path + ".md"):
+        if store.link_twins.get(name) == edge.target:
+            return f", here through {name}, a symbolic link to it"
+    return ""
 
 
 # Before a backtick path that is an item's subject: the list marker or table
