@@ -142,11 +142,13 @@ class Store:
         self.dir = directory.resolve()
         self.staged = staged  # read the files git will commit (the index), not the working tree
         self._indexed: frozenset[str] | None = None
+        self._indexed_links: dict[str, str] | None = None
         self.root_name = root_name
         self.config = config
         self.repo_root = (repo_root or _find_git_root(self.dir) or self.dir).resolve()
         # A staged run reads the index: an untracked file on disk must not decide the layout either
         self._staged_links: dict[str, str] = {}  # staged symbolic links: {folder-relative path: the link's blob}
+        self._staged_link_ends: dict[str, str] = {}  # those followed to a staged file: {path: its index name}
         self._staged_blobs = _index_blobs(self.dir, self.repo_root, self._staged_links) if staged else None
         self.preset = preset or config.preset or detect_preset(self.dir, root_name, self._staged_blobs)
         self.settings = config.settings(self.preset)
@@ -274,6 +276,7 @@ class Store:
                 continue
             entry = _File(rel, path, blob_of.get(rel))
             if rel in self._staged_links:  # the link the commit holds, followed through the index
+                entry.link = True
                 entry.blob, entry.problem = self._staged_link_target(rel)
             if kind == "other":  # opening a FIFO would block forever
                 entry.problem = "not a regular file (a FIFO, socket or device): not read"
@@ -451,9 +454,24 @@ class Store:
         links = [rel for rel in linked if self.docs[rel].problem is None]
         if not links:
             return
-        real = {doc.abspath.resolve(): rel for rel, doc in self.docs.items() if rel not in linked}
+
+        def identity(rel: str):
+            """The file a doc reads: where a staged run reads it from the index,
+            as the index names it (a staged link: the file it was followed
+            to); else on disk."""
+            if rel in self._staged_link_ends:
+                return "index", self._staged_link_ends[rel]
+            if rel not in linked and (self._staged_blobs or {}).get(rel) is not None:
+                return "index", self._index_name(rel)
+            return "disk", self.docs[rel].abspath.resolve()
+
+        real = {identity(rel): rel for rel in self.docs if rel not in linked}
+        if self.staged:  # a staged link judged on disk (through a linked folder) meets the file there too
+            for rel in self.docs:
+                if rel not in linked:
+                    real.setdefault(("disk", self.docs[rel].abspath.resolve()), rel)
         for rel in sorted(links):
-            target = self.docs[rel].abspath.resolve()
+            target = identity(rel)
             twin = real.get(target)
             if twin is None:  # the first of the links to a file outside the store stands for it
                 real[target] = rel
@@ -653,38 +671,48 @@ class Store:
                                         if meta.startswith(("100644 ", "100755 ")) and meta.endswith(" 0")}
         return self._indexed
 
+    def _index_name(self, rel: str) -> str:
+        """How the git index names a file of the store: by its repository
+        path, or, in a bare "dotfiles" repository, from the store's folder."""
+        return self._repo_path(self.dir / rel) if (self.repo_root / ".git").exists() else rel
+
     def _staged_link_target(self, rel: str) -> tuple[str | None, str | None]:
         """(blob id, problem) of a staged symbolic link of the store, followed
         as the index holds the links and files it leads through: the blob of
-        the file it ends at, or why it is not read (out of the repository,
-        to nothing the commit holds, to a folder). (None, None) where a link
-        to a folder on its way makes the index alone unsure: judged on disk."""
+        the file it ends at (kept in ``_staged_link_ends``), or why it is not
+        read (out of the repository, to nothing the commit holds, to a
+        folder). (None, None) where the index alone cannot tell (a linked
+        folder on the way, an unmerged file): judged on disk."""
         from memlint.graph import RepoFiles
 
         paths = self.indexed_paths()
         links = self.indexed_links()
-        named = self._repo_path(self.dir / rel) if (self.repo_root / ".git").exists() else rel
-        path, hops = named, 0
+        path, hops = self._index_name(rel), 0
         while path in links:
             hops += 1
             target = links[path]
             if hops > RepoFiles.MAX_LINK_HOPS:
                 return None, "symbolic link that points nowhere (dangling or a loop)"
-            if os.path.isabs(target):  # absolute: inside the repository only by its folder's path
-                try:
-                    target = Path(target).relative_to(self.repo_root).as_posix()
-                except ValueError:
+            if os.path.isabs(target):
+                if not (self.repo_root / ".git").exists():
+                    return None, None  # named from the store's folder: the disk decides
+                # inside the repository by its path, maybe through a linked folder (/home -> /usr/home)
+                inside = Path(posixpath.normpath(target))
+                if not _inside(inside, self.repo_root):
+                    inside = Path(os.path.realpath(target))
+                if not _inside(inside, self.repo_root):
                     return None, "symbolic link to a file outside the repository: not followed"
-                path = posixpath.normpath(target)
+                path = posixpath.normpath(inside.relative_to(self.repo_root).as_posix())
             else:
                 path = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
             if path == ".." or path.startswith("../"):
                 return None, "symbolic link to a file outside the repository: not followed"
         blob = self._indexed_file_blobs.get(path)
         if blob is not None:
+            self._staged_link_ends[rel] = path
             return blob, None
-        if path in paths:  # a gitlink (a submodule) or an unmerged file
-            return None, "symbolic link to something that is not a file: not followed"
+        if path in paths:
+            return None, None  # unmerged (the conflict is in the working tree) or a submodule: the disk decides
         if any(p.startswith(path + "/") for p in paths):
             return None, "symbolic link to something that is not a file: not followed"
         if any(path.startswith(link + "/") for link in links):
@@ -693,13 +721,13 @@ class Store:
 
     def indexed_links(self) -> dict[str, str]:
         """{path: the target it names} of the symbolic links among
-        ``indexed_paths``, as the index holds them."""
-        self.indexed_paths()
-        blobs = self._indexed_link_blobs
-        if not blobs:
-            return {}
-        contents = _read_blobs(self.repo_root, set(blobs.values()))
-        return {path: os.fsdecode(contents.get(blob, b"")) for path, blob in blobs.items()}
+        ``indexed_paths``, as the index holds them (read once)."""
+        if self._indexed_links is None:
+            self.indexed_paths()
+            blobs = self._indexed_link_blobs
+            contents = _read_blobs(self.repo_root, set(blobs.values())) if blobs else {}
+            self._indexed_links = {path: os.fsdecode(contents.get(blob, b"")) for path, blob in blobs.items()}
+        return self._indexed_links
 
     def notice(self, message: str) -> None:
         """Tell the user something once (not a finding): printed by the CLI on stderr."""

@@ -178,10 +178,18 @@ def test_a_staged_symlink_is_judged_as_the_index_holds_it_whatever_the_disk_hold
     messages = {f["path"]: f["message"] for f in result.json()}
     assert messages == {"b.md": "symbolic link to a file outside the repository: not followed",
                         "c.md": "symbolic link that points nowhere (dangling or a loop)"}
-    # staged, the target is fixed: d.md reads the index's target.md, not the disk's (no frontmatter)
+    # staged now: c.md is that file, read once (as untracked.md); d.md is the index's target.md, not the
+    # disk's (no frontmatter): each link stands for its file, no duplicate, same name or orphan of it
     git(repo, "add", "untracked.md")
-    assert codes(cli, "--staged", "--select", "MEM0", repo) == [("b.md", 1, "MEM006"), ("c.md", 4, "MEM003"),
-                                                                ("untracked.md", 4, "MEM003")]
+    assert codes(cli, "--staged", repo) == [("b.md", 1, "MEM006"), ("untracked.md", 4, "MEM003")]
+
+
+def test_a_staged_absolute_link_written_through_a_linked_folder_stays_inside(repo, cli, tmp_path):
+    (tmp_path / "alias").symlink_to(repo)  # /home/me -> /usr/home/me: the path written is not the resolved one
+    write_files(repo, {"MEMORY.md": INDEX, "a.md": GOOD, "notes/b.md": WRONG_TYPE})
+    (repo / "b.md").symlink_to(tmp_path / "alias" / "notes" / "b.md")
+    git(repo, "add", ".")
+    assert codes(cli, "--staged", repo) == codes(cli, repo) == [("notes/b.md", 4, "MEM003")]
 
 
 def test_staged_binary_and_non_utf8_content_is_reported(repo, cli):
