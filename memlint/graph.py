@@ -132,7 +132,10 @@ class Edge(NamedTuple):  # a tuple: one per link, made on every run
     link: Link
     target: str | None  # OK: store-relative; IN_REPO/BROKEN: repo-relative (None for a wiki name); OUTSIDE: as written
     status: str
-    note: str = ""  # OUTSIDE: why (an absolute path, climbs out of the repository...)
+    note: str = ""  # OUTSIDE: why (an absolute path, climbs out of the repository...); OK: THROUGH a symbolic link
+
+
+THROUGH = "through "  # an OK edge's note: it names a symbolic link of the store that stands for its target
 
 
 class RepoFiles:
@@ -552,6 +555,10 @@ class Graph:
         """The edge of a link to ``repo_rel``, a lexical path inside the repository."""
         status, where = self._locate(repo_rel)
         note = "a symbolic link out of the repository" if status == OUTSIDE else ""
+        if status == OK and self.store.link_twins:
+            twin = self.repo_to_store(repo_rel)
+            if twin in self.store.link_twins:
+                note = f"{THROUGH}{twin}"
         return Edge(doc.rel, link, raw if status == OUTSIDE else where, status, note)
 
     def _resolve_code_ref(self, doc: "Doc", link: Link) -> Edge | None:
@@ -625,9 +632,9 @@ class Graph:
         if twins:  # [[lk]] for lk.md, a symbolic link to another file of the store: that file
             for base in (doc.rel.rpartition("/")[0], ""):
                 for cand in _wiki_candidates(name):
-                    twin = twins.get(posixpath.normpath(posixpath.join(base, cand)))
-                    if twin is not None:
-                        return Edge(doc.rel, link, twin, OK)
+                    named = posixpath.normpath(posixpath.join(base, cand))
+                    if named in twins:
+                        return Edge(doc.rel, link, twins[named], OK, f"{THROUGH}{named}")
         # "dangling-ok": a [[name]] to nothing in a memory body is a note to
         # write later. A path that leads nowhere, or an index entry, is broken.
         lenient = (
@@ -646,9 +653,10 @@ class Graph:
         return repo_rel is not None and self.repo_to_store(repo_rel) is not None
 
     # -- reachability
-    def _walk(self, skip_root_lines: frozenset[int] | set[int] = frozenset()) -> dict[str, int]:
+    def _walk(self, skip_root=None) -> dict[str, int]:
         """Depth at which the agent reaches each file from the root (breadth
-        first); ``skip_root_lines``: the root's links on those lines left out."""
+        first, in the order of the links); ``skip_root(edge)``: the root's
+        links it says yes to are left out."""
         store = self.store
         root = store.root
         if root is None:
@@ -663,19 +671,22 @@ class Graph:
                 continue
             if store.docs[rel].role not in INDEX_ROLES and not body_links:
                 continue
-            skipped = skip_root_lines if rel == root.rel else ()
+            skipped = skip_root if rel == root.rel else None
             for edge in self.out.get(rel, ()):
-                if edge.status == OK and edge.target not in depth and (not skipped or edge.link.line not in skipped):
+                if edge.status == OK and edge.target not in depth and (skipped is None or not skipped(edge)):
                     depth[edge.target] = depth[rel] + 1
                     queue.append(edge.target)
         return depth
 
-    def reached_only_through(self, root_lines: set[int]) -> list[str]:
-        """The files the agent reaches from the root only by the links on
-        these lines of it (say, the lines past its load cap), sorted."""
-        if not root_lines:
+    def reached_only_through(self, root_lines: set[int], root_links: set[tuple[int, str]] = frozenset()) -> list[str]:
+        """The files the agent reaches from the root only by its links on
+        these lines, or these (line, target as written) links (say, those past
+        its load cap, and those whose reference definition is), in the order
+        the agent would have reached them."""
+        if not root_lines and not root_links:
             return []
-        return sorted(self.depth.keys() - self._walk(root_lines).keys())
+        reached = self._walk(lambda edge: edge.link.line in root_lines or (edge.link.line, edge.link.target) in root_links)
+        return [rel for rel in self.depth if rel not in reached]
 
     def first_links(self, rel: str, *, lines=None, kinds=None, skip_self: bool = False) -> list[tuple[int, "Edge"]]:
         """(line, edge) of the first store file each line of ``rel`` links to:
@@ -752,10 +763,10 @@ def _wiki_candidates(name: str) -> list[str]:
 class _Suggester:
     """"Did you mean": the closest store file to a name, without comparing against every file.
 
-    Exact file name elsewhere, then the folded stem, then the one file whose
-    stem is the name after a type prefix (``[[beta]]`` for
-    ``feedback_beta.md``), then difflib over the few files that share the
-    folded stem's first or last four characters.
+    Exact file name elsewhere, then the folded stem, then difflib over the
+    few files that share the folded stem's first or last four characters,
+    then the one file whose stem is the name after a type prefix
+    (``[[beta]]`` for ``feedback_beta.md``).
     """
 
     MAX_CANDIDATES = 200
@@ -789,16 +800,16 @@ class _Suggester:
                 return table[k][0]
         if not fuzzy or len(key) < 3:
             return None
-        unprefixed = self.by_unprefixed.get(key, ())
-        if len(unprefixed) == 1:  # two files (feedback_x, project_x): no guess
-            return unprefixed[0]
         pool: dict[str, str] = {}
         for table, k in ((self.by_head, key[:4]), (self.by_tail, key[-4:])):
             for rel in table.get(k, ())[: self.MAX_CANDIDATES]:
                 b = rel.rsplit("/", 1)[-1]
                 pool.setdefault(fold(b[:-3] if b.endswith(".md") else b), rel)
         match = difflib.get_close_matches(key, list(pool), n=1, cutoff=0.75)
-        return pool[match[0]] if match else None
+        if match:  # a near spelling of the whole name (agnets: agents) before a name after a prefix (multi-agent)
+            return pool[match[0]]
+        unprefixed = self.by_unprefixed.get(key, ())
+        return unprefixed[0] if len(unprefixed) == 1 else None  # two files (feedback_x, project_x): no guess
 
 
 def common_prefix_len(a: str, b: str) -> int:

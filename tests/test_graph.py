@@ -203,6 +203,15 @@ def test_a_link_to_a_symlink_of_the_store_reaches_the_file_it_names(make_store, 
     assert {"notes/target.md", "notes/other.md"} <= store.graph.depth.keys()
     found = cli("check", "--format", "json", "--select", "MEM201,MEM202", folder).json()
     assert found == []
+    # listed again by its own name, then as [[alias]] through the other link: MEM204 says which entry is the link
+    with open(folder / "MEMORY.md", "a") as fh:
+        fh.write("- [T](notes/target.md) — again\n- [[alias]] — again\n")
+    found = {f["line"]: f["message"] for f in cli("check", "--format", "json", "--select", "MEM204", folder).json()}
+    assert found == {
+        4: "notes/target.md is listed twice in this index (first on line 2, through lk.md, a symbolic link to it)",
+        5: "notes/other.md is listed twice in this index (first on line 3, through alias.md, a symbolic link to it), "
+           "here through alias.md, a symbolic link to it",
+    }
 
 
 def test_memory_to_memory_links_reach_only_when_configured(make_store):

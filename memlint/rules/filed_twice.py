@@ -18,11 +18,10 @@ in both ``MOC-tools.md`` and ``MOC-projects.md``.
 Fix: keep the entry in the one topic where the agent would look for it;
 cross-link topics instead of copying entries.
 """
-import posixpath
 import re
 
 from memlint.finding import Problem
-from memlint.graph import INDEX_ROLES
+from memlint.graph import INDEX_ROLES, THROUGH
 from memlint.rules._common import line_targets
 
 CODE = "MEM204"
@@ -39,7 +38,7 @@ def check(store, options):
     homes: dict[str, tuple[str, int]] = {}  # memory -> (first topic, line)
     for rel in sorted(r for r, d in docs.items() if d.role in INDEX_ROLES):
         doc = docs[rel]
-        first_here: dict[str, int] = {}
+        first_here: dict[str, tuple[int, object]] = {}  # memory -> (line, edge) of its first entry here
         text_lines = None
         for line, edge in line_targets(graph, rel, entries_only=True, kinds=("link", "wiki", "code")):
             target = edge.target
@@ -50,10 +49,11 @@ def check(store, options):
                 if not _code_entry(text_lines[line - 1], edge.link.column - 1):
                     continue
             if target in first_here:
+                first_line, first_edge = first_here[target]
                 yield Problem(doc.path, line, edge.link.column, f"{target} is listed twice in this index (first on line "
-                              f"{first_here[target]}){_through_link(store, rel, edge)}")
+                              f"{first_line}{_through(first_edge, '')}){_through(edge, ' here')}")
                 continue
-            first_here[target] = line
+            first_here[target] = line, edge
             if doc.role != "index":
                 continue  # the root is not a topic
             if target in homes:
@@ -62,24 +62,18 @@ def check(store, options):
                     doc.path,
                     line,
                     edge.link.column,
-                    f"{target} is filed in two topics: also in {other} (line {other_line})"
-                    f"{_through_link(store, rel, edge)}",
+                    f"{target} is filed in two topics: also in {other} (line {other_line}){_through(edge, ' here')}",
                 )
             else:
                 homes[target] = (rel, line)
 
 
-def _through_link(store, rel: str, edge) -> str:
-    """", here through X, a symbolic link to it" when the entry names a
+def _through(edge, where: str) -> str:
+    """", {where} through X, a symbolic link to it" when the entry names a
     symbolic link of the store that stands for the memory (``Store.link_twins``)."""
-    if not store.link_twins:
+    if not edge.note.startswith(THROUGH):
         return ""
-    written = edge.link.target.split("#", 1)[0].strip()
-    path = posixpath.normpath(posixpath.join(posixpath.dirname(rel), written)) if written else ""
-    for name in (path, path + ".md"):
-        if store.link_twins.get(name) == edge.target:
-            return f", here through {name}, a symbolic link to it"
-    return ""
+    return f",{where} {edge.note}, a symbolic link to it"
 
 
 # Before a backtick path that is an item's subject: the list marker or table

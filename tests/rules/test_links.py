@@ -240,8 +240,10 @@ def test_broken_link_fires_on_its_line_and_column_with_did_you_mean(make_store, 
 
 def test_a_wikilink_without_the_type_prefix_is_offered_the_one_file_that_has_it(make_store, cli):
     store = make_store({
-        "MEMORY.md": "# Index\n- [[beta]] — b\n- [[gamma]] — c\n- [[delta]] — d\n- [P](project_gamma.md) — p\n",
+        "MEMORY.md": "# Index\n- [[beta]] — b\n- [[gamma]] — c\n- [[delta]] — d\n- [P](project_gamma.md) — p\n"
+                     "- [[agent]] — a\n",
         "feedback_beta.md": mem("feedback_beta"),
+        "agents.md": mem("agents"), "multi-agent.md": mem("multi-agent"),  # a near spelling beats a prefix cut off
         "project_gamma.md": mem("project_gamma"),
         "feedback_gamma.md": mem("feedback_gamma"),  # two files end in gamma: no guess
         "alphadelta.md": mem("alphadelta"),  # ends in delta, but with no prefix cut off by `_` or `-`
@@ -251,6 +253,7 @@ def test_a_wikilink_without_the_type_prefix_is_offered_the_one_file_that_has_it(
         2: "[[beta]] matches no file, name or title in the store; did you mean [[feedback_beta]]?",
         3: "[[gamma]] matches no file, name or title in the store",
         4: "[[delta]] matches no file, name or title in the store",
+        6: "[[agent]] matches no file, name or title in the store; did you mean [[agents]]?",
     }
 
 
