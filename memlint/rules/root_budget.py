@@ -159,8 +159,9 @@ def check(store, options):
     entries = entry_lines(root)
     hidden = set().union(*(range(start, end + 1) for start, end in ranges))
     hidden_entries = [n for n in entries if n in hidden]
-    cut_off = _targets_cut_off(root, hidden, set(entries), store.settings["wikilinks"] != "off")
-    lost = store.graph.reached_only_through(hidden) if hidden_entries else []
+    targetless = _targets_cut_off(root, hidden, store.settings["wikilinks"] != "off")
+    cut_off = len({line for line, _ in targetless if line in entries})
+    lost = store.graph.reached_only_through(hidden, targetless)
     shown = " and ".join(f"line {start:,}" if start == end else f"lines {start:,}-{end:,}" for start, end in ranges)
     yield Problem(
         root.path,
@@ -171,28 +172,27 @@ def check(store, options):
         + shown + (" is" if len(hidden) == 1 else " are") + " never loaded, "
         f"hiding {plural(len(hidden_entries), 'index entry')}"
         + (f"; {plural(len(lost), 'file')} {'is' if len(lost) == 1 else 'are'} reached only through "
-           f"{'that line' if len(hidden) == 1 else 'those lines'}, so the agent never reads "
-           f"{'it' if len(lost) == 1 else 'them'}: {name_some(lost, 5)}" if lost else "")
+           f"{'what the cut drops' if targetless else 'that line' if len(hidden) == 1 else 'those lines'}, so the "
+           f"agent never reads {'it' if len(lost) == 1 else 'them'}: {name_some(lost, 5)}" if lost else "")
         + (f"; {plural(cut_off, 'entry')} above the cut {'links' if cut_off == 1 else 'link'} through a reference "
            f"definition below it (`[x]: file.md`), so {'it loses its' if cut_off == 1 else 'they lose their'} "
            "target too" if cut_off else ""),
     )
 
 
-def _targets_cut_off(root, hidden: set[int], entries: set[int], wikilinks: bool = True) -> int:
-    """How many loaded entries link only through reference definitions
-    that are not loaded (`[Alpha][a]` ... `[a]: a.md`): what the harness
-    loads of them is text without a target."""
+def _targets_cut_off(root, hidden: set[int], wikilinks: bool = True) -> set[tuple[int, str]]:
+    """(line, target) of the loaded links whose reference definition is not
+    loaded (`[Alpha][a]` ... `[a]: a.md`): what the harness loads of them is
+    text without a target."""
     if "]:" not in root.parsed.text:
-        return 0  # no reference definition anywhere
+        return set()  # no reference definition anywhere
     from memlint import markdown
 
     # the loaded lines, with the dropped ones blank: each line keeps its number
     visible = "\n".join("" if n in hidden else line for n, line in enumerate(root.parsed.text.split("\n"), 1))
     kept = {(link.line, link.target) for link in markdown.parse(visible, wikilinks=wikilinks).links}
-    lost = {link.line for link in root.parsed.links
-            if link.line not in hidden and link.line in entries and (link.line, link.target) not in kept}
-    return len(lost)
+    return {(link.line, link.target) for link in root.parsed.links
+            if link.line not in hidden and (link.line, link.target) not in kept}
 
 
 def loaded_text(store, root) -> str:

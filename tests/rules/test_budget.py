@@ -104,9 +104,15 @@ def test_mem101_counts_entries_whose_reference_definitions_are_cut_off(make_stor
     root = "# Index\n- [Alpha notes][a] — alpha\n- [Beta](m2.md) — beta\n" + entries(200, start=3) + "\n[a]: m1.md\n"
     store = make_store({"MEMORY.md": root, **memories(202)})
     [f] = cli("check", "--format", "json", "--select", "MEM101", store).json()
-    assert f["message"].endswith("hiding 3 index entries; 3 files are reached only through those lines, so the agent "
-                                 "never reads them: m200.md, m201.md, m202.md; 1 entry above the cut links through a "
-                                 "reference definition below it (`[x]: file.md`), so it loses its target too")
+    assert f["message"].endswith("hiding 3 index entries; 4 files are reached only through what the cut drops, so the "
+                                 "agent never reads them: m1.md, m200.md, m201.md, m202.md; 1 entry above the cut links "
+                                 "through a reference definition below it (`[x]: file.md`), so it loses its target too")
+    # a prose line past the cut is no entry, but the file only it links is lost all the same
+    prose = make_store({"MEMORY.md": "# Index\n" + entries(199) + "Also read [the notes](notes.md) first.\n",
+                        **memories(199), "notes.md": MEM.format(n="notes")}, sub="prose")
+    [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "claude-code", prose).json()
+    assert f["message"].endswith("line 201 is never loaded, hiding 0 index entries; 1 file is reached only through "
+                                 "that line, so the agent never reads it: notes.md")
     under = make_store({"MEMORY.md": "# Index\n- [Alpha notes][a] — alpha\n" + entries(20, start=2) + "\n[a]: m1.md\n",
                         **memories(21)}, sub="under")
     assert cli("check", "--format", "json", "--select", "MEM101", under).json() == []
