@@ -644,8 +644,8 @@ class StoreCache:
 def findings_key(store, selection) -> str | None:
     """A digest of every input of ``lint_store(store, selection)``, or None when
     one cannot be pinned down (no git state; ``--since``, which names a revision)."""
-    if store.cache is None or store.since is not None or store.unlisted:
-        return None  # (a folder not listed: its notice is given by a run, and it may be listable next time)
+    if store.cache is None or store.since is not None:
+        return None
     if store.git_digest is None and not store.staged and ((store.repo_root / ".git").exists()
                                                           or os.environ.get("GIT_DIR")):
         # git did not answer (or was not asked: a bare "dotfiles" repository

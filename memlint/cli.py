@@ -163,7 +163,7 @@ def write_output(output: Path, text: str, stores) -> None:
         raise UsageError(f"{output}: a symbolic link loop: the report cannot be written there") from None
     from memlint.config import config_candidates, is_config_file
 
-    if ".git" in target.parts:  # `-o .git/HEAD` would leave no repository behind
+    if _in_git_folder(target):  # `-o .git/HEAD` would leave no repository behind
         raise UsageError(f"{output} is inside git's own folder (.git): not written there; write the report elsewhere")
     stores = [*stores, *_store_around(target, stores)]
     for store in stores:  # what configures a store is no place for a report either
@@ -190,6 +190,15 @@ def write_output(output: Path, text: str, stores) -> None:
     if store is not None:
         say(f"{output} is inside the store {_folder_of(store)}: the next "
             f"check reads it as a memory; write it elsewhere, or add `exclude: [{rel}]` to the config")
+
+
+def _in_git_folder(target: Path) -> bool:
+    """Whether a path lies in a repository's own folder: a ``.git``, or one
+    laid out as git lays it out (a bare "dotfiles" repository, ``repo.git``)."""
+    if ".git" in target.parts:
+        return True
+    return any((folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir()
+               for folder in target.parents)
 
 
 def _folder_of(store) -> str:
@@ -408,6 +417,10 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
 
     found = list(stores.values())
     name_stores(found)
+    for store in found:  # every command: what it judges or writes leaves these files out
+        for folder, why in store.unlisted:
+            say(f"{store.shown(store._repo_path(store.dir / folder))}: cannot list this folder ({why}): "
+                "the markdown files in it are not checked")
     return found
 
 

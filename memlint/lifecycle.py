@@ -250,8 +250,9 @@ def markdown_below(store: "Store", folders: dict, earlier: dict | None = None) -
                     entries = list(os.scandir(folder))
                 except OSError as exc:  # said, and never kept as unchanged: a chmod changes no folder's time
                     entries, stamp = [], (None, stamp[1])
-                    store.notice(f"{store.shown(store._repo_path(Path(folder)))}: cannot be read ({exc.strerror}): "
-                                 "a memory archived there is not seen")
+                    if not store.in_unlisted(Path(os.path.relpath(folder, store.dir)).as_posix()):  # said already
+                        store.notice(f"{store.shown(store._repo_path(Path(folder)))}: cannot be read ({exc.strerror}): "
+                                     "a memory archived there is not seen")
                 for entry in entries:
                     if entry.is_dir(follow_symlinks=False):
                         if entry.name not in SKIP_DIRS:
@@ -353,7 +354,7 @@ class Lifecycle:
                          and path.resolve().is_relative_to(self.store.repo_root))
             except OSError as exc:  # a name too long to exist; a folder that cannot be entered
                 found = False
-                if exc.errno not in (errno.ENAMETOOLONG, errno.ENOENT, errno.ENOTDIR):
+                if exc.errno not in (errno.ENAMETOOLONG, errno.ENOENT, errno.ENOTDIR) and not self.store.in_unlisted(joined):
                     self.store.notice(f"{self.store.shown(self.store._repo_path(path.parent))}: cannot be read "
                                       f"({exc.strerror}): a memory archived there is not seen")
             self.probed[joined] = found  # what the cache's findings key must check again (cache.graph_probes)

@@ -326,9 +326,6 @@ def _lint_store(store: Store, selection: Selection) -> Result:
     if not store.history_wanted:
         store.end_history_early()
     store.content_tasks = _content_tasks(store, enabled)
-    for folder, why in store.unlisted:
-        shown = store.shown(store._repo_path(store.dir / folder))
-        store.notice(f"{shown}: cannot list this folder ({why}): the markdown files in it are not checked")
     by_path = {doc.path: doc for doc in store.docs.values()}
     suppressions: dict[str, suppress.Suppressions] = {}
     # Retired memories are kept for provenance, not loaded: content rules skip them.

@@ -729,6 +729,12 @@ class Store:
             self._indexed_links = {path: os.fsdecode(contents.get(blob, b"")) for path, blob in blobs.items()}
         return self._indexed_links
 
+    def in_unlisted(self, store_rel: str) -> bool:
+        """Whether a store-relative path lies in a folder the store could not
+        be listed in (``unlisted``): whether a file is there is not known."""
+        return any(folder == "." or store_rel == folder or store_rel.startswith(folder + "/")
+                   for folder, _ in self.unlisted)
+
     def notice(self, message: str) -> None:
         """Tell the user something once (not a finding): printed by the CLI on stderr."""
         if message not in self.notices:

@@ -505,16 +505,20 @@ def test_a_folder_that_cannot_be_listed_is_named_each_run(tmp_path):
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q")
-    store = write(repo / "memory", {"MEMORY.md": "# Index\n- [ok](ok.md)\n", "ok.md": MEM.format(name="ok"),
-                                    "private/hidden.md": "no frontmatter\n"})
+    store = write(repo / "memory", {"MEMORY.md": "# Index\n- [ok](ok.md)\n- [hidden](private/hidden.md)\n",
+                                    "ok.md": MEM.format(name="ok").replace("type:", "superseded_by: private/old\ntype:"),
+                                    "private/hidden.md": "no frontmatter\n", "private/old.md": MEM.format(name="old")})
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "store")
     command = [*_without_permission_override(), sys.executable, "-m", "memlint", "check", "--format", "json",
                "--today", "2026-11-30", str(store)]
     (store / "private").chmod(0)
     try:
-        # twice: the second run must not take the first one's findings from the cache without the notice
+        # twice: a second run, with the cache, says it again
         runs = [subprocess.run(command, cwd=repo, env=_env(), capture_output=True, text=True) for _ in range(2)]
+        # backfill leaves those files alone: it says so too
+        runs.append(subprocess.run([*command[:-6], "backfill", "--dry-run", str(store)], cwd=repo, env=_env(),
+                                   capture_output=True, text=True))
     finally:
         (store / "private").chmod(0o755)
     for run in runs:
@@ -522,7 +526,9 @@ def test_a_folder_that_cannot_be_listed_is_named_each_run(tmp_path):
         assert run.returncode == 0, run.stderr  # the files it can read are clean
         assert ("memory/private: cannot list this folder (Permission denied): "
                 "the markdown files in it are not checked") in run.stderr
-        assert json.loads(run.stdout) == []  # hidden.md, unread, is not reported (nor reported missing)
+    for run in runs[:2]:
+        # hidden.md, unread, is not reported, nor the link to it or the reference into the folder as broken
+        assert json.loads(run.stdout) == []
     # readable again: the file in it is checked
     assert "hidden.md" in subprocess.run(command, cwd=repo, env=_env(), capture_output=True, text=True).stdout
 

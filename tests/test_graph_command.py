@@ -248,6 +248,16 @@ def test_an_output_inside_git_s_own_folder_is_refused(make_store, cli, name):
     assert not (store / name).exists() or name == ".git/HEAD"
 
 
+def test_an_output_inside_a_bare_repository_is_refused(make_store, cli, tmp_path):
+    store = make_store(SMALL)
+    bare = tmp_path / "dotfiles"  # GIT_DIR=~/.dotfiles: a repository without a .git folder
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    head = (bare / "HEAD").read_bytes()
+    result = cli("check", "-o", bare / "HEAD", store)
+    assert result.exit_code == 2 and "is inside git's own folder (.git)" in result.stderr, result.stderr
+    assert (bare / "HEAD").read_bytes() == head
+
+
 def test_an_output_through_a_link_to_a_store_file_is_refused(make_store, cli):
     store = make_store(SMALL)
     root = (store / "MEMORY.md").read_bytes()

@@ -35,6 +35,8 @@ points from the newer memory to the older one.
 """
 from __future__ import annotations
 
+import posixpath
+
 from memlint.finding import Problem
 from memlint.lifecycle import SUPERSEDED_BY_FIELDS, SUPERSEDES_FIELDS, ref_field, retire_as, status_of
 
@@ -69,6 +71,8 @@ def check(store, options):
                         f"`{ref.field}: {ref.raw}` names {docs[rel].path[:len(docs[rel].path) - len(rel)]}{unread}, "
                         "which the agent never reads (a hidden folder such as .archive/, or excluded): point it "
                         "at the live memory that replaces this one")
+                elif ref.target is None and _maybe_unlisted(store, rel, ref.raw):
+                    continue  # in a folder memlint may not list (a notice says so): whether it is there is not known
                 elif ref.target is None:
                     add(rel, doc.key_line(ref.field),
                         f"`{ref.field}: {ref.raw}` names no memory of this store (no file, `id`, `name` or "
@@ -192,3 +196,12 @@ def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
                 if len(group) > 1 or node in edges.get(node, ()):
                     out.append(sorted(group))
     return sorted(out)
+
+
+def _maybe_unlisted(store, rel: str, raw: str) -> bool:
+    """Whether a reference written as a path may name a file in a folder the
+    store could not be listed in (``Store.in_unlisted``)."""
+    if not store.unlisted or not isinstance(raw, str) or "/" not in raw:
+        return False
+    return any(store.in_unlisted(posixpath.normpath(path))
+               for path in (raw, posixpath.join(posixpath.dirname(rel), raw)))
