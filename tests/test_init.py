@@ -249,9 +249,15 @@ def test_init_pre_commit_refuses_a_config_it_cannot_read(tmp_path, cli):
     assert result.exit_code == 2
     # one line with the place (the error's line, 1-based) and the reason, before the snippet to paste
     first = result.stderr.splitlines()[0]
-    assert first == (f"memlint: {tmp_path / '.pre-commit-config.yaml'}:2: cannot read it as YAML (expected the node "
-                     "content, but found '<stream end>'); add the hook by hand:")
+    assert first.startswith(f"memlint: {tmp_path / '.pre-commit-config.yaml'}:2:1: cannot read it as YAML (")
+    assert first.endswith("content (while parsing a flow node that began on line 2)); add the hook by hand:")
     assert (tmp_path / ".pre-commit-config.yaml").read_text() == "repos: [\n"
+    # `!!bool maybe` (PyYAML's KeyError) says what it is, where
+    write_files(tmp_path, {".pre-commit-config.yaml": "repos:\n- x: !!bool maybe\n"})
+    first = cli("init", "--pre-commit", tmp_path).stderr.splitlines()[0]
+    assert first.startswith(f"memlint: {tmp_path / '.pre-commit-config.yaml'}:1:1: cannot read it as YAML (a value its "
+                            "tag (`!!bool`, `!!timestamp`...) cannot be read as)")
+    assert (tmp_path / ".pre-commit-config.yaml").read_text() == "repos:\n- x: !!bool maybe\n"
 
 
 @pytest.mark.parametrize("docs", ["docs/", ""])

@@ -189,14 +189,20 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
     import yaml
 
     by_hand, snippet = "add the hook by hand:", hook_snippet(args=args)  # the snippet printed as it is, to paste
+    raw = None
     try:
         raw = path.read_bytes().decode("utf-8")  # bytes: read_text would turn CRLF into LF unseen
         data = yaml.safe_load(raw)
     except Exception as exc:  # noqa: BLE001 - PyYAML raises more than YAMLError (`!!bool maybe`: KeyError)
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
-        problem = getattr(exc, "problem", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
-        raise UsageError(f"{where}: cannot read it as YAML ({problem}); {by_hand}", snippet) from None
+        from memlint.frontmatter_yaml import load_yaml
+
+        # the place and one line of why, as a config or frontmatter error says it
+        error = load_yaml(raw.removeprefix("\ufeff"), 1, what="config")[1] if raw is not None else None
+        if error is None:  # not UTF-8, or unreadable
+            why = (str(exc).splitlines() or [type(exc).__name__])[0]
+            raise UsageError(f"{path}: cannot read it as YAML ({why}); {by_hand}", snippet) from None
+        raise UsageError(f"{path}:{error.line}:{error.column}: cannot read it as YAML "
+                         f"({error.message.removeprefix('invalid YAML: ')}); {by_hand}", snippet) from None
     bom, text = raw.startswith("\ufeff"), raw.removeprefix("\ufeff")
     crlf = text.count("\r\n")
     eol = "\r\n" if crlf > text.count("\n") - crlf else "\n"  # a mixed file: the ending most lines have
