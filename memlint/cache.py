@@ -660,7 +660,7 @@ def findings_key(store, selection) -> str | None:
             h.update(json.dumps(part, sort_keys=True, default=repr).encode())
             h.update(b"\0")
 
-    add(*_store_inputs(store),
+    add(*_store_inputs(store), sorted(store.unlisted),  # (links into a folder not listed are not judged)
         sorted(selection.select), sorted(selection.ignore), sorted(selection.scopes),
         sorted(selection.only_paths) if selection.only_paths is not None else None)
     git = store.git_digest

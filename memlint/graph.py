@@ -322,7 +322,7 @@ class WikiNames:
         ``consulted``, if given, gets the keys looked up (``name_keys``'s form), up to the one found."""
         docs = self.docs
         base = posixpath.dirname(doc.rel)
-        for cand in _wiki_candidates(name):
+        for cand in wiki_candidates(name):
             for joined in (_normjoin(base, cand), posixpath.normpath(cand)):
                 if consulted is not None:
                     consulted.append("p:" + joined)
@@ -554,12 +554,16 @@ class Graph:
     def _located(self, doc: "Doc", link: Link, repo_rel: str, raw: str) -> Edge:
         """The edge of a link to ``repo_rel``, a lexical path inside the repository."""
         status, where = self._locate(repo_rel)
-        note = "a symbolic link out of the repository" if status == OUTSIDE else ""
-        if status == OK and self.store.link_twins:
-            twin = self.repo_to_store(repo_rel)
-            if twin in self.store.link_twins:
-                note = f"{THROUGH}{twin}"
+        note = "a symbolic link out of the repository" if status == OUTSIDE else self._through(status, repo_rel)
         return Edge(doc.rel, link, raw if status == OUTSIDE else where, status, note)
+
+    def _through(self, status: str, repo_rel: str) -> str:
+        """An OK edge's note when the path it names is a symbolic link of the
+        store that stands for its target (``Store.link_twins``), else ""."""
+        if status != OK or not self.store.link_twins:
+            return ""
+        twin = self.repo_to_store(repo_rel)
+        return f"{THROUGH}{twin}" if twin in self.store.link_twins else ""
 
     def _resolve_code_ref(self, doc: "Doc", link: Link) -> Edge | None:
         """`path/x.md` in an index counts as a link where the preset says so.
@@ -620,18 +624,18 @@ class Graph:
             relative_only = _climbs(name)
             bases = (self._doc_dir(doc),) if relative_only else (self._doc_dir(doc), self._store_prefix, "")
             for base in bases:
-                for cand in _wiki_candidates(name):
+                for cand in wiki_candidates(name):
                     repo_rel = self._join(base, cand)
                     if repo_rel is None:
                         return Edge(doc.rel, link, name, OUTSIDE, "climbs out of the repository")
                     status, where = self._locate(repo_rel)
                     if status != BROKEN:
-                        note = "a symbolic link out of the repository" if status == OUTSIDE else ""
+                        note = "a symbolic link out of the repository" if status == OUTSIDE else self._through(status, repo_rel)
                         return Edge(doc.rel, link, name if status == OUTSIDE else where, status, note)
         twins = self.store.link_twins
         if twins:  # [[lk]] for lk.md, a symbolic link to another file of the store: that file
             for base in (doc.rel.rpartition("/")[0], ""):
-                for cand in _wiki_candidates(name):
+                for cand in wiki_candidates(name):
                     named = posixpath.normpath(posixpath.join(base, cand))
                     if named in twins:
                         return Edge(doc.rel, link, twins[named], OK, f"{THROUGH}{named}")
@@ -754,7 +758,7 @@ def _climbs(name: str) -> bool:
     return name.startswith(("../", "./")) or "/../" in name or name == ".."
 
 
-def _wiki_candidates(name: str) -> list[str]:
+def wiki_candidates(name: str) -> list[str]:
     if name.endswith("/") or name.endswith(".md") or "." in name.rsplit("/", 1)[-1]:
         return [name, name + ".md"] if not name.endswith(("/", ".md")) else [name]
     return [name + ".md", name]

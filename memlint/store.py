@@ -455,6 +455,8 @@ class Store:
         if not links:
             return
 
+        in_git = (self.repo_root / ".git").exists()
+
         def identity(rel: str):
             """The file a doc reads: where a staged run reads it from the index,
             as the index names it (a staged link: the file it was followed
@@ -462,7 +464,7 @@ class Store:
             if rel in self._staged_link_ends:
                 return "index", self._staged_link_ends[rel]
             if rel not in linked and (self._staged_blobs or {}).get(rel) is not None:
-                return "index", self._index_name(rel)
+                return "index", self._repo_path(self.dir / rel) if in_git else rel  # (_index_name, asked once)
             return "disk", self.docs[rel].abspath.resolve()
 
         real = {identity(rel): rel for rel in self.docs if rel not in linked}
@@ -475,6 +477,8 @@ class Store:
             twin = real.get(target)
             if twin is None:  # the first of the links to a file outside the store stands for it
                 real[target] = rel
+                if self.staged and target[0] == "index":  # and meets a link to it judged on disk
+                    real.setdefault(("disk", self.docs[rel].abspath.resolve()), rel)
                 continue
             dropped, kept = (twin, rel) if rel == self.root_name else (rel, twin)
             del self.docs[dropped]

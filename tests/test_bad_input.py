@@ -505,7 +505,8 @@ def test_a_folder_that_cannot_be_listed_is_named_each_run(tmp_path):
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q")
-    store = write(repo / "memory", {"MEMORY.md": "# Index\n- [ok](ok.md)\n- [hidden](private/hidden.md)\n",
+    store = write(repo / "memory", {"MEMORY.md": "# Index\n- [ok](ok.md)\n- [hidden](private/hidden.md)\n"
+                                                 "- [[private/hidden]] — again\n",
                                     "ok.md": MEM.format(name="ok").replace("type:", "superseded_by: private/old\ntype:"),
                                     "private/hidden.md": "no frontmatter\n", "private/old.md": MEM.format(name="old")})
     git(repo, "add", "-A")
@@ -531,6 +532,37 @@ def test_a_folder_that_cannot_be_listed_is_named_each_run(tmp_path):
         assert json.loads(run.stdout) == []
     # readable again: the file in it is checked
     assert "hidden.md" in subprocess.run(command, cwd=repo, env=_env(), capture_output=True, text=True).stdout
+
+
+def test_links_into_a_folder_that_cannot_be_listed_cached_as_without_the_cache(tmp_path):
+    """The folder holds no markdown: listing it or not lists the same files,
+    yet a link into it is judged only where it can be listed."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    store = write(repo / "memory", {"MEMORY.md": "# Index\n- [ok](ok.md)\n- [gone](sub/gone.md)\n- [[gone]]\n",
+                                    "ok.md": MEM.format(name="ok"), "sub/keep.txt": "not markdown\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "store")
+    command = [*_without_permission_override(), sys.executable, "-m", "memlint", "check", "--format", "json",
+               "--today", "2026-11-30", str(store)]
+
+    def findings(*extra):
+        run = subprocess.run([*command, *extra], cwd=repo, env=_env(), capture_output=True, text=True)
+        assert "Traceback" not in run.stderr, run.stderr
+        return {(f["line"], f["message"]) for f in json.loads(run.stdout)}
+
+    listed = findings()
+    assert listed == findings("--no-cache") == {
+        (3, "link target `sub/gone.md` does not exist"), (4, "[[gone]] matches no file, name or title in the store")}
+    (store / "sub").chmod(0)
+    try:
+        unlisted = findings(), findings("--no-cache"), findings()
+    finally:
+        (store / "sub").chmod(0o755)
+    assert unlisted[0] == unlisted[1] == unlisted[2] == {
+        (4, "[[gone]] matches no file, name or title in the store (memlint cannot list sub: Permission denied)")}
+    assert findings() == listed
 
 
 # ---------------------------------------------------------------- git states

@@ -205,12 +205,14 @@ def test_a_link_to_a_symlink_of_the_store_reaches_the_file_it_names(make_store, 
     assert found == []
     # listed again by its own name, then as [[alias]] through the other link: MEM204 says which entry is the link
     with open(folder / "MEMORY.md", "a") as fh:
-        fh.write("- [T](notes/target.md) — again\n- [[alias]] — again\n")
+        fh.write("- [T](notes/target.md) — again\n- [[alias]] — again\n- [[lk.md]] — again\n")
     found = {f["line"]: f["message"] for f in cli("check", "--format", "json", "--select", "MEM204", folder).json()}
     assert found == {
         4: "notes/target.md is listed twice in this index (first on line 2, through lk.md, a symbolic link to it)",
         5: "notes/other.md is listed twice in this index (first on line 3, through alias.md, a symbolic link to it), "
            "here through alias.md, a symbolic link to it",
+        6: "notes/target.md is listed twice in this index (first on line 2, through lk.md, a symbolic link to it), "
+           "here through lk.md, a symbolic link to it",
     }
 
 

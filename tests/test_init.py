@@ -255,7 +255,7 @@ def test_init_pre_commit_refuses_a_config_it_cannot_read(tmp_path, cli):
     # `!!bool maybe` (PyYAML's KeyError) says what it is, where
     write_files(tmp_path, {".pre-commit-config.yaml": "repos:\n- x: !!bool maybe\n"})
     first = cli("init", "--pre-commit", tmp_path).stderr.splitlines()[0]
-    assert first.startswith(f"memlint: {tmp_path / '.pre-commit-config.yaml'}:1:1: cannot read it as YAML (a value its "
+    assert first.startswith(f"memlint: {tmp_path / '.pre-commit-config.yaml'}: cannot read it as YAML (a value its "
                             "tag (`!!bool`, `!!timestamp`...) cannot be read as)")
     assert (tmp_path / ".pre-commit-config.yaml").read_text() == "repos:\n- x: !!bool maybe\n"
 

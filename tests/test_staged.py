@@ -192,6 +192,17 @@ def test_a_staged_absolute_link_written_through_a_linked_folder_stays_inside(rep
     assert codes(cli, "--staged", repo) == codes(cli, repo) == [("notes/b.md", 4, "MEM003")]
 
 
+def test_two_staged_links_to_one_file_outside_the_store_are_one_memory_however_each_is_followed(repo, cli):
+    # l2.md goes through a linked folder, which only the disk can follow: l1.md, followed in the index, still meets it
+    write_files(repo, {"mem/MEMORY.md": "# I\n- [l1](l1.md)\n- [l2](l2.md)\n", "shared/s.md": WRONG_TYPE})
+    (repo / "sharedlink").symlink_to("shared")
+    (repo / "mem" / "l1.md").symlink_to("../shared/s.md")
+    (repo / "mem" / "l2.md").symlink_to("../sharedlink/s.md")
+    git(repo, "add", ".")
+    expected = [("mem/MEMORY.md", 3, "MEM204"), ("mem/l1.md", 4, "MEM003")]
+    assert codes(cli, "--staged", repo / "mem") == codes(cli, repo / "mem") == expected
+
+
 def test_staged_binary_and_non_utf8_content_is_reported(repo, cli):
     write_files(repo, {"MEMORY.md": INDEX, "a.md": b"\xff\xfe\x00x", "b.md": b"---\nname: \xe9\n---\n"})
     git(repo, "add", ".")

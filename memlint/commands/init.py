@@ -201,8 +201,10 @@ def plan_pre_commit_hook(path: Path, args: list[str] | None = None):
         if error is None:  # not UTF-8, or unreadable
             why = (str(exc).splitlines() or [type(exc).__name__])[0]
             raise UsageError(f"{path}: cannot read it as YAML ({why}); {by_hand}", snippet) from None
-        raise UsageError(f"{path}:{error.line}:{error.column}: cannot read it as YAML "
-                         f"({error.message.removeprefix('invalid YAML: ')}); {by_hand}", snippet) from None
+        # a place only where YAML gave one (`!!bool maybe` fails past the parse, with none)
+        where = f"{path}:{error.line}:{error.column}" if isinstance(exc, yaml.MarkedYAMLError) else str(path)
+        raise UsageError(f"{where}: cannot read it as YAML ({error.message.removeprefix('invalid YAML: ')}); "
+                         f"{by_hand}", snippet) from None
     bom, text = raw.startswith("\ufeff"), raw.removeprefix("\ufeff")
     crlf = text.count("\r\n")
     eol = "\r\n" if crlf > text.count("\n") - crlf else "\n"  # a mixed file: the ending most lines have

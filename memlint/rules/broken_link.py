@@ -32,7 +32,8 @@ import posixpath
 import unicodedata
 
 from memlint.finding import Problem
-from memlint.graph import BROKEN
+from memlint.graph import BROKEN, wiki_candidates
+from memlint.rules._common import name_some
 
 CODE = "MEM202"
 NAME = "broken-link"
@@ -48,14 +49,16 @@ def check(store, options):
     for edge in graph.edges:
         if edge.status != BROKEN:
             continue
-        if edge.target is not None and store.in_unlisted(graph.repo_to_store(edge.target) or ""):
-            continue  # in a folder memlint may not list (a notice says so): whether it exists is not known
         doc = docs[edge.source]
         link = edge.link
         wiki = link.kind in ("wiki", "embed")
         path_like = not wiki or "/" in link.target or link.target.endswith(".md")
+        if store.unlisted and _in_unlisted(store, graph, doc, edge, wiki):
+            continue  # in a folder memlint may not list (a notice says so): whether it exists is not known
         if wiki and not path_like:
             message = f"[[{link.target}]] matches no file, name or title in the store"
+            if store.unlisted:  # a name may be a file's there
+                message += f" (memlint cannot list {name_some([f'{f}: {why}' for f, why in store.unlisted], 2)})"
         else:
             shown = f"[[{link.target}]]" if wiki else f"`{link.target}`"
             message = f"link target {shown} does not exist"
@@ -90,3 +93,16 @@ def _look_alike(found: str, wanted: str) -> bool:
     or as e + a combining accent): a "did you mean" would print the same
     text twice."""
     return found != wanted and unicodedata.normalize("NFC", found) == unicodedata.normalize("NFC", wanted)
+
+
+def _in_unlisted(store, graph, doc, edge, wiki: bool) -> bool:
+    """Whether a broken link names a path in a folder the store could not be
+    listed in (``Store.in_unlisted``)."""
+    if edge.target is not None:
+        return store.in_unlisted(graph.repo_to_store(edge.target) or "")
+    name = edge.link.target.strip()
+    if not wiki or not ("/" in name or name.endswith(".md")):
+        return False
+    folder = posixpath.dirname(doc.rel)
+    return any(store.in_unlisted(posixpath.normpath(posixpath.join(base, candidate)))
+               for candidate in wiki_candidates(name) for base in (folder, ""))
