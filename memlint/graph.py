@@ -639,6 +639,13 @@ class Graph:
                     named = posixpath.normpath(posixpath.join(base, cand))
                     if named in twins:
                         return Edge(doc.rel, link, twins[named], OK, f"{THROUGH}{named}")
+            if "/" not in name:  # by its file name anywhere in the store, as [[name]] finds a file: as written, then folded
+                stem = name.removesuffix(".md")
+                stems = {named: named.rsplit("/", 1)[-1].removesuffix(".md") for named in sorted(twins)}
+                for same in (lambda base: base == stem, lambda base: fold(base) == fold(stem)):
+                    for named, base in stems.items():
+                        if same(base):
+                            return Edge(doc.rel, link, twins[named], OK, f"{THROUGH}{named}")
         # "dangling-ok": a [[name]] to nothing in a memory body is a note to
         # write later. A path that leads nowhere, or an index entry, is broken.
         lenient = (

@@ -197,6 +197,7 @@ def test_a_link_to_a_symlink_of_the_store_reaches_the_file_it_names(make_store, 
                          "notes/target.md": MEM.format(name="t"), "notes/other.md": MEM.format(name="o")})
     (folder / "lk.md").symlink_to("notes/target.md")
     (folder / "alias.md").symlink_to("notes/other.md")
+    (folder / "notes" / "Deep-Link.md").symlink_to("target.md")  # [[deep link]] finds it by its name, folded
     store = build(folder)
     assert "lk.md" not in store.docs and "alias.md" not in store.docs
     assert statuses(store, "MEMORY.md") == [("lk.md", "notes/target.md", OK), ("alias", "notes/other.md", OK)]
@@ -205,7 +206,7 @@ def test_a_link_to_a_symlink_of_the_store_reaches_the_file_it_names(make_store, 
     assert found == []
     # listed again by its own name, then as [[alias]] through the other link: MEM204 says which entry is the link
     with open(folder / "MEMORY.md", "a") as fh:
-        fh.write("- [T](notes/target.md) — again\n- [[alias]] — again\n- [[lk.md]] — again\n")
+        fh.write("- [T](notes/target.md) — again\n- [[alias]] — again\n- [[lk.md]] — again\n- [[deep link]] — again\n")
     found = {f["line"]: f["message"] for f in cli("check", "--format", "json", "--select", "MEM204", folder).json()}
     assert found == {
         4: "notes/target.md is listed twice in this index (first on line 2, through lk.md, a symbolic link to it)",
@@ -213,6 +214,8 @@ def test_a_link_to_a_symlink_of_the_store_reaches_the_file_it_names(make_store, 
            "here through alias.md, a symbolic link to it",
         6: "notes/target.md is listed twice in this index (first on line 2, through lk.md, a symbolic link to it), "
            "here through lk.md, a symbolic link to it",
+        7: "notes/target.md is listed twice in this index (first on line 2, through lk.md, a symbolic link to it), "
+           "here through notes/Deep-Link.md, a symbolic link to it",
     }
 
 
