@@ -196,8 +196,8 @@ def detect_preset(folder: Path, root_name: str, files: Iterable[str] | None = No
     elif root_name == "INDEX.md" and (folder / "NOW.md").is_file():
         return "three-layer"
     else:
-        try:
-            names = {p.name for p in folder.iterdir()}
+        try:  # a linked folder is not entered (store._walk_markdown): its files are no store's, nor its name a layout
+            names = {p.name for p in folder.iterdir() if not (p.is_symlink() and p.is_dir())}
         except OSError:
             return "generic"
     if any(n.startswith("MOC-") for n in names) or "mocs" in names or "topics" in names:
@@ -209,7 +209,7 @@ def detect_preset(folder: Path, root_name: str, files: Iterable[str] | None = No
     has_logs = sum(map(_is_daily_name, names)) >= 2
     if files is not None:
         has_logs = has_logs or any(f.startswith("memory/") and _is_daily_name(f[len("memory/"):]) for f in files)
-    elif not has_logs and logs.is_dir():
+    elif not has_logs and logs.is_dir() and not logs.is_symlink():
         try:
             has_logs = any(_is_daily_name(p.name) for p in logs.iterdir())
         except OSError:

@@ -203,6 +203,18 @@ def test_two_staged_links_to_one_file_outside_the_store_are_one_memory_however_e
     assert codes(cli, "--staged", repo / "mem") == codes(cli, repo / "mem") == expected
 
 
+def test_a_linked_topics_folder_makes_no_moc_store_staged_or_not(repo, cli):
+    # memlint does not enter a linked folder: its topics are no store's, on disk or in the commit,
+    # and the hook and CI guessed two presets (moc on disk, claude-code staged) for one commit
+    write_files(repo, {"memory/MEMORY.md": "- [T](topics/t0.md) — topic\n- [B](b.md) — b\n", "memory/b.md": WRONG_TYPE,
+                       "docs/topicsreal/t0.md": "# Topic\n- [b](../b.md) — b\n"})
+    (repo / "memory" / "topics").symlink_to("../docs/topicsreal")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "all")
+    staged = codes(cli, "--staged", repo / "memory")
+    assert staged == codes(cli, repo / "memory") == [("memory/b.md", 4, "MEM003")]  # claude-code's schema
+
+
 def test_staged_binary_and_non_utf8_content_is_reported(repo, cli):
     write_files(repo, {"MEMORY.md": INDEX, "a.md": b"\xff\xfe\x00x", "b.md": b"---\nname: \xe9\n---\n"})
     git(repo, "add", ".")
