@@ -455,8 +455,6 @@ class Store:
         if not links:
             return
 
-        in_git = (self.repo_root / ".git").exists()
-
         def identity(rel: str):
             """The file a doc reads: where a staged run reads it from the index,
             as the index names it (a staged link: the file it was followed
@@ -464,7 +462,7 @@ class Store:
             if rel in self._staged_link_ends:
                 return "index", self._staged_link_ends[rel]
             if rel not in linked and (self._staged_blobs or {}).get(rel) is not None:
-                return "index", self._repo_path(self.dir / rel) if in_git else rel  # (_index_name, asked once)
+                return "index", self._index_name(rel)
             return "disk", self.docs[rel].abspath.resolve()
 
         real = {identity(rel): rel for rel in self.docs if rel not in linked}
@@ -675,10 +673,15 @@ class Store:
                                         if meta.startswith(("100644 ", "100755 ")) and meta.endswith(" 0")}
         return self._indexed
 
+    @cached_property
+    def _has_git_folder(self) -> bool:
+        """A repository with a .git here; else none, or a bare "dotfiles" one (GIT_DIR)."""
+        return (self.repo_root / ".git").exists()
+
     def _index_name(self, rel: str) -> str:
         """How the git index names a file of the store: by its repository
         path, or, in a bare "dotfiles" repository, from the store's folder."""
-        return self._repo_path(self.dir / rel) if (self.repo_root / ".git").exists() else rel
+        return self._repo_path(self.dir / rel) if self._has_git_folder else rel
 
     def _staged_link_target(self, rel: str) -> tuple[str | None, str | None]:
         """(blob id, problem) of a staged symbolic link of the store, followed
@@ -698,7 +701,7 @@ class Store:
             if hops > RepoFiles.MAX_LINK_HOPS:
                 return None, "symbolic link that points nowhere (dangling or a loop)"
             if os.path.isabs(target):
-                if not (self.repo_root / ".git").exists():
+                if not self._has_git_folder:
                     return None, None  # named from the store's folder: the disk decides
                 # inside the repository by its path, maybe through a linked folder (/home -> /usr/home)
                 inside = Path(posixpath.normpath(target))
