@@ -164,7 +164,8 @@ def write_output(output: Path, text: str, stores) -> None:
     from memlint.config import config_candidates, is_config_file
 
     if _in_git_folder(target):  # `-o .git/HEAD` would leave no repository behind
-        raise UsageError(f"{output} is inside git's own folder (.git): not written there; write the report elsewhere")
+        raise UsageError(f"{output} is inside a git repository's own folder (.git, or a bare repository): "
+                         "not written there; write the report elsewhere")
     stores = [*stores, *_store_around(target, stores)]
     for store in stores:  # what configures a store is no place for a report either
         from memlint.rules.frontmatter_schema import schema_path

@@ -243,7 +243,7 @@ def test_an_output_inside_git_s_own_folder_is_refused(make_store, cli, name):
     (store / ".git").mkdir()
     (store / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     result = cli("check", "-o", store / name, store)
-    assert result.exit_code == 2 and "is inside git's own folder (.git)" in result.stderr, result.stderr
+    assert result.exit_code == 2 and "is inside a git repository's own folder" in result.stderr, result.stderr
     assert (store / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n"
     assert not (store / name).exists() or name == ".git/HEAD"
 
@@ -254,7 +254,7 @@ def test_an_output_inside_a_bare_repository_is_refused(make_store, cli, tmp_path
     subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
     head = (bare / "HEAD").read_bytes()
     result = cli("check", "-o", bare / "HEAD", store)
-    assert result.exit_code == 2 and "is inside git's own folder (.git)" in result.stderr, result.stderr
+    assert result.exit_code == 2 and "is inside a git repository's own folder" in result.stderr, result.stderr
     assert (bare / "HEAD").read_bytes() == head
 
 
