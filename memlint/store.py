@@ -147,7 +147,7 @@ class Store:
         self.config = config
         self.repo_root = (repo_root or _find_git_root(self.dir) or self.dir).resolve()
         # A staged run reads the index: an untracked file on disk must not decide the layout either
-        self._staged_links: dict[str, str] = {}  # staged symbolic links: {folder-relative path: the link's blob}
+        self._staged_links: set[str] = set()  # the folder-relative paths the index holds as symbolic links
         self._staged_link_ends: dict[str, str] = {}  # those followed to a staged file: {path: its index name}
         self._staged_blobs = _index_blobs(self.dir, self.repo_root, self._staged_links) if staged else None
         self.preset = preset or config.preset or detect_preset(self.dir, root_name, self._staged_blobs)
@@ -1207,13 +1207,14 @@ def _git(repo_root: Path, *args: str, stdin: bytes | None = None) -> bytes:
     return out
 
 
-def _index_blobs(top: Path, repo_root: Path, links: dict[str, str] | None = None) -> dict[str, str | None]:
+def _index_blobs(top: Path, repo_root: Path, links: set[str] | None = None) -> dict[str, str | None]:
     """Blob id of the staged content of every *.md below ``top``: {top-relative path: blob id}.
 
     The file set is the index (what the next commit holds): untracked files
     are left out even when they sit on disk. The same folders are skipped as
     ``_walk_markdown`` skips. Symbolic links and unmerged files map to None:
-    they are judged on disk. One ``git cat-file --batch`` reads every blob.
+    an unmerged file is judged on disk; a symbolic link, added to ``links``
+    when given, is followed through the index by the store.
     """
     if not (repo_root / ".git").exists() and not os.environ.get("GIT_DIR"):
         raise ConfigError(f"--staged needs a git repository; {top} is not in one")
@@ -1239,7 +1240,7 @@ def _index_blobs(top: Path, repo_root: Path, links: dict[str, str] | None = None
         # symbolic links and unmerged files (the conflict is in the working tree)
         blob_of[rel] = blob if mode != "120000" and stage == "0" and rel not in blob_of else None
         if links is not None and mode == "120000" and stage == "0":
-            links[rel] = blob
+            links.add(rel)  # followed through the index (Store._staged_link_target)
     return blob_of
 
 
