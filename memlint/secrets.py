@@ -375,10 +375,10 @@ def _scan_private_keys(text: str, emit: Callable[[int, int, str, str], None]) ->
 
 # Cheap line pre-filter: a line is examined only if it contains one of these
 # (case-insensitively).  "key" only counts after api/access/private.
-_KEYWORD_LITERALS = ("pass", "pwd", "secret", "token", "auth", "credential", "key")
+_KEYWORD_LITERALS = ("pass", "pwd", "secret", "token", "auth", "credential", "key", "cookie")
 _KEY_QUALIFIER = re.compile(r"(?:api|access|private)(?:[_.\-]|[ \t]+)?\Z")  # spaces: "API Key: ..."
 _KEYWORD = re.compile(
-    r"pass|pwd|secret|token|auth|credential|(?:api|access|private)(?:[_.\-]|[ \t]+)?key|(?<![a-z])keys?(?![a-z])",
+    r"pass|pwd|secret|token|auth|credential|cookie|(?:api|access|private)(?:[_.\-]|[ \t]+)?key|(?<![a-z])keys?(?![a-z])",
     re.IGNORECASE | re.ASCII,
 )
 
@@ -474,7 +474,7 @@ _NAME_SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # A name segment containing one of these is secret-like.
 _NAME_SUBSTRINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "credential")
 # ... or a segment equal to one of these.
-_NAME_EXACT = frozenset({"pwd", "pass", "auth", "authorization", "authkey"})
+_NAME_EXACT = frozenset({"pwd", "pass", "auth", "authorization", "authkey", "cookie"})  # a session cookie logs in
 # ... or two adjacent segments forming one of these.
 _NAME_PAIRS = frozenset(
     {("api", "key"), ("access", "key"), ("private", "key"), ("auth", "key"), ("secret", "key")}
@@ -839,6 +839,90 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
             pos = max(m.end(), end)
 
 
+# A table whose header names a secret in one column: | Bot | App ID | App Secret |.
+_TABLE_DELIMITER = re.compile(r"^[ \t|:-]+$", re.MULTILINE)  # one class, no backtracking to blow up: cells checked after
+_DELIMITER_CELL = re.compile(r":?-+:?")
+_CELL_VALUE = re.compile(r"[ \t*_]*(?:`(?P<bq>[^`\n]{1,512})`|(?P<bare>[^\s`'\",;<>(){}\[\]|*]{1,512}))")
+
+
+def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The (start, end) of each cell of the table row ``text[start:end]``,
+    leading and trailing pipes dropped (an escaped pipe, ``\\|``, is no border)."""
+    while start < end and text[start] in " \t":
+        start += 1
+    while end > start and text[end - 1] in " \t\r":
+        end -= 1
+    if start < end and text[start] == "|":
+        start += 1
+    if end > start and text[end - 1] == "|" and text[end - 2] != "\\":
+        end -= 1
+    cells, cell_start, i = [], start, start
+    while i < end:
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == "|":
+            cells.append((cell_start, i))
+            cell_start = i + 1
+        i += 1
+    cells.append((cell_start, end))
+    return cells
+
+
+def _scan_table_columns(text: str, emit: Callable[[int, int, str, str], None]) -> None:
+    """Values in a column whose header names a secret (App Secret, API Key,
+    Token, Password), row by row until the table ends: a table of bots and
+    their credentials names the secret once, above them all."""
+    if "|" not in text or "-" not in text:
+        return
+    table_end = 0  # a delimiter-like row inside a table read already is one of its rows
+    for delimiter in _TABLE_DELIMITER.finditer(text):
+        header_end = delimiter.start() - 1
+        if header_end < table_end:
+            continue
+        header_start = text.rfind("\n", 0, header_end) + 1
+        if "|" not in text[header_start:header_end] or "|" not in delimiter.group() or not all(
+                _DELIMITER_CELL.fullmatch(text[start:end].strip(" \t"))
+                for start, end in _cells(text, delimiter.start(), delimiter.end())):
+            continue
+        columns = []
+        for i, (start, end) in enumerate(_cells(text, header_start, header_end)):
+            name = text[start:end].strip(" \t*_`")
+            if name and len(name) <= 80 and _is_table_secret_name(name):
+                columns.append((i, name))
+        if not columns:
+            continue
+        row_start = delimiter.end() + 1
+        while row_start < len(text):
+            row_end = text.find("\n", row_start)
+            row_end = len(text) if row_end < 0 else row_end
+            if "|" not in text[row_start:row_end]:
+                break  # the table ends at the first line that is no row
+            cells = _cells(text, row_start, row_end)
+            for i, name in columns:
+                if i < len(cells):
+                    _judge_cell(text, *cells[i], name, emit)
+            row_start = row_end + 1
+        table_end = row_start
+
+
+def _judge_cell(text: str, start: int, end: int, name: str, emit: Callable[[int, int, str, str], None]) -> None:
+    """Report the value of one cell of a column headed ``name``, if it looks like a secret."""
+    m = _CELL_VALUE.match(text, start, end)
+    if m is None:
+        return
+    group = "bq" if m.group("bq") is not None else "bare"
+    start, value = m.start(group), m.group(group).rstrip(".")
+    if len(value) < _MIN_GENERIC_LEN or _WHITESPACE.search(value) or "EXAMPLE" in value:
+        return
+    if _is_reference_or_wordy(value) or _is_placeholder(value) or _GOOGLE_CLIENT_ID.fullmatch(value):
+        return
+    if _is_aws_secret_name(name) and _AWS_SECRET_VALUE.fullmatch(value):
+        emit(start, start + len(value), "AWS secret access key", value)
+    elif _looks_high_entropy(value):
+        emit(start, start + len(value), GENERIC_KIND, value)
+
+
 # Labels in other languages: password, secret key, access token... as agents
 # write them when they keep notes in the user's language.
 _FOREIGN_LABEL = re.compile(
@@ -927,9 +1011,9 @@ def scan(text: str, *, allow: frozenset[str] = frozenset()) -> Iterator[SecretHi
     # A vendor token that is also assigned to "token:" is reported once, as
     # the vendor kind.  `accepted` is sorted and non-overlapping here.
     starts = [c.start for c in accepted]
-    generic = [
-        c for c in _collect(text, (_scan_generic, _scan_foreign_labels)) if not _overlaps(c, accepted, starts)
-    ]
+    # (a table's row label and its column header may both name one value: reported once)
+    generic = list({(c.start, c.end): c for c in _collect(text, (_scan_generic, _scan_foreign_labels, _scan_table_columns))
+                    if not _overlaps(c, accepted, starts)}.values())
     accepted.extend(generic)
     accepted.sort(key=lambda c: c.start)
     if not accepted:

@@ -520,6 +520,50 @@ def test_generic_negatives(line):
     assert hits("x\n" + line + "\n") == []
 
 
+
+def test_a_table_column_headed_by_a_secret_name_fires_on_each_row():
+    """| Bot | App ID | App Secret |: the header names the secret once, for every row below it."""
+    first, second, third = rand(32), rand(32), rand(40, HEX)
+    text = ("### Feishu apps\n"
+            "| Bot | App ID | App Secret |\n"
+            "|-----|:------:|------------|\n"
+            f"| 太一 | cli_a9086d6b5779dcc1 | {first} |\n"
+            f"| 知几 | cli_a90fc49a4b78dcd4 | `{second}` ✅ |\n"
+            "| 山木 | cli_a93298c9b0789cc6 | <your-app-secret> |\n"
+            "\n"
+            f"after the table: {third}\n")
+    found = hits(text)
+    assert [(h.line, h.column, h.kind) for h in found] == [(4, 31, GENERIC), (5, 32, GENERIC)]
+    assert [h.fingerprint for h in found] == [fingerprint(first), fingerprint(second)]
+
+
+def test_a_value_both_a_row_and_a_column_name_as_secret_is_reported_once():
+    value = rand(32)
+    text = f"| Name | API Key |\n|---|---|\n| **Token** | {value} |\n"
+    assert [(h.line, h.column) for h in hits(text)] == [(3, 15)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| Token | Description |\n|---|---|\n| ghp_ | a GitHub personal access token |\n",  # what tokens are
+        "| Name | Secret ID |\n|---|---|\n| prod | " + rand(32) + " |\n",  # names a secret, is none
+        "| Name | Token count |\n|---|---|\n| prompt | " + rand(12) + " |\n",
+        "| Service | Password |\n|---|---|\n| db | in 1Password |\n| api | `${API_PASSWORD}` |\n",
+        "| Service | API Key |\n|---|---|\n| x | get_api_key_from_vault |\n",
+        "| Service | Notes |\n|---|---|\n| x | " + rand(32) + " |\n",  # no secret named: a commit, an id
+        "| API Key |\nnot a table: no delimiter row\n| " + rand(32) + " |\n",
+    ],
+)
+def test_table_columns_that_hold_no_secret_do_not_fire(text):
+    assert hits(text) == []
+
+
+def test_a_session_cookie_fires():
+    value = rand(150)
+    assert [(h.line, h.column) for h in hits(f"- `li_at` cookie: `{value}`\n")] == [(1, 20)]
+    assert hits("- Cookie file: `/root/.openclaw/cookies.txt`\n- cookie: session expired\n") == []
+
 @pytest.mark.parametrize(
     "text",
     [
