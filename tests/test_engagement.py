@@ -282,6 +282,23 @@ class TestSessionIndex:
                 ("log:memory/s3.md", ago(30)),
             ]
 
+    def test_another_connections_sessions_are_seen(self, tmp_path):
+        """Counts and hits are kept between lookups, yet a session another
+        process indexes meanwhile (a second memlint run) is counted; inside
+        ``pinned`` (one health run scoring every file) it waits for the end."""
+        db = tmp_path / "s.db"
+        with SessionIndex(db) as idx, SessionIndex(db) as other:
+            idx.update([_s(1, "ironclaw deploy", 1)])
+            assert (idx.count(), idx.document_frequency("ironclaw"), len(idx.hits("ironclaw"))) == (1, 1, 1)
+            with idx.pinned():
+                other.update([_s(1, "ironclaw deploy", 1), _s(2, "ironclaw again", 2)])
+                assert (idx.count(), idx.document_frequency("ironclaw")) == (1, 1)
+            assert (idx.count(), idx.document_frequency("ironclaw")) == (2, 2)
+            assert idx.hits("ironclaw") == [("log:memory/s1.md", ago(1)), ("log:memory/s2.md", ago(2))]
+            idx.prune({"log:memory/s2.md"})  # its own change: seen even when pinned
+            with idx.pinned():
+                assert (idx.count(), idx.hits("ironclaw")) == (1, [("log:memory/s2.md", ago(2))])
+
     def test_phrases_stemming_and_tokenizer(self, tmp_path):
         with SessionIndex(tmp_path / "s.db") as idx:
             idx.update([

@@ -160,18 +160,20 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
     uses = []
     # A store at the repository root has no folder in the paths its commits list: there, the path in the repository.
     at_root = store.dir == store.repo_root and (store.repo_root / ".git").exists()
-    for doc in sorted(store.by_role("memory", "index"), key=lambda d: d.path):
-        if doc.parsed is None:
-            continue
-        kws = eng.keywords(doc.rel, _title(doc), _tags(doc))
-        # its path, as a session that opens or cites it writes it: `memory/project_kafka.md` (with
-        # the store's folder: a phrase search finds `notes.md` inside `release-notes.md` too)
-        e = eng.engagement(index, kws, today, window_days, names=[doc.path if at_root else f"{store.dir.name}/{doc.rel}"])
-        days, source = _days_since_changed(store, doc, today)
-        uses.append(
-            FileUse(doc.path, kws, list(e.matched), round(e.hits, 3), e.sessions,
-                    e.last_session.isoformat() if e.last_session else None, days, source, doc.parsed.line_count)
-        )
+    with index.pinned():  # every file scored against the same sessions
+        for doc in sorted(store.by_role("memory", "index"), key=lambda d: d.path):
+            if doc.parsed is None:
+                continue
+            kws = eng.keywords(doc.rel, _title(doc), _tags(doc))
+            # its path, as a session that opens or cites it writes it: `memory/project_kafka.md` (with
+            # the store's folder: a phrase search finds `notes.md` inside `release-notes.md` too)
+            e = eng.engagement(index, kws, today, window_days,
+                               names=[doc.path if at_root else f"{store.dir.name}/{doc.rel}"])
+            days, source = _days_since_changed(store, doc, today)
+            uses.append(
+                FileUse(doc.path, kws, list(e.matched), round(e.hits, 3), e.sessions,
+                        e.last_session.isoformat() if e.last_session else None, days, source, doc.parsed.line_count)
+            )
     max_hits = max((u.hits for u in uses), default=0.0)
     for u in uses:
         u.hotness = round(eng.hotness(u.hits, max_hits, u.days_since_changed), 3)
