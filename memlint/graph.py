@@ -332,14 +332,27 @@ class WikiNames:
             return None  # ../x means that path and nothing else
         stem = name.rstrip("/").rsplit("/", 1)[-1]
         stem = stem[:-3] if stem[-3:].lower() == ".md" else stem  # [[e.MD]]: e.md, as [[E]] is
+        # [[dir/x]] names a path: a file by that name elsewhere is no match, one
+        # whose path ends so is (Obsidian's rule: [[archive/x]] finds old/archive/x.md).
+        ends = _path_ending(name) if "/" in name.rstrip("/") else None
         tables = self.tables
         for tag, key in (("n:", name.strip()), ("s:", stem), ("f:", fold(stem)), ("F:", fold(name))):
             if consulted is not None:
                 consulted.append(tag + key)
             hits = tables[tag].get(key)
+            if hits and ends is not None and tag in ("s:", "f:"):
+                hits = [rel for rel in hits if _path_ending(rel).endswith(ends)]
             if hits:
                 return hits[0]
         return None
+
+
+def _path_ending(path: str) -> str:
+    """``path`` folded (``fold``), without ``.md``, after a ``/``: one
+    ``endswith`` of two of these is a match at a folder boundary."""
+    path = path.strip().rstrip("/")
+    path = path[:-3] if path[-3:].lower() == ".md" else path
+    return "/" + "/".join(fold(part) for part in path.split("/") if part not in ("", "."))
 
 
 _TABLE_TAGS = ("n:", "s:", "f:", "F:")  # the name_keys WikiNames files docs under ("p:", paths, are the docs)

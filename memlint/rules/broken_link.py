@@ -5,7 +5,9 @@ file that is not there, and it either gives up or guesses. Renames leave
 these behind. Markdown links resolve relative to the linking file (targets
 percent-decoded, ``#anchor`` dropped); ``[[wikilinks]]`` resolve by path,
 frontmatter ``name``/``title``/``aliases``, filename, then the filename with
-case, ``-``, ``_`` and spaces ignored. Links to other files of the same
+case, ``-``, ``_`` and spaces ignored; a ``[[dir/x]]`` path also finds a file
+whose path ends so (``old/dir/x.md``), never one of that name in another
+folder. Links to other files of the same
 repository are checked for existence too. URLs are not checked.
 
 Where the store setting ``wikilinks`` is ``dangling-ok`` (claude-code,

@@ -364,6 +364,27 @@ def test_dangling_wikilink_ok_in_a_memory_body_broken_in_an_index_or_as_a_path(m
     assert only(found, "MEM202") == [("note.md", 2, 26), ("note.md", 2, 50), ("topics/work.md", 3, 3)]
 
 
+def test_a_wikilink_path_matches_a_path_ending_not_a_file_of_that_name_elsewhere(make_store, cli):
+    """[[memory/2026-03-06.md]] after the log moved to archives/ leads nowhere
+    (a real store had two); [[archive/deep]] finds sub/archive/deep.md, as
+    Obsidian finds a path by its ending, and [[Old/Thing]] old/thing.md."""
+    files = {
+        "MEMORY.md": "# M\nSee [[memory/2026-03-06.md]], [[archive/deep]], [[Old/Thing]] and [[nowhere/real]].\n",
+        "archives/2026-03-06.md": "# log\n",
+        "sub/archive/deep.md": mem("deep"),
+        "old/thing.md": mem("thing"),
+        "sub/real.md": mem("real"),
+    }
+    found = run(cli, make_store(files), "--preset", "claude-code")
+    broken = [(f["line"], f["column"], f["message"]) for f in found if f["code"] == "MEM202"]
+    assert broken == [
+        (2, 5, "link target [[memory/2026-03-06.md]] does not exist; did you mean [[archives/2026-03-06]]?"),
+        (2, 67, "link target [[nowhere/real]] does not exist; did you mean [[sub/real]]?"),
+    ]
+    # the two that resolve are reached: the one orphan is the file the broken link meant
+    assert [path for path, _, _ in only(found, "MEM201")] == ["sub/real.md"]
+
+
 def test_wikilinks_strict_reports_every_dangling_wikilink(make_store, cli):
     files = {
         "MEMORY.md": "# M\n- [[note]]\n",
