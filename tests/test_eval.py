@@ -487,6 +487,23 @@ def test_init_output_never_overwrites_without_force(cli, make_store, tmp_path):
     assert len(parse_golden(target.read_text(), "g")) == 5
 
 
+
+
+def test_dash_is_standard_output_for_the_proposal_and_no_file_to_save_a_run_in(cli, make_store, tmp_path,
+                                                                                monkeypatch):
+    """As for check, graph and report, ``-o -`` is standard output; ``--save -``
+    would mix the run into the report there, so it is refused. Neither writes
+    a file named ``-``."""
+    store = make_store(ROUTED_STORE)
+    monkeypatch.chdir(tmp_path)
+    proposal = cli("eval", "--init", "-o", "-", store)
+    assert proposal.exit_code == 0 and proposal.output == cli("eval", "--init", store).output
+    golden = tmp_path / "golden.yaml"
+    golden.write_text(proposal.output)
+    saved = cli("eval", golden, store, "--save", "-")
+    assert saved.exit_code == 2
+    assert "a run is kept in a file; for it on standard output use --format json" in saved.stderr
+    assert not (tmp_path / "-").exists()
 def test_init_in_a_repository_names_repository_relative_files(cli, tmp_path):
     import subprocess
 

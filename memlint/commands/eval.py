@@ -13,10 +13,18 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, require_stores,
-                         write_output)
+from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, output_option,
+                         require_stores, write_output)
 from memlint.reporters import json_text, printable
 from memlint.rules._common import plural
+
+
+def _file_not_dash(ctx, param, value):
+    """``--save -`` would mix the run's JSON into the report on standard output."""
+    if value is not None and str(value) == "-":
+        raise click.BadParameter("a run is kept in a file; for it on standard output use --format json",
+                                 ctx=ctx, param=param)
+    return value
 
 
 @click.command("eval")
@@ -25,11 +33,12 @@ from memlint.rules._common import plural
 @click.option("--k", "k", type=click.IntRange(1, 100), default=3, show_default=True,
               help="How many lines of each index the router follows.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write this run (JSON) to FILE, for a later --baseline.")
+@click.option("--save", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path), callback=_file_not_dash,
+              help="Write this run (JSON) to FILE, for a later --baseline.")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="A run saved with --save: exit 1 if a question that passed there fails now.")
 @click.option("--init", "init", is_flag=True, help="Propose a golden set for the store at PATH (one question per memory) instead.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="With --init: write the proposal to FILE.")
+@output_option("With --init: write the proposal to FILE (atomically; - for stdout, as without it).")
 @click.option("--force", is_flag=True, help="With --init --output: replace an existing file.")
 def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, force):
     """Walk each golden question root -> topic -> memory: reachable, loaded, routed@k.
