@@ -395,6 +395,42 @@ def blank_fenced_code(text: str) -> str:
     return "".join(parts)
 
 
+def _fence_may_end_with_its_item(text: str) -> bool:
+    """Whether a fence opened with one to three spaces before it (as in a
+    list item: ``- step``, then the fence under its text) is left open, or
+    meets a line less indented before or as its closing line. Inside a list
+    item the fence ends with the item, and what follows is no longer code
+    (a closing line at the margin opens a new fence instead), where
+    ``blank_fenced_code`` blanks to the closing line, or to the end: the
+    parser decides."""
+    start = _fence_start(text, 0)
+    while start >= 0:
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        opening = _FENCE_OPEN.match(text[start:end])
+        if not opening or opening.group(2)[0] == "`" and "`" in opening.group(3):
+            start = _fence_start(text, end)
+            continue
+        indent, fence = len(opening.group(1)), opening.group(2)
+        closed = False
+        while end < len(text):
+            line_start = end + 1
+            end = text.find("\n", line_start)
+            end = len(text) if end < 0 else end
+            line = text[line_start:end]
+            stripped = line.strip()
+            if indent and stripped and len(line) - len(line.lstrip(" ")) < indent:
+                return True
+            if (len(line) - len(line.lstrip(" ")) < 4 and stripped.startswith(fence[0] * len(fence))
+                    and set(stripped) == {fence[0]}):
+                closed = True
+                break
+        if indent and not closed:
+            return True
+        start = _fence_start(text, end)
+    return False
+
+
 def _fence_start(text: str, pos: int) -> int:
     """Start of the first line at or after ``pos`` (a line start) that opens
     with up to three spaces and ``` or ~~~; -1 if none. (str.find, not a
@@ -743,6 +779,8 @@ def _unsure(no_code: str, no_fences: str, body: str, multiline_span: bool, comme
     if comments and _comments_matter(no_fences, body, comments):
         return True
     if ("```" in no_fences or "~~~" in no_fences) and _NESTED_FENCE.search(no_fences):
+        return True
+    if ("```" in body or "~~~" in body) and _fence_may_end_with_its_item(body):
         return True
     # Comments stay visible to the indentation check ('<' on each of their
     # lines): a paragraph does not continue after an HTML block.

@@ -34,6 +34,7 @@ FAST = [
     "text\n    [continued](c.md)\n",
     "# Title\n\n    plain indented text\n\n[x](d.md)\n",
     "- a\n\n    more of a, no links\n",
+    "- step\n  ```\n  [code](x.md)\n  ```\n[after](y.md)\n",  # a fence in a list item, closed in it
     # inline HTML that holds no link syntax
     "user: <composio>\nsee [x](e.md) </composio> done\n",
     "a <span class=x>b</span> [c](f.md)\n",
@@ -68,6 +69,8 @@ PARSER = [
     "[a](<s.md>) <me@x.org>\n",  # the autolink's column, after a <destination>
     "![i](p.png) ![i](p.png)\n",  # the same image twice: two columns
     "  ![[embed]]\n\t[l](m.md)\n",  # a blanked wikilink must not look like a thematic break
+    "- [\n  ```\n[](f.md)\n",  # a fence in a list item, left open, ends with the item
+    "- a\n  ```\n  code [x](y.md)\n```\n[](f.md)\n",  # closed at the margin: that line opens a new fence
 ]
 
 
