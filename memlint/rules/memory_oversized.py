@@ -7,7 +7,8 @@ Options: ``max-lines`` (openclaw 500, others 300), ``max-bytes``
 (claude-code 25000, openclaw 50000); ``null`` turns one off. Applies to memory files, not indexes or
 daily logs, and not to retired memories (tag ``content``: no agent loads them).
 
-Fires: a 450-line ``project_notes.md``.
+Fires: a 450-line ``project_notes.md`` (on line 301, the first over the cap;
+over the byte cap only, on the line the cap falls in).
 
 Fix: split it into one file per fact, or move history into a daily log.
 """
@@ -37,5 +38,10 @@ def check(doc, store, options):
     if over_lines:
         also = f"; and {bytes_said}" if over_bytes else ""
         yield Problem(doc.path, max_lines + 1, 1, f"memory is {lines:,} lines, over its cap of {max_lines:,}{also}")
-    elif over_bytes:
-        yield Problem(doc.path, 1, 0, f"memory is {bytes_said}")
+    elif over_bytes:  # on the line the cap falls in, as the line cap's finding sits on the first line over it
+        yield Problem(doc.path, _line_of_byte(doc.parsed.text, max_bytes), 1, f"memory is {bytes_said}")
+
+
+def _line_of_byte(text: str, offset: int) -> int:
+    """The line holding UTF-8 byte ``offset`` (from 0) of ``text``."""
+    return text.encode("utf-8", "surrogateescape")[:offset].count(b"\n") + 1

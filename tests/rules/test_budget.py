@@ -260,6 +260,16 @@ def test_mem104_over_both_caps_says_both(make_store, cli):
     assert (f["line"], f["message"]) == (301, "memory is 465 lines, over its cap of 300; and 64,442 bytes, over its cap of 25,000")
 
 
+def test_mem104_over_the_byte_cap_only_sits_on_the_line_the_cap_falls_in(make_store, cli):
+    """200 lines of 200 bytes: 40,000 bytes, 25,000 of them reached in line 125
+    of the body (line 130 of the file); a report on line 1 pointed nowhere."""
+    front = "---\nname: a\ndescription: d\ntype: user\n---\n"  # 42 bytes: the cap falls 24,958 bytes into the body
+    body = "".join(f"{i:03} " + "y" * 195 + "\n" for i in range(200))
+    store = make_store({"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": front + body})
+    [f] = [f for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM104"]
+    assert (f["line"], f["column"], f["message"]) == (130, 1, f"memory is {len(front) + len(body):,} bytes, over its cap of 25,000")
+
+
 def test_mem104_not_for_daily_logs(make_store, findings):
     log = "".join(f"- {i}\n" for i in range(400))
     store = make_store({"MEMORY.md": "# Index\n", "memory/2026-01-01.md": log})
