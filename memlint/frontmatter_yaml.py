@@ -35,6 +35,19 @@ class _UniqueKeys:
         return mapping
 
 
+_KEY_AND_VALUE = re.compile(r"[ \t]*(?:- )?([^\s:#'\"][^:\n]{0,60}?):[ \t]+(?=\S)")
+
+
+def _quote_hint(fm_text: str, offset: int) -> str:
+    """What fixes a ``: `` inside a plain value (``description: Fix: use X``),
+    the commonest way an agent breaks its own frontmatter."""
+    line_start = fm_text.rfind("\n", 0, offset) + 1
+    found = _KEY_AND_VALUE.match(fm_text, line_start)
+    if found is None or found.end() > offset:
+        return ""
+    return f": a value holding `: ` must be quoted, `{found.group(1)}: \"...\"`"
+
+
 @functools.lru_cache(maxsize=1)
 def _yaml_loader():
     """(the yaml module, memlint's loader class), imported on first need:
@@ -128,6 +141,8 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
         line = min(first_line + mark.line - extra, first_line + fm_text.count("\n") + 1)
         at_offset = line == first_line + fm_text.count("\n", 0, offset)  # else past the last line
         column = offset - fm_text.rfind("\n", 0, offset) if at_offset else 1
+        if problem.startswith("mapping values are not allowed"):
+            problem += _quote_hint(fm_text, offset)
         return None, FrontmatterError(f"invalid YAML: {problem}", line, column)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         return None, FrontmatterError(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", first_line, 1)

@@ -74,6 +74,25 @@ def test_mem002_fires_when_never_closed(make_store, findings):
     assert codes(found, "MEM002") == [("a.md", 1)]
 
 
+@pytest.mark.parametrize(
+    "frontmatter, hint",
+    [
+        # a `: ` in a plain value, as 26 files of a real store have it: the fix named with the key
+        ("name: a\ndescription: SSH host key reset: run ssh-keygen -R\ntype: user\n",
+         ': a value holding `: ` must be quoted, `description: "..."`'),
+        ("name: a\n  description: indented under a scalar\ntype: user\n", ""),  # an indent, not a value: no hint
+    ],
+)
+def test_mem002_says_to_quote_a_value_holding_a_colon(make_store, cli, frontmatter, hint):
+    store = make_store({"MEMORY.md": ROOT, "a.md": f"---\n{frontmatter}---\nBody\n"})
+    [finding] = [f for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM002"]
+    problem, _, said = finding["message"].partition(": a value")
+    # (libyaml says "in this context", PyYAML's own loader "here")
+    assert problem in ("invalid YAML: mapping values are not allowed in this context",
+                       "invalid YAML: mapping values are not allowed here")
+    assert (": a value" + said if said else "") == hint
+
+
 def test_mem003_missing_field_and_bad_vocabulary(make_store, cli):
     store = make_store(
         {
