@@ -19,7 +19,7 @@ Fires: under three-layer, ``last_verified: 2026-04-01`` checked on
 
 Fix: check that the memory still holds and set ``last_verified`` to today.
 If it no longer holds, mark it retired (``status: superseded``) and remove
-its index entry.
+its index entry, if an index lists it.
 """
 from memlint.finding import Problem
 from memlint.lifecycle import is_core, retire_as
@@ -31,6 +31,7 @@ SEVERITY = "warning"
 SCOPE = "store"
 TAGS = ("lifecycle", "dates")
 OPTIONS: dict = {}
+READS_ROUTES = True  # whether an index entry is there to remove (memlint.linter runs it beside the graph)
 
 
 def check(store, options):
@@ -50,11 +51,13 @@ def check(store, options):
         else:
             what = (f"no `last_verified`, and unchanged in git since {verified.isoformat()}, {plural(days, 'day')} ago, "
                     f"over the store's {window}-day {window_name}")
-            fix = f"add `last_verified: {today}`"
+            fix = (f"add `last_verified: {today}`" if doc.frontmatter is not None
+                   else f"give it a frontmatter block (`---` lines) with `last_verified: {today}`")
+        retire = f"set `status: {retired}`" if doc.frontmatter is not None else f"put `status: {retired}` there"
+        routed = " and remove its index entry" if store.lifecycle.routes.get(rel) else ""  # an orphan has none
         yield Problem(
             doc.path,
             doc.key_line("last_verified"),
             1,
-            f"{what}: check that it still holds, then {fix}; if it no longer does, set `status: {retired}` "
-            "and remove its index entry",
+            f"{what}: check that it still holds, then {fix}; if it no longer does, {retire}{routed}",
         )

@@ -104,6 +104,26 @@ def test_mem501_takes_git_last_change_when_last_verified_is_missing(tmp_path, cl
     assert "add `last_verified: 2026-11-30`" in found[0][2]
 
 
+def test_mem501_fix_fits_the_file_an_index_entry_only_where_one_is_a_frontmatter_where_none(tmp_path, cli):
+    """A real store's orphans were told to "remove its index entry", and its
+    files without frontmatter to "add `last_verified`" to a block they lack."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("MEMORY.md", "# Memory\n- [A](a.md)\n")
+    repo.write("a.md", "---\nname: a\n---\nA\n")
+    repo.write("orphan.md", "---\nname: o\n---\nO\n")
+    repo.write("bare.md", "# Bare\nno frontmatter\n")
+    repo.write(".memlint.yaml", "stale-days: 60\n")
+    repo.commit("add", date="2026-06-01T12:00:00+00:00")
+    fixes = {path: message.split(": check that it still holds, then ")[1]
+             for path, _, message in messages(cli, repo.root, "MEM501", "--preset", "moc")}
+    assert fixes == {
+        "a.md": "add `last_verified: 2026-11-30`; if it no longer does, set `status: superseded` and remove its index entry",
+        "orphan.md": "add `last_verified: 2026-11-30`; if it no longer does, set `status: superseded`",
+        "bare.md": "give it a frontmatter block (`---` lines) with `last_verified: 2026-11-30`; "
+                   "if it no longer does, put `status: superseded` there",
+    }
+
+
 def test_mem501_an_invalid_last_verified_is_to_be_corrected_not_added_again(tmp_path, cli):
     """Adding the key as told would make a duplicate key (MEM002)."""
     repo = GitRepo(tmp_path / "repo")
