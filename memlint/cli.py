@@ -569,8 +569,12 @@ def check(paths, preset, config_file, fmt, select, ignore, strict, today, output
         # and CI's command, where it was measured.
         gc.disable()
     today_date = parse_today(today)
-    stores = build_stores(paths, preset, config_file, today_date, staged=resolve_staged(staged, paths),
-                          cache=not no_cache)
+    staged = resolve_staged(staged, paths)
+    stores = build_stores(paths, preset, config_file, today_date, staged=staged, cache=not no_cache)
+    if not stores and not staged and paths and not any(Path(p).is_dir() for p in paths):
+        # A mistyped path would pass as clean; the hooks name such files (a README) in passing: told, not failed
+        more = f" and {len(paths) - 1} more" if len(paths) > 1 else ""
+        say(f"{paths[0]}{more}: in no memory store, so nothing was checked")
     for store in stores:
         # Asked for by name: an error, not the notice that the git rules were skipped (a CI job would pass)
         if since is not None and _find_git_root(store.dir) is None and not os.environ.get("GIT_DIR"):

@@ -480,6 +480,21 @@ def test_a_markdown_file_in_no_store_is_a_usage_error_not_an_empty_result(cli, t
     assert result.stderr == f"memlint: {loose}: in no memory store; name a store's folder: memlint {command} PATH\n"
 
 
+
+def test_check_of_files_in_no_store_says_nothing_was_checked(cli, tmp_path, make_store):
+    """check passes them (the hooks name a README in passing), but a mistyped
+    path must not look like a clean store; one file of a store checks quietly."""
+    loose, other = tmp_path / "loose.md", tmp_path / "notes.txt"
+    loose.write_text("# a note in no store\n")
+    other.write_text("text\n")
+    one = cli("check", loose)
+    assert (one.exit_code, one.output) == (0, "")
+    assert one.stderr == f"memlint: {loose}: in no memory store, so nothing was checked\n"
+    two = cli("check", loose, other)
+    assert two.exit_code == 0 and two.stderr == f"memlint: {loose} and 1 more: in no memory store, so nothing was checked\n"
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    assert "nothing was checked" not in cli("check", loose, store / "b.md").stderr
+
 def test_a_folder_name_with_a_newline_and_an_escape_is_printed_escaped_everywhere(tmp_path, cli):
     """Not only in findings: in the notices, the summary and usage errors too."""
     store = tmp_path / "st\x1b[2J\nore"
