@@ -629,11 +629,11 @@ def _validate_rule_key(key: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rules_cmd(fmt):
     """List every rule: code, name, default severity, scope, summary."""
-    from memlint.rules import all_rules
+    from memlint.rules import all_rules, documentation
 
     rows = []
     for rule in all_rules():
-        doc = (rule.__doc__ or "").strip()
+        doc = documentation(rule)
         rows.append(
             {
                 "code": rule.CODE,
@@ -667,7 +667,7 @@ def rule_cmd(code):
         raise UsageError(str(exc)) from None
     click.echo(f"{rule.CODE} {rule.NAME}  (default severity: {rule.SEVERITY}; scope: {rule.SCOPE}; tags: {', '.join(getattr(rule, 'TAGS', ())) or '-'})")
     click.echo("")
-    click.echo((rule.__doc__ or "").strip())
+    click.echo(rules.documentation(rule))
     if rule.OPTIONS:
         click.echo("")
         click.echo("Options and their defaults:")

@@ -98,11 +98,13 @@ def _bounded(text: str) -> str:
 
 def sarif(findings: Sequence[Finding], rules=()) -> str:
     """SARIF 2.1.0 for GitHub code scanning: relative URIs, rule metadata."""
+    from memlint.rules import documentation
+
     rule_list = list(rules)
     index = {r.CODE: i for i, r in enumerate(rule_list)}
     driver_rules = []
     for rule in rule_list:
-        doc = (rule.__doc__ or "").strip()
+        doc = documentation(rule)
         summary = doc.splitlines()[0] if doc else rule.NAME
         driver_rules.append(
             {

@@ -42,3 +42,9 @@ def test_memlint_rule_prints_docs_and_options(rule, cli):
     assert out.startswith(f"{rule.CODE} {rule.NAME}")
     for option in rule.OPTIONS:
         assert f"  {option}: " in out
+    # code as markdown writes it, not reStructuredText's ``double`` backticks
+    assert "``" not in out and "``" not in cli("rules").output
+
+
+def test_a_rules_code_is_in_single_backticks(cli):
+    assert "Options: `max-lines` (openclaw 500, others 300), `max-bytes`" in cli("rule", "MEM104").output

@@ -39,6 +39,12 @@ def all_rules() -> tuple[ModuleType, ...]:
     return tuple(sorted(modules, key=lambda m: m.CODE))
 
 
+def documentation(rule: ModuleType) -> str:
+    """A rule's docstring as a person reads it: code in single backticks, as
+    markdown writes it (the docstrings' ``double`` ones are reStructuredText's)."""
+    return (rule.__doc__ or "").strip().replace("``", "`")
+
+
 @lru_cache(maxsize=1)
 def _by_key() -> dict[str, ModuleType]:
     table: dict[str, ModuleType] = {}

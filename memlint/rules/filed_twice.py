@@ -5,10 +5,10 @@ spends the index's line budget twice, the two hooks drift apart, and an
 agent that reads both topics loads the file twice. Only entries count (list
 items and table rows, the first store file each links to); a prose mention
 ("see also") is not a listing. A path in backticks is an entry when it is
-the item's subject: ``- `memory/x.md` — what it holds``, ``- Plan:
-`memory/x.md```, a table cell of its own; not in ``- Never edit `x.md`
-by hand``. The root listing a memory that a topic also lists is not
-reported: roots often keep a few hot entries.
+the item's subject (- `memory/x.md` — what it holds; - Plan:
+`memory/x.md`; a table cell of its own), not when a sentence mentions it
+(- Never edit `x.md` by hand). The root listing a memory that a topic
+also lists is not reported: roots often keep a few hot entries.
 
 Options: none.
 
