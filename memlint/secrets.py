@@ -840,9 +840,46 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
 
 
 # A table whose header names a secret in one column: | Bot | App ID | App Secret |.
-_TABLE_DELIMITER = re.compile(r"^[ \t|:-]+$", re.MULTILINE)  # one class, no backtracking to blow up: cells checked after
+# (One character class, no backtracking to blow up; the cells are checked after.)
+_TABLE_DELIMITER = re.compile(r"^[ \t|:-]+\r?$", re.MULTILINE)
 _DELIMITER_CELL = re.compile(r":?-+:?")
-_CELL_VALUE = re.compile(r"[ \t*_]*(?:`(?P<bq>[^`\n]{1,512})`|(?P<bare>[^\s`'\",;<>(){}\[\]|*]{1,512}))")
+_CELL_VALUE = re.compile(
+    r"[ \t*_]*(?:(?i:bearer|basic|token)[ \t]+)?"
+    r"(?:`(?P<bq>[^`\n]{1,512})`|\"(?P<dq>[^\"\n]{1,512})\"|'(?P<sq>[^'\n]{1,512})'"
+    r"|(?P<bare>[^\s`'\",;<>(){}\[\]|*]{1,512}))"
+)
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+){2,}")  # JWT_SIGNING_KEY_2026Q1: where the secret is kept
+# A header saying its values are not the secret: of it, about it, or public.
+_NOT_THE_SECRET = re.compile(r"(?i)\b(?:hash(?:ed)?|public|publishable|fingerprint|masked|redacted|prefix|last[ -]?4)\b")
+# Column headers in the languages agents keep notes in (as _FOREIGN_LABEL's).
+_FOREIGN_HEADER = re.compile(r"密码|密碼|密钥|密鑰|パスワード|비밀번호|(?i:passwort|kennwort|contraseña|mot de passe|пароль)")
+_TOKEN_QUALIFIERS = frozenset({"access", "auth", "api", "bot", "bearer", "refresh", "session", "personal", "app"})
+
+
+def _is_column_secret_name(header: str) -> bool:
+    """A column header naming the secret its cells hold: its last word is the
+    secret's (App Secret, API Keys, Access Token, Cookie, 密钥), not one
+    about it (Token pricing, Token address, Tokens: a count; Token (hashed))."""
+    if _NOT_THE_SECRET.search(header):
+        return False
+    name = _PARENTHESES.sub(" ", header).strip()
+    if _FOREIGN_HEADER.search(name):
+        return True
+    segs = _name_segments(name)
+    if not segs or len(name) > 80:
+        return False
+    last = segs[-1]
+    if last in ("cookie", "cookies", "authorization"):
+        return True
+    if last == "keys" and len(segs) > 1 and (segs[-2], "key") in _NAME_PAIRS:
+        return True  # API Keys
+    if last == "tokens":  # a count, unless the tokens are credentials: Access tokens, Bot tokens
+        return len(segs) > 1 and segs[-2] in _TOKEN_QUALIFIERS
+    if not _is_table_secret_name(name):
+        return False
+    return (any(sub in last for sub in _NAME_SUBSTRINGS) and not last.startswith("tokeni")) or (
+        len(segs) > 1 and (segs[-2], last) in _NAME_PAIRS)
 
 
 def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -856,15 +893,24 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
         start += 1
     if end > start and text[end - 1] == "|" and text[end - 2] != "\\":
         end -= 1
-    cells, cell_start, i = [], start, start
-    while i < end:
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == "|":
-            cells.append((cell_start, i))
-            cell_start = i + 1
-        i += 1
+    cells, cell_start = [], start
+    find = text.find
+    bar = find("|", start, end)
+    if find("\\", start, end) < 0:  # no escape: each pipe is a border (str.find, in C)
+        while bar >= 0:
+            cells.append((cell_start, bar))
+            cell_start = bar + 1
+            bar = find("|", cell_start, end)
+    else:
+        i = start
+        while i < end:
+            if text[i] == "\\":
+                i += 2
+                continue
+            if text[i] == "|":
+                cells.append((cell_start, i))
+                cell_start = i + 1
+            i += 1
     cells.append((cell_start, end))
     return cells
 
@@ -885,10 +931,10 @@ def _scan_table_columns(text: str, emit: Callable[[int, int, str, str], None]) -
                 _DELIMITER_CELL.fullmatch(text[start:end].strip(" \t"))
                 for start, end in _cells(text, delimiter.start(), delimiter.end())):
             continue
-        columns = []
+        columns = []  # (index, header), in index order
         for i, (start, end) in enumerate(_cells(text, header_start, header_end)):
             name = text[start:end].strip(" \t*_`")
-            if name and len(name) <= 80 and _is_table_secret_name(name):
+            if name and len(name) <= 120 and _is_column_secret_name(name):
                 columns.append((i, name))
         if not columns:
             continue
@@ -900,8 +946,9 @@ def _scan_table_columns(text: str, emit: Callable[[int, int, str, str], None]) -
                 break  # the table ends at the first line that is no row
             cells = _cells(text, row_start, row_end)
             for i, name in columns:
-                if i < len(cells):
-                    _judge_cell(text, *cells[i], name, emit)
+                if i >= len(cells):
+                    break  # a short row: no cell under this column, nor under the ones after it
+                _judge_cell(text, *cells[i], name, emit)
             row_start = row_end + 1
         table_end = row_start
 
@@ -911,12 +958,17 @@ def _judge_cell(text: str, start: int, end: int, name: str, emit: Callable[[int,
     m = _CELL_VALUE.match(text, start, end)
     if m is None:
         return
-    group = "bq" if m.group("bq") is not None else "bare"
+    group = next(g for g in ("bq", "dq", "sq", "bare") if m.group(g) is not None)
     start, value = m.start(group), m.group(group).rstrip(".")
     if len(value) < _MIN_GENERIC_LEN or _WHITESPACE.search(value) or "EXAMPLE" in value:
         return
+    if value.startswith("#") or value[1:3] in (":\\", ":/") or _ENV_NAME.fullmatch(value):
+        return  # an anchor, a Windows path, an environment variable's name: pointers to it
     if _is_reference_or_wordy(value) or _is_placeholder(value) or _GOOGLE_CLIENT_ID.fullmatch(value):
         return
+    parts = [part for part in _VALUE_SPLIT.split(value) if part]
+    if len(parts) > 1 and all(len(part) <= 4 or _WORDY_PART.fullmatch(part) for part in parts):
+        return  # words and short marks (spacing-2xl, gpt-4o-mini): a name, as a design token's
     if _is_aws_secret_name(name) and _AWS_SECRET_VALUE.fullmatch(value):
         emit(start, start + len(value), "AWS secret access key", value)
     elif _looks_high_entropy(value):

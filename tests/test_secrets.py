@@ -553,10 +553,42 @@ def test_a_value_both_a_row_and_a_column_name_as_secret_is_reported_once():
         "| Service | API Key |\n|---|---|\n| x | get_api_key_from_vault |\n",
         "| Service | Notes |\n|---|---|\n| x | " + rand(32) + " |\n",  # no secret named: a commit, an id
         "| API Key |\nnot a table: no delimiter row\n| " + rand(32) + " |\n",
+        # headers about tokens and keys, not holding them
+        "| Token pricing | Input $/M |\n|---|---|\n| gpt-4o-mini-2024-07-18 | 0.15 |\n",
+        "| Tokens / model | Context |\n|---|---|\n| mixtral-8x7b-32768 | 32k |\n",
+        "| Model | Token encoding |\n|---|---|\n| gpt | o200k_base |\n",
+        "| Chain | Token address |\n|---|---|\n| eth | 0x" + rand(40, HEX) + " |\n",
+        "| Map | Mapbox public token |\n|---|---|\n| x | pk." + rand(60) + " |\n",
+        "| User | Token (hashed) |\n|---|---|\n| x | " + rand(64, HEX) + " |\n",
+        # values that point at the secret, or name something else
+        "| Token | Value |\n|---|---|\n| spacing-2xl | 48px |\n| font.size.h1x2 | 3rem |\n",  # design tokens
+        "| Secret | Version |\n|---|---|\n| JWT_SIGNING_KEY_2026Q1 | 3 |\n",
+        "| Service | Secret |\n|---|---|\n| aws | C:\\Users\\me\\.aws\\credentials |\n",
+        "| Secret | Meaning |\n|---|---|\n| #api-key-rotation | docs |\n",
     ],
 )
 def test_table_columns_that_hold_no_secret_do_not_fire(text):
     assert hits(text) == []
+
+
+@pytest.mark.parametrize(
+    "header, cell, column",
+    [
+        ("| Bot | App Secret |\r", "| a | {} |\r", 7),  # CRLF line endings
+        ("| Svc | Password |", '| a | "{}" |', 8),  # quoted
+        ("| Svc | Authorization |", "| a | Bearer {} |", 14),  # after the scheme
+        ("| Svc | API Keys |", "| a | {} |", 7),
+        ("| Site | li_at cookie |", "| in | {} |", 8),
+        ("| 服务 | 密钥 |", "| a | {} |", 7),
+        ("| Bot | Access tokens |", "| a | {} |", 7),
+        ("| Bot | Token (prod) |", "| a | `{}` |", 8),
+    ],
+)
+def test_table_column_headers_that_name_a_secret(header, cell, column):
+    value = rand(40)
+    delimiter = "|---|---|" + ("\r" if header.endswith("\r") else "")
+    text = "\n".join([header, delimiter, cell.format(value)]) + "\n"
+    assert [(h.line, h.column, h.fingerprint) for h in hits(text)] == [(3, column, fingerprint(value))]
 
 
 def test_a_session_cookie_fires():
