@@ -260,8 +260,11 @@ class WikiNames:
     holds every key (``name_keys``'s form) under which a lookup may now find
     something else than it did then. None: built afresh (anything may have)."""
 
-    def __init__(self, docs: dict[str, "Doc"], earlier: "LinksMemo | None" = None):
+    def __init__(self, docs: dict[str, "Doc"], earlier: "LinksMemo | None" = None, folder: tuple[str, ...] = ()):
         self.docs = docs
+        # The store's folder (its last parts): [[memory/x]] in a store kept in memory/ is its x.md
+        self._folder = tuple(part for part in folder if part not in ("/", ""))[-4:]
+        self._by_ending: dict[str, list] | None = None  # made on the first [[dir/x]] not found as written
         # {store path: blob id, or None without one}: what the tables were made of
         self.files = {rel: doc.blob for rel, doc in docs.items()}
         self.baseline = earlier if isinstance(earlier, LinksMemo) else None
@@ -338,20 +341,50 @@ class WikiNames:
         tables = self.tables
         for tag, key in (("n:", name.strip()), ("s:", stem), ("f:", fold(stem)), ("F:", fold(name))):
             if consulted is not None:
-                consulted.append(tag + key)
-            hits = tables[tag].get(key)
-            if hits and ends is not None and tag in ("s:", "f:"):
-                hits = [rel for rel in hits if _path_ending(rel).endswith(ends)]
+                consulted.append(tag + key)  # (for a path too: a file of this name, added, may end so)
+            if ends is not None and tag in ("s:", "f:"):
+                hits = self._ending_in(name, ends, exact=tag == "s:") if tables[tag].get(key) else None
+            else:
+                hits = tables[tag].get(key)
             if hits:
                 return hits[0]
         return None
+
+    def _ending_in(self, name: str, ends: str, *, exact: bool) -> list[str]:
+        """The store files whose path ends as ``name`` (``ends``, its
+        ``_path_ending``), counting the store's folder and the folder a
+        harness keeps a store in as their own: fewest folders first. With
+        ``exact``, only those that end so letter for letter."""
+        if self._by_ending is None:  # filed under their last two parts, folded: a lookup compares a few
+            table: dict[str, list[tuple[str, tuple[str, ...], tuple[str, ...]]]] = defaultdict(list)
+            for rel in self.docs:
+                parts = rel.split("/")
+                ways = {(*self._folder, *parts), *((*harness, *parts) for harness in _HARNESS_FOLDERS)}
+                as_written = tuple(sorted({_strip_md("/" + "/".join(way)) for way in ways}))
+                folded = tuple(sorted({_path_ending("/".join(way)) for way in ways}))
+                for key in {_path_ending("/".join(way[-2:])) for way in ways}:
+                    table[key].append((rel, as_written, folded))
+            for entries in table.values():
+                entries.sort(key=lambda entry: _fewest_folders(entry[0]))
+            self._by_ending = dict(table)
+        last_two = "/" + "/".join(ends.split("/")[-2:])
+        written = "/" + _strip_md(posixpath.normpath(name.strip()))
+        found = []
+        for rel, as_written, folded in self._by_ending.get(last_two, ()):
+            paths, ending = (as_written, written) if exact else (folded, ends)
+            if any(path.endswith(ending) for path in paths):
+                found.append(rel)
+        return found
+
+
+def _strip_md(path: str) -> str:
+    return path[:-3] if path[-3:].lower() == ".md" else path
 
 
 def _path_ending(path: str) -> str:
     """``path`` folded (``fold``), without ``.md``, after a ``/``: one
     ``endswith`` of two of these is a match at a folder boundary."""
-    path = path.strip().rstrip("/")
-    path = path[:-3] if path[-3:].lower() == ".md" else path
+    path = _strip_md(path.strip().rstrip("/"))
     return "/" + "/".join(fold(part) for part in path.split("/") if part not in ("", "."))
 
 

@@ -536,7 +536,7 @@ class Store:
         """Where a ``[[name]]`` or a lifecycle reference leads (``memlint.graph.WikiNames``)."""
         from memlint.graph import WikiNames
 
-        return WikiNames(self.docs, self.kept("links"))
+        return WikiNames(self.docs, self.kept("links"), self.dir.parts)
 
     @cached_property
     def graph(self):

@@ -385,6 +385,23 @@ def test_a_wikilink_path_matches_a_path_ending_not_a_file_of_that_name_elsewhere
     assert [path for path, _, _ in only(found, "MEM201")] == ["sub/real.md"]
 
 
+@pytest.mark.parametrize("folder", ["agent/memory", "notes"])
+def test_a_wikilink_path_may_start_with_the_stores_own_folder_or_memory(make_store, cli, folder):
+    """[[memory/a]] in a store kept in memory/ (no git to find it through:
+    ~/.claude/projects/*/memory/), or in a copy of one named otherwise."""
+    name = folder.rsplit("/", 1)[-1]
+    files = {
+        "MEMORY.md": f"# M\n- [[memory/a]]\n- [[{name}/sub/b]]\n- [[Memory/Sub/B]]\n- [[elsewhere/a]]\n",
+        "a.md": mem("a"),
+        "sub/b.md": mem("b"),
+    }
+    found = run(cli, make_store(files, sub=folder), "--preset", "claude-code")
+    assert [(line, text.split(";")[0]) for _, line, text in
+            [(f["path"], f["line"], f["message"]) for f in found if f["code"] == "MEM202"]] == [
+        (5, "link target [[elsewhere/a]] does not exist")]
+    assert only(found, "MEM201") == []
+
+
 def test_wikilinks_strict_reports_every_dangling_wikilink(make_store, cli):
     files = {
         "MEMORY.md": "# M\n- [[note]]\n",
