@@ -364,13 +364,14 @@ def blank_fenced_code(text: str) -> str:
     if "```" not in text and "~~~" not in text:
         return text
     parts, copied = [], 0  # text[:copied] is in parts
-    start = _fence_start(text, 0)
+    fences = _FenceStarts(text)
+    start = fences.next(0)
     while start >= 0:  # jump from fence to fence; only lines inside one are walked
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         opening = _FENCE_OPEN.match(text[start:end])
         if not opening or opening.group(2)[0] == "`" and "`" in opening.group(3):
-            start = _fence_start(text, end)
+            start = fences.next(end)
             continue
         fence = opening.group(2)
         while end < len(text):  # to the closing line, or the end of the text
@@ -388,7 +389,7 @@ def blank_fenced_code(text: str) -> str:
         parts.append(text[copied:start])
         parts.append(_blank_text(text[start:end], " "))
         copied = end
-        start = _fence_start(text, end)
+        start = fences.next(end)
     if not parts:
         return text
     parts.append(text[copied:])
@@ -403,13 +404,14 @@ def _fence_may_end_with_its_item(text: str) -> bool:
     (a closing line at the margin opens a new fence instead), where
     ``blank_fenced_code`` blanks to the closing line, or to the end: the
     parser decides."""
-    start = _fence_start(text, 0)
+    fences = _FenceStarts(text)
+    start = fences.next(0)
     while start >= 0:
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         opening = _FENCE_OPEN.match(text[start:end])
         if not opening or opening.group(2)[0] == "`" and "`" in opening.group(3):
-            start = _fence_start(text, end)
+            start = fences.next(end)
             continue
         indent, fence = len(opening.group(1)), opening.group(2)
         closed = False
@@ -427,25 +429,36 @@ def _fence_may_end_with_its_item(text: str) -> bool:
                 break
         if indent and not closed:
             return True
-        start = _fence_start(text, end)
+        start = fences.next(end)
     return False
 
 
-def _fence_start(text: str, pos: int) -> int:
-    """Start of the first line at or after ``pos`` (a line start) that opens
-    with up to three spaces and ``` or ~~~; -1 if none. (str.find, not a
-    regex scan: a regex starting with ^ is tried at every offset.)"""
-    first = -1
-    for needle in ("```", "~~~"):
-        i = text.find(needle, pos)
-        while i >= 0 and (first < 0 or i < first):
-            line_start = text.rfind("\n", pos, i) + 1 or pos
-            if i - line_start <= 3 and text[line_start:i] == " " * (i - line_start):
-                first = line_start
-                break
-            line_end = text.find("\n", i)
-            i = text.find(needle, line_end) if line_end >= 0 else -1
-    return first
+class _FenceStarts:
+    """``next(pos)``: the start of the first line at or after ``pos`` (a line
+    start, never smaller than the last asked) that opens with up to three
+    spaces and ``` or ~~~; -1 if none. Where each marker was seen last is
+    kept, so a text with many fences of one kind is not searched to its end
+    for the other kind at every fence. (str.find, not a regex scan: a regex
+    starting with ^ is tried at every offset.)"""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.seen = {needle: text.find(needle) for needle in ("```", "~~~")}  # -1: none at or after
+
+    def next(self, pos: int) -> int:
+        text, first = self.text, -1
+        for needle in ("```", "~~~"):
+            i = self.seen[needle]
+            if 0 <= i < pos:
+                i = self.seen[needle] = text.find(needle, pos)
+            while i >= 0 and (first < 0 or i < first):
+                line_start = text.rfind("\n", pos, i) + 1 or pos
+                if i - line_start <= 3 and text[line_start:i] == " " * (i - line_start):
+                    first = line_start
+                    break
+                line_end = text.find("\n", i)
+                i = self.seen[needle] = text.find(needle, line_end) if line_end >= 0 else -1
+        return first
 
 
 def code_spans(text: str) -> list[tuple[int, int, int, int]]:
