@@ -45,7 +45,9 @@ def _quote_hint(fm_text: str, offset: int) -> str:
     found = _KEY_AND_VALUE.match(fm_text, line_start)
     if found is None or found.end() > offset:
         return ""
-    return f": a value holding `: ` must be quoted, `{found.group(1)}: \"...\"`"
+    line_end = fm_text.find("\n", offset)
+    quote = "'" if '"' in fm_text[found.end():line_end if line_end >= 0 else len(fm_text)] else '"'
+    return f": a value holding `: ` must be quoted, `{found.group(1)}: {quote}...{quote}`"
 
 
 @functools.lru_cache(maxsize=1)

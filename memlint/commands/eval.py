@@ -21,10 +21,10 @@ from memlint.rules._common import plural
 
 def _file_not_dash(ctx, param, value):
     """``--save -`` would mix the run's JSON into the report on standard output."""
-    if value is not None and str(value) == "-":
+    if value == "-":  # (./- is a file of that name)
         raise click.BadParameter("a run is kept in a file; for it on standard output use --format json",
                                  ctx=ctx, param=param)
-    return value
+    return None if value is None else Path(value)
 
 
 @click.command("eval")
@@ -33,7 +33,7 @@ def _file_not_dash(ctx, param, value):
 @click.option("--k", "k", type=click.IntRange(1, 100), default=3, show_default=True,
               help="How many lines of each index the router follows.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--save", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path), callback=_file_not_dash,
+@click.option("--save", type=click.Path(dir_okay=False, allow_dash=True), callback=_file_not_dash,
               help="Write this run (JSON) to FILE, for a later --baseline.")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="A run saved with --save: exit 1 if a question that passed there fails now.")

@@ -52,8 +52,11 @@ def check(store, options):
             what = (f"no `last_verified`, and unchanged in git since {verified.isoformat()}, {plural(days, 'day')} ago, "
                     f"over the store's {window}-day {window_name}")
             fix = (f"add `last_verified: {today}`" if doc.frontmatter is not None
+                   else f"fix its frontmatter (MEM002) and add `last_verified: {today}` to it"
+                   if doc.parsed.frontmatter_error is not None
                    else f"give it a frontmatter block (`---` lines) with `last_verified: {today}`")
-        retire = f"set `status: {retired}`" if doc.frontmatter is not None else f"put `status: {retired}` there"
+        retire = (f"set `status: {retired}`" if doc.frontmatter is not None or doc.parsed.frontmatter_error is not None
+                  else f"put `status: {retired}` there")
         routed = " and remove its index entry" if store.lifecycle.routes.get(rel) else ""  # an orphan has none
         yield Problem(
             doc.path,

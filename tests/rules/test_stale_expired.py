@@ -112,6 +112,7 @@ def test_mem501_fix_fits_the_file_an_index_entry_only_where_one_is_a_frontmatter
     repo.write("a.md", "---\nname: a\n---\nA\n")
     repo.write("orphan.md", "---\nname: o\n---\nO\n")
     repo.write("bare.md", "# Bare\nno frontmatter\n")
+    repo.write("broken.md", "---\nname: [unclosed\n---\nB\n")  # a block there already, one YAML cannot read
     repo.write(".memlint.yaml", "stale-days: 60\n")
     repo.commit("add", date="2026-06-01T12:00:00+00:00")
     fixes = {path: message.split(": check that it still holds, then ")[1]
@@ -121,6 +122,8 @@ def test_mem501_fix_fits_the_file_an_index_entry_only_where_one_is_a_frontmatter
         "orphan.md": "add `last_verified: 2026-11-30`; if it no longer does, set `status: superseded`",
         "bare.md": "give it a frontmatter block (`---` lines) with `last_verified: 2026-11-30`; "
                    "if it no longer does, put `status: superseded` there",
+        "broken.md": "fix its frontmatter (MEM002) and add `last_verified: 2026-11-30` to it; "
+                     "if it no longer does, set `status: superseded`",
     }
 
 
