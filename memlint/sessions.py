@@ -294,6 +294,10 @@ def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = (), *, markdown
         yield Session(id=_session_id("file", rel), when=when, text=text)
 
 
+# A commit that only adds this many files or more is an import, not a session.
+IMPORT_FILES = 10
+
+
 def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date | None = None,
                       date_fields: Iterable[str] = (), memo=None) -> Iterator[Session]:
     """Fallback: every non-merge commit touching ``under`` is a session.
@@ -307,7 +311,8 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
     paths, and, in the commits dated ``exact_since`` or later, neither is
     one whose change wrote only date fields (``date_fields``: ``memlint
     backfill``'s commit), or its fences and blank lines: nobody used the
-    memory there; a commit left with no path is no session. A store moved
+    memory there; a commit left with no path is no session, nor one that
+    only added ``IMPORT_FILES`` files or more (a store copied in whole). A store moved
     here whole keeps the commits made in its old folder. One ``git log``
     call, one with the diffs of those recent commits, and, for a move, one
     diff of the commits that only added files and one log of the old folder. Yields nothing if git is missing, ``repo_root`` is not
@@ -330,7 +335,9 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
         return
     recent = [sha for sha, when, _, names, _ in commits if names and exact_since is not None and when >= exact_since]
     dates_only = _dates_only_kept(repo_root, recent, under, date_fields, memo, replaced) if recent else {}
-    for sha, when, body, names, _ in commits:
+    for sha, when, body, names, only_added in commits:
+        if only_added and len(names) >= IMPORT_FILES:
+            continue  # an import (a store copied in, a batch of notes): the files were written, not used
         names = [n for n in names if n not in dates_only.get(sha, ())]
         if not names:  # it only moved files, or wrote their dates: upkeep, not a session
             continue

@@ -505,6 +505,29 @@ def test_upkeep_commits_are_no_sessions_when_commits_are_the_sessions(tmp_path, 
     assert heat["store/smoke.md"]["sessions"] == 1 and heat["store/kafka.md"]["sessions"] == 0
 
 
+def test_an_import_is_no_session_nor_is_the_stores_folder_a_keyword(tmp_path, cli):
+    """A store copied in by one commit made every file HOT (a user's first
+    `memlint health`): a commit that only adds ten files or more is an
+    import, not a session. A commit adding fewer still is one; and MOC-moc.md's
+    "moc", the store's own folder, named in every commit of it, matches none."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    names = [f"topic{i:02}" for i in range(12)]
+    repo.write("moc/MEMORY.md", "# M\n- [Moc](MOC-moc.md) — the map\n")
+    repo.write("moc/MOC-moc.md", "# Map\n" + "".join(f"- [{n}]({n}.md) — {n}\n" for n in names))
+    for name in names:
+        repo.write(f"moc/{name}.md", MEM.format(name=name, desc=name, body=name))
+    repo.commit("import the store", "2026-03-01T12:00:00+00:00")
+    repo.write("moc/zephyrine.md", MEM.format(name="zephyrine", desc="z", body="z"))
+    repo.write("moc/quokka.md", MEM.format(name="quokka", desc="q", body="q"))
+    repo.commit("two new notes", "2026-03-10T12:00:00+00:00")
+    heat = {r["path"]: r for r in cli("health", "--format", "json", "--today", "2026-03-20", repo.root / "moc").json()}
+    used = sorted(path for path, row in heat.items() if row["sessions"])
+    assert used == ["moc/quokka.md", "moc/zephyrine.md"]
+    assert heat["moc/topic00.md"]["hot_class"] != "HOT" and heat["moc/MOC-moc.md"]["matched"] == []
+
+
 def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tmp_path, cli):
     """Claude Code keeps a project's transcripts beside its memory/ folder:
     --sessions on the project counts the transcripts; the memories (this

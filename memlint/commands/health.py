@@ -160,11 +160,14 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
     uses = []
     # A store at the repository root has no folder in the paths its commits list: there, the path in the repository.
     at_root = store.dir == store.repo_root and (store.repo_root / ".git").exists()
+    # The store's own folders (moc/, memory/): every commit of it names them, so
+    # MOC-tools.md's "moc" would match every session as a git one
+    folders = {part.lower() for part in Path(os.path.relpath(store.dir, store.repo_root)).parts} - {".", ".."}
     with index.pinned():  # every file scored against the same sessions
         for doc in sorted(store.by_role("memory", "index"), key=lambda d: d.path):
             if doc.parsed is None:
                 continue
-            kws = eng.keywords(doc.rel, _title(doc), _tags(doc))
+            kws = [kw for kw in eng.keywords(doc.rel, _title(doc), _tags(doc)) if kw not in folders]
             # its path, as a session that opens or cites it writes it: `memory/project_kafka.md` (with
             # the store's folder: a phrase search finds `notes.md` inside `release-notes.md` too)
             e = eng.engagement(index, kws, today, window_days,
