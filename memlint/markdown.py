@@ -364,32 +364,10 @@ def blank_fenced_code(text: str) -> str:
     if "```" not in text and "~~~" not in text:
         return text
     parts, copied = [], 0  # text[:copied] is in parts
-    fences = _FenceStarts(text)
-    start = fences.next(0)
-    while start >= 0:  # jump from fence to fence; only lines inside one are walked
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        opening = _FENCE_OPEN.match(text[start:end])
-        if not opening or opening.group(2)[0] == "`" and "`" in opening.group(3):
-            start = fences.next(end)
-            continue
-        fence = opening.group(2)
-        while end < len(text):  # to the closing line, or the end of the text
-            line_start = end + 1
-            end = text.find("\n", line_start)
-            end = len(text) if end < 0 else end
-            line = text[line_start:end]
-            stripped = line.strip()
-            if (
-                len(line) - len(line.lstrip(" ")) < 4
-                and stripped.startswith(fence[0] * len(fence))
-                and set(stripped) == {fence[0]}
-            ):
-                break
+    for start, end, _, _ in _fences(text):
         parts.append(text[copied:start])
         parts.append(_blank_text(text[start:end], " "))
         copied = end
-        start = fences.next(end)
     if not parts:
         return text
     parts.append(text[copied:])
@@ -404,6 +382,14 @@ def _fence_may_end_with_its_item(text: str) -> bool:
     (a closing line at the margin opens a new fence instead), where
     ``blank_fenced_code`` blanks to the closing line, or to the end: the
     parser decides."""
+    return any(indented and (not closed or outdented) for _, _, closed, (indented, outdented) in _fences(text))
+
+
+def _fences(text: str):
+    """(start of the opening line, end of the closing line or of the text,
+    whether a closing line was found, (whether the opening line is indented,
+    whether a line up to the closing one is less so)) of each fenced code
+    block, in order. Only lines inside a fence are walked: from fence to fence."""
     fences = _FenceStarts(text)
     start = fences.next(0)
     while start >= 0:
@@ -414,23 +400,20 @@ def _fence_may_end_with_its_item(text: str) -> bool:
             start = fences.next(end)
             continue
         indent, fence = len(opening.group(1)), opening.group(2)
-        closed = False
-        while end < len(text):
+        closed = outdented = False
+        while end < len(text):  # to the closing line, or the end of the text
             line_start = end + 1
             end = text.find("\n", line_start)
             end = len(text) if end < 0 else end
             line = text[line_start:end]
             stripped = line.strip()
-            if indent and stripped and len(line) - len(line.lstrip(" ")) < indent:
-                return True
-            if (len(line) - len(line.lstrip(" ")) < 4 and stripped.startswith(fence[0] * len(fence))
-                    and set(stripped) == {fence[0]}):
+            line_indent = len(line) - len(line.lstrip(" "))
+            outdented = outdented or bool(indent and stripped and line_indent < indent)
+            if line_indent < 4 and stripped.startswith(fence[0] * len(fence)) and set(stripped) == {fence[0]}:
                 closed = True
                 break
-        if indent and not closed:
-            return True
+        yield start, end, closed, (indent > 0, outdented)
         start = fences.next(end)
-    return False
 
 
 class _FenceStarts:
