@@ -46,8 +46,11 @@ def _quote_hint(fm_text: str, offset: int) -> str:
     if found is None or found.end() > offset:
         return ""
     line_end = fm_text.find("\n", offset)
-    quote = "'" if '"' in fm_text[found.end():line_end if line_end >= 0 else len(fm_text)] else '"'
-    return f": a value holding `: ` must be quoted, `{found.group(1)}: {quote}...{quote}`"
+    value = fm_text[found.end():line_end if line_end >= 0 else len(fm_text)]
+    if '"' not in value:
+        return f": a value holding `: ` must be quoted, `{found.group(1)}: \"...\"`"
+    twice = " (each ' in it written twice)" if "'" in value else ""
+    return f": a value holding `: ` must be quoted, `{found.group(1)}: '...'`{twice}"
 
 
 @functools.lru_cache(maxsize=1)

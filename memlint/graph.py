@@ -369,12 +369,13 @@ class WikiNames:
             self._by_ending = dict(table)
         last_two = "/" + "/".join(ends.split("/")[-2:])
         written = "/" + _strip_md(posixpath.normpath(name.strip()))
-        found = []
+        own, prefixed = [], []  # a path that ends so itself first (old/notes/x.md for [[notes/x]] in notes/)
         for rel, as_written, folded in self._by_ending.get(last_two, ()):
             paths, ending = (as_written, written) if exact else (folded, ends)
             if any(path.endswith(ending) for path in paths):
-                found.append(rel)
-        return found
+                mine = (_strip_md("/" + rel) if exact else _path_ending(rel)).endswith(ending)
+                (own if mine else prefixed).append(rel)
+        return own + prefixed
 
 
 def _strip_md(path: str) -> str:

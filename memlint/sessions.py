@@ -294,7 +294,7 @@ def sessions_from_dir(sessions_dir: Path, skip: Iterable[Path] = (), *, markdown
         yield Session(id=_session_id("file", rel), when=when, text=text)
 
 
-# A commit that only adds this many files or more is an import, not a session.
+# A commit that adds this many files or more imports them: it is no session of theirs.
 IMPORT_FILES = 10
 
 
@@ -311,8 +311,9 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
     paths, and, in the commits dated ``exact_since`` or later, neither is
     one whose change wrote only date fields (``date_fields``: ``memlint
     backfill``'s commit), or its fences and blank lines: nobody used the
-    memory there; a commit left with no path is no session, nor one that
-    only added ``IMPORT_FILES`` files or more (a store copied in whole). A store moved
+    memory there, nor the files a commit adding ``IMPORT_FILES`` or more
+    adds (an import: a store copied in whole); a commit left with no path is
+    no session. A store moved
     here whole keeps the commits made in its old folder. One ``git log``
     call, one with the diffs of those recent commits, and, for a move, one
     diff of the commits that only added files and one log of the old folder. Yields nothing if git is missing, ``repo_root`` is not
@@ -333,11 +334,11 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
     commits = _store_commits(repo_root, under, memo, replaced)
     if commits is None:
         return
-    recent = [sha for sha, when, _, names, _ in commits if names and exact_since is not None and when >= exact_since]
+    recent = [sha for sha, when, _, names, *_ in commits if names and exact_since is not None and when >= exact_since]
     dates_only = _dates_only_kept(repo_root, recent, under, date_fields, memo, replaced) if recent else {}
-    for sha, when, body, names, only_added in commits:
-        if only_added and len(names) >= IMPORT_FILES:
-            continue  # an import (a store copied in, a batch of notes): the files were written, not used
+    for sha, when, body, names, _, added in commits:
+        if len(added) >= IMPORT_FILES:  # an import (a store copied in): the files it adds were written, not used
+            names = [n for n in names if n not in frozenset(added)]
         names = [n for n in names if n not in dates_only.get(sha, ())]
         if not names:  # it only moved files, or wrote their dates: upkeep, not a session
             continue
@@ -398,7 +399,7 @@ def _dates_only_kept(repo_root: Path, shas: list[str], under: str | None, date_f
 
 
 def _commit_log(repo_root: Path, spec: list[str], revisions: list[str]) -> list | None:
-    """[(sha, day, message, paths touched, whether it only added files)] of the non-merge commits from
+    """[(sha, day, message, paths touched, whether it only added files, the paths it added)] of the non-merge commits from
     ``revisions`` that touched ``spec`` (one ``git log``), newest first;
     None when git cannot say. A shallow clone's oldest fetched commits
     "add" every file: they are left out."""
@@ -426,7 +427,7 @@ def _commit_log(repo_root: Path, spec: list[str], revisions: list[str]) -> list 
         sha = sha.strip()
         if when is None or sha in cut:
             continue
-        commits.append((sha, when, body, _touched(names_blob), _only_added(names_blob)))
+        commits.append((sha, when, body, _touched(names_blob), _only_added(names_blob), _added(names_blob)))
     return commits
 
 
@@ -437,7 +438,7 @@ def _moves_into(repo_root: Path, under: str, commits: list) -> list[tuple[str, s
     from memlint import gitrun
 
     prefix = under.rstrip("/") + "/"
-    added_only = [sha for sha, _, _, names, only_added in commits if only_added and len(names) >= 2]
+    added_only = [sha for sha, _, _, names, only_added, _ in commits if only_added and len(names) >= 2]
     if not added_only:
         return []
     try:
@@ -460,7 +461,7 @@ def _moves_into(repo_root: Path, under: str, commits: list) -> list[tuple[str, s
             if new.startswith(prefix) and not old.startswith(prefix) and old.endswith("/" + new[len(prefix):]):
                 olds.setdefault(commit, set()).add(old[: len(old) - len(new) + len(prefix) - 1])
                 moved[commit] = moved.get(commit, 0) + 1
-    names = {sha: len(paths) for sha, _, _, paths, _ in commits}
+    names = {sha: len(paths) for sha, _, _, paths, *_ in commits}
     found = []
     for commit, folders in sorted(olds.items()):
         # the store itself, moved whole: every file it added came from one folder, which it left empty
@@ -488,6 +489,11 @@ def _only_added(names_blob: str) -> bool:
     """Whether every entry of a commit is an add."""
     entries = _entries(names_blob)
     return bool(entries) and all(status == "A" for status, _ in entries)
+
+
+def _added(names_blob: str) -> tuple[str, ...]:
+    """The paths one commit added."""
+    return tuple(path for status, paths in _entries(names_blob) if status == "A" for path in paths)
 
 
 def _touched(names_blob: str) -> list[str]:
@@ -824,6 +830,11 @@ class SessionIndex:
             row = self._conn.execute("SELECT count(*) FROM sessions WHERE day >= ? AND day <= ?",
                                      _days(since, until)).fetchone()
         return int(row[0])
+
+    def of_git(self) -> bool:
+        """Whether the sessions are commits (``sessions_from_git``: the
+        fallback, so then every one is)."""
+        return self._conn.execute("SELECT 1 FROM sessions WHERE id >= 'git:' AND id < 'git;' LIMIT 1").fetchone() is not None
 
     def ids(self, since: date | None = None, until: date | None = None) -> set[str]:
         """The ids of the sessions dated on or after ``since``, on or before ``until``, if given."""

@@ -514,7 +514,9 @@ def test_an_import_is_no_session_nor_is_the_stores_folder_a_keyword(tmp_path, cl
 
     repo = GitRepo(tmp_path / "repo")
     names = [f"topic{i:02}" for i in range(12)]
-    repo.write("moc/MEMORY.md", "# M\n- [Moc](MOC-moc.md) — the map\n")
+    repo.write("moc/MEMORY.md", "# M\n")
+    repo.commit("start", "2026-02-01T12:00:00+00:00")
+    repo.write("moc/MEMORY.md", "# M\n- [Moc](MOC-moc.md) — the map\n")  # an import that also edits the root
     repo.write("moc/MOC-moc.md", "# Map\n" + "".join(f"- [{n}]({n}.md) — {n}\n" for n in names))
     for name in names:
         repo.write(f"moc/{name}.md", MEM.format(name=name, desc=name, body=name))
@@ -524,8 +526,43 @@ def test_an_import_is_no_session_nor_is_the_stores_folder_a_keyword(tmp_path, cl
     repo.commit("two new notes", "2026-03-10T12:00:00+00:00")
     heat = {r["path"]: r for r in cli("health", "--format", "json", "--today", "2026-03-20", repo.root / "moc").json()}
     used = sorted(path for path, row in heat.items() if row["sessions"])
-    assert used == ["moc/quokka.md", "moc/zephyrine.md"]
+    assert used == ["moc/quokka.md", "moc/zephyrine.md"]  # not the imported ones, though the import edited the root
     assert heat["moc/topic00.md"]["hot_class"] != "HOT" and heat["moc/MOC-moc.md"]["matched"] == []
+
+
+def test_the_words_of_the_stores_folder_match_no_commit(tmp_path, cli):
+    """Every commit of .claude/memory/ names `claude`: claude_hooks.md is used
+    by the one commit that changed it, not by every commit of the store."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".claude/memory/MEMORY.md", "# M\n- [H](claude_hooks.md) — hooks\n- [K](kafka.md) — kafka\n")
+    repo.write(".claude/memory/claude_hooks.md", MEM.format(name="hooks", desc="h", body="h"))
+    repo.write(".claude/memory/kafka.md", MEM.format(name="kafka", desc="k", body="k"))
+    repo.commit("start", "2026-03-01T12:00:00+00:00")
+    for day in (5, 6, 7):
+        repo.write(".claude/memory/kafka.md", repo.read(".claude/memory/kafka.md") + f"x{day}\n")
+        repo.commit("kafka notes", f"2026-03-{day:02}T12:00:00+00:00")
+    rows = {r["path"]: r for r in cli("health", "--format", "json", "--today", "2026-03-20",
+                                      repo.root / ".claude" / "memory").json()}
+    assert rows[".claude/memory/claude_hooks.md"]["sessions"] == 1  # its own commit, not the three of kafka.md
+
+
+@pytest.mark.parametrize("folder, name, word", [("kafka", "kafka.md", "kafka"), (".claude/memory", "claude_hooks.md", "claude")])
+def test_a_folder_word_is_a_keyword_where_sessions_are_logs_not_commits(tmp_path, cli, folder, name, word):
+    """Daily logs do not name the store's folder: there `kafka` of kafka/kafka.md
+    is the memory's keyword (a commit of .claude/memory/ names `claude`, a log does not)."""
+    from tests.gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(f"{folder}/MEMORY.md", f"# M\n- [{word}]({name}) — {word}\n")
+    repo.write(f"{folder}/{name}", MEM.format(name=word, desc=word, body=word))
+    for day in range(1, 20):  # 19 logs, 3 of them about it
+        repo.write(f"{folder}/2026-03-{day:02}.md", f"- restarted the {word} broker\n" if day % 5 == 0 else "- quiet day\n")
+    repo.commit("memory", "2026-03-20T12:00:00+00:00")
+    [row] = [r for r in cli("health", "--format", "json", "--today", "2026-03-20", repo.root / folder).json()
+             if r["path"].endswith(name)]
+    assert (row["sessions"], row["matched"]) == (3, [word])
 
 
 def test_a_project_folder_as_sessions_counts_its_transcripts_not_its_memories(tmp_path, cli):

@@ -160,9 +160,10 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
     uses = []
     # A store at the repository root has no folder in the paths its commits list: there, the path in the repository.
     at_root = store.dir == store.repo_root and (store.repo_root / ".git").exists()
-    # The store's own folders (moc/, memory/): every commit of it names them, so
-    # MOC-tools.md's "moc" would match every session as a git one
-    folders = {part.lower() for part in Path(os.path.relpath(store.dir, store.repo_root)).parts} - {".", ".."}
+    # The words of the store's own folders (moc/, .claude/memory/): every commit
+    # of it names them, so MOC-tools.md's "moc" would match every commit as a session
+    folders = {word for part in Path(os.path.relpath(store.dir, store.repo_root)).parts if part not in (".", "..")
+               for word in eng._tokens(part)} if index.of_git() else set()
     with index.pinned():  # every file scored against the same sessions
         for doc in sorted(store.by_role("memory", "index"), key=lambda d: d.path):
             if doc.parsed is None:

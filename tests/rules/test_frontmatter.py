@@ -83,6 +83,8 @@ def test_mem002_fires_when_never_closed(make_store, findings):
         ("name: a\n  description: indented under a scalar\ntype: user\n", ""),  # an indent, not a value: no hint
         ('name: a\ndescription: the "fix": use x\ntype: user\n',  # double quotes in it: single ones around it
          ": a value holding `: ` must be quoted, `description: '...'`"),
+        ('name: a\ndescription: it\'s the "fix": use x\ntype: user\n',  # both: a single one inside is doubled
+         ": a value holding `: ` must be quoted, `description: '...'` (each ' in it written twice)"),
     ],
 )
 def test_mem002_says_to_quote_a_value_holding_a_colon(make_store, cli, frontmatter, hint):

@@ -402,6 +402,14 @@ def test_a_wikilink_path_may_start_with_the_stores_own_folder_or_memory(make_sto
     assert only(found, "MEM201") == []
 
 
+def test_a_path_that_ends_so_itself_wins_over_one_that_does_with_the_stores_folder(make_store, cli):
+    """In a store kept in notes/, [[notes/x]] is old/notes/x.md, as Obsidian
+    reads it; the top x.md matches only with the store's folder put before it."""
+    files = {"MEMORY.md": "# M\n- [[notes/x]]\n", "x.md": mem("x1"), "old/notes/x.md": mem("x2")}
+    found = run(cli, make_store(files, sub="notes"), "--preset", "claude-code")
+    assert only(found, "MEM202") == [] and [path for path, _, _ in only(found, "MEM201")] == ["x.md"]
+
+
 def test_wikilinks_strict_reports_every_dangling_wikilink(make_store, cli):
     files = {
         "MEMORY.md": "# M\n- [[note]]\n",
