@@ -338,8 +338,12 @@ class WikiNames:
         # [[dir/x]] names a path: a file by that name elsewhere is no match, one
         # whose path ends so is (Obsidian's rule: [[archive/x]] finds old/archive/x.md).
         ends = _path_ending(name) if "/" in name.rstrip("/") else None
+        if not fold(stem) or ends == "/":  # [[.md]], `supersedes: /`: no name at all, not -.md's
+            stem = ends = None
         tables = self.tables
-        for tag, key in (("n:", name.strip()), ("s:", stem), ("f:", fold(stem)), ("F:", fold(name))):
+        for tag, key in (("n:", name.strip()), ("s:", stem), ("f:", fold(stem or "")), ("F:", fold(name))):
+            if stem is None and tag in ("s:", "f:") or not key:
+                continue
             if consulted is not None:
                 consulted.append(tag + key)  # (for a path too: a file of this name, added, may end so)
             if ends is not None and tag in ("s:", "f:"):
@@ -353,28 +357,31 @@ class WikiNames:
     def _ending_in(self, name: str, ends: str, *, exact: bool) -> list[str]:
         """The store files whose path ends as ``name`` (``ends``, its
         ``_path_ending``), counting the store's folder and the folder a
-        harness keeps a store in as their own: fewest folders first. With
-        ``exact``, only those that end so letter for letter."""
-        if self._by_ending is None:  # filed under their last two parts, folded: a lookup compares a few
-            table: dict[str, list[tuple[str, tuple[str, ...], tuple[str, ...]]]] = defaultdict(list)
+        harness keeps a store in as their own; a path that ends so itself
+        first, then fewest folders. With ``exact``, only those that end so
+        letter for letter."""
+        if self._by_ending is None:  # each file under every ending of its paths, folded: one lookup
+            table: dict[str, list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
             for rel in self.docs:
                 parts = rel.split("/")
                 ways = {(*self._folder, *parts), *((*harness, *parts) for harness in _HARNESS_FOLDERS)}
                 as_written = tuple(sorted({_strip_md("/" + "/".join(way)) for way in ways}))
-                folded = tuple(sorted({_path_ending("/".join(way)) for way in ways}))
-                for key in {_path_ending("/".join(way[-2:])) for way in ways}:
-                    table[key].append((rel, as_written, folded))
+                endings = set()
+                for way in ways:
+                    folded = _path_ending("/".join(way)).split("/")[1:]
+                    endings.update("/" + "/".join(folded[i:]) for i in range(len(folded)))
+                for ending in endings:
+                    table[ending].append((rel, as_written))
             for entries in table.values():
                 entries.sort(key=lambda entry: _fewest_folders(entry[0]))
             self._by_ending = dict(table)
-        last_two = "/" + "/".join(ends.split("/")[-2:])
-        written = "/" + _strip_md(posixpath.normpath(name.strip()))
+        written = "/" + _strip_md(posixpath.normpath(name.strip()).lstrip("/"))
         own, prefixed = [], []  # a path that ends so itself first (old/notes/x.md for [[notes/x]] in notes/)
-        for rel, as_written, folded in self._by_ending.get(last_two, ()):
-            paths, ending = (as_written, written) if exact else (folded, ends)
-            if any(path.endswith(ending) for path in paths):
-                mine = (_strip_md("/" + rel) if exact else _path_ending(rel)).endswith(ending)
-                (own if mine else prefixed).append(rel)
+        for rel, as_written in self._by_ending.get(ends, ()):
+            if exact and not any(path.endswith(written) for path in as_written):
+                continue
+            mine = (_strip_md("/" + rel) if exact else _path_ending(rel)).endswith(written if exact else ends)
+            (own if mine else prefixed).append(rel)
         return own + prefixed
 
 

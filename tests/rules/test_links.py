@@ -402,6 +402,13 @@ def test_a_wikilink_path_may_start_with_the_stores_own_folder_or_memory(make_sto
     assert only(found, "MEM201") == []
 
 
+def test_a_wikilink_with_no_name_left_reaches_no_file(make_store, cli):
+    """[[.md]] and [[/]] name nothing: not -.md, whose name folds to nothing too."""
+    files = {"MEMORY.md": "# M\n- [[-]]\n- [[.md]]\n- [[dir/.md]]\n", "-.md": mem("dash")}
+    found = run(cli, make_store(files), "--preset", "claude-code")
+    assert [line for _, line, _ in only(found, "MEM202")] == [3, 4]
+
+
 def test_a_path_that_ends_so_itself_wins_over_one_that_does_with_the_stores_folder(make_store, cli):
     """In a store kept in notes/, [[notes/x]] is old/notes/x.md, as Obsidian
     reads it; the top x.md matches only with the store's folder put before it."""
