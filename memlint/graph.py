@@ -333,8 +333,7 @@ class WikiNames:
                     return joined
         if _climbs(name):
             return None  # ../x means that path and nothing else
-        stem = name.rstrip("/").rsplit("/", 1)[-1]
-        stem = stem[:-3] if stem[-3:].lower() == ".md" else stem  # [[e.MD]]: e.md, as [[E]] is
+        stem = _strip_md(name.rstrip("/").rsplit("/", 1)[-1])  # [[e.MD]]: e.md, as [[E]] is
         # [[dir/x]] names a path: a file by that name elsewhere is no match, one
         # whose path ends so is (Obsidian's rule: [[archive/x]] finds old/archive/x.md).
         ends = _path_ending(name) if "/" in name.rstrip("/") else None

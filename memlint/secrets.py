@@ -852,8 +852,10 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+){2,}")  # JWT_SIGNING_KEY_2026Q1: where the secret is kept
 # A header saying its values are not the secret: of it, about it, or public.
 _NOT_THE_SECRET = re.compile(r"(?i)\b(?:hash(?:ed)?|public|publishable|fingerprint|masked|redacted|prefix|last[ -]?4)\b")
-# Column headers in the languages agents keep notes in (as _FOREIGN_LABEL's).
-_FOREIGN_HEADER = re.compile(r"密码|密碼|密钥|密鑰|パスワード|비밀번호|(?i:passwort|kennwort|contraseña|mot de passe|пароль)")
+# Password, secret key... in the languages agents keep notes in: as labels
+# (_FOREIGN_LABEL) and as a table's column headers.
+_FOREIGN_WORDS = r"(?:密码|密碼|密钥|密鑰|パスワード|비밀번호|(?i:passwort|kennwort|contraseña|mot de passe|пароль))"
+_FOREIGN_HEADER = re.compile(_FOREIGN_WORDS)
 _TOKEN_QUALIFIERS = frozenset({"access", "auth", "api", "bot", "bearer", "refresh", "session", "personal", "app"})
 
 
@@ -978,8 +980,7 @@ def _judge_cell(text: str, start: int, end: int, name: str, emit: Callable[[int,
 # Labels in other languages: password, secret key, access token... as agents
 # write them when they keep notes in the user's language.
 _FOREIGN_LABEL = re.compile(
-    r"(?:密码|密碼|密钥|密鑰|パスワード|비밀번호|(?i:passwort|contraseña|mot de passe|пароль))"
-    r"[^\n:：=]{0,12}?[ \t]*[:：=][ \t]*`?(?P<value>[^\s`'\",;<>()\[\]{}|]{10,512})"
+    _FOREIGN_WORDS + r"[^\n:：=]{0,12}?[ \t]*[:：=][ \t]*`?(?P<value>[^\s`'\",;<>()\[\]{}|]{10,512})"
 )
 
 
@@ -997,7 +998,7 @@ def _scan_foreign_labels(text: str, emit: Callable[[int, int, str, str], None]) 
 # Parts of the labels of the languages agents most often keep notes in
 # (Chinese, Japanese, Korean, German, French, Spanish, Russian): the text is
 # searched for these first, each a fast substring search.
-_FOREIGN_ASCII = ("asswort", "ASSWORT", "de passe", "De Passe", "DE PASSE")
+_FOREIGN_ASCII = ("asswort", "ASSWORT", "ennwort", "ENNWORT", "de passe", "De Passe", "DE PASSE")
 _FOREIGN_STEMS = (*_FOREIGN_ASCII, "密", "パスワード", "비밀번호", "ntraseña", "NTRASEÑA", "ароль", "АРОЛЬ")
 
 

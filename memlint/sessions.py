@@ -338,7 +338,8 @@ def sessions_from_git(repo_root: Path, under: str | None, *, exact_since: date |
     dates_only = _dates_only_kept(repo_root, recent, under, date_fields, memo, replaced) if recent else {}
     for sha, when, body, names, _, added in commits:
         if len(added) >= IMPORT_FILES:  # an import (a store copied in): the files it adds were written, not used
-            names = [n for n in names if n not in frozenset(added)]
+            imported = frozenset(added)
+            names = [n for n in names if n not in imported]
         names = [n for n in names if n not in dates_only.get(sha, ())]
         if not names:  # it only moved files, or wrote their dates: upkeep, not a session
             continue
@@ -427,7 +428,8 @@ def _commit_log(repo_root: Path, spec: list[str], revisions: list[str]) -> list 
         sha = sha.strip()
         if when is None or sha in cut:
             continue
-        commits.append((sha, when, body, _touched(names_blob), _only_added(names_blob), _added(names_blob)))
+        entries = _entries(names_blob)
+        commits.append((sha, when, body, _touched(entries), _only_added(entries), _added(entries)))
     return commits
 
 
@@ -485,21 +487,20 @@ def _entries(names_blob: str) -> list[tuple[str, list[str]]]:
     return entries
 
 
-def _only_added(names_blob: str) -> bool:
-    """Whether every entry of a commit is an add."""
-    entries = _entries(names_blob)
+def _only_added(entries: list[tuple[str, list[str]]]) -> bool:
+    """Whether every entry of a commit (``_entries``) is an add."""
     return bool(entries) and all(status == "A" for status, _ in entries)
 
 
-def _added(names_blob: str) -> tuple[str, ...]:
-    """The paths one commit added."""
-    return tuple(path for status, paths in _entries(names_blob) if status == "A" for path in paths)
+def _added(entries: list[tuple[str, list[str]]]) -> tuple[str, ...]:
+    """The paths one commit (its ``_entries``) added."""
+    return tuple(path for status, paths in entries if status == "A" for path in paths)
 
 
-def _touched(names_blob: str) -> list[str]:
-    """The paths of one commit's entries, less the files it only moved (a
-    rename at 100 % similarity)."""
-    return [path for status, paths in _entries(names_blob) if status != "R100" for path in paths]
+def _touched(entries: list[tuple[str, list[str]]]) -> list[str]:
+    """The paths of one commit's entries (``_entries``), less the files it
+    only moved (a rename at 100 % similarity)."""
+    return [path for status, paths in entries if status != "R100" for path in paths]
 
 
 def _dates_only_changes(repo_root: Path, shas: list[str], under: str | None, date_fields) -> dict[str, set[str]]:

@@ -228,6 +228,7 @@ HEXVAL = rand(40, HEX)
         ("パスワード: " + VAL, 8),
         ("비밀번호: " + VAL, 7),
         ("Passwort: " + VAL, 11),
+        ("Kennwort: " + VAL, 11),
         ("mot de passe : " + VAL, 16),
         ("contraseña: " + VAL, 13),
         ("Пароль: " + VAL, 9),
