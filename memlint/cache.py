@@ -58,7 +58,6 @@ from memlint import deferred, gitrun
 
 FORMAT = 1
 MAGIC = b"memlint-cache"
-SHARDS = "0123456789abcdef"  # first hex digit of the blob id
 MISSING = object()
 SECRET_KINDS = "secrets:"  # the kinds of secret scans, which hold no secret: MEM601's (secret_in_memory.content_memo)
 SCANNED = "secrets:scanned"  # and the cache's own, of a text MEM601 did not scan: [True] for a secret found

@@ -355,10 +355,6 @@ def _blank_text(text: str, fill: str = "_") -> str:
     return "\n".join(fill * len(part) for part in text.split("\n"))
 
 
-def _blank(match: re.Match) -> str:
-    return _blank_text(match.group(0))
-
-
 def blank_fenced_code(text: str) -> str:
     """Replace fenced code blocks with spaces, keeping every newline."""
     if "```" not in text and "~~~" not in text:

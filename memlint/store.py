@@ -1244,14 +1244,6 @@ def _index_blobs(top: Path, repo_root: Path, links: set[str] | None = None) -> d
     return blob_of
 
 
-def _index_markdown(top: Path, repo_root: Path) -> dict[str, bytes | None]:
-    """Staged content of every *.md below ``top``: {top-relative path: bytes}
-    (None: judge the file on disk). One ``git cat-file --batch`` reads every blob."""
-    blob_of = _index_blobs(top, repo_root)
-    contents = _read_blobs(repo_root, {b for b in blob_of.values() if b})
-    return {rel: (contents[blob] if blob else None) for rel, blob in blob_of.items()}
-
-
 def _read_blobs(repo_root: Path, blobs: set[str]) -> dict[str, bytes]:
     """Blob contents by id, all in one ``git cat-file --batch``."""
     if not blobs:

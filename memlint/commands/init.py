@@ -145,12 +145,6 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def add_pre_commit_hook(path: Path, args: list[str] | None = None) -> str:
-    """Append the memlint repo to a pre-commit config; returns what was done."""
-    write = plan_pre_commit_hook(path, args)
-    return write()
-
-
 def _no_link_out(path: Path) -> None:
     """Refuse to write through a symbolic link to a file outside the folder's
     repository (or the folder, outside one), or into what is no regular file
