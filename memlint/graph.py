@@ -520,6 +520,10 @@ class Graph:
         if how == "=":
             return Edge(doc.rel, link, entry[1], entry[2], entry[3]), entry
         if how == "@":
+            # Most often a file of the store that is still there: its edge without the general lookup.
+            store_rel = self.repo_to_store(entry[1])
+            if store_rel in self.store.docs and store_rel not in self.store.link_twins:
+                return Edge(doc.rel, link, store_rel, OK), entry
             return self._located(doc, link, entry[1], link.target.strip()), entry
         if how == "w" and touched.isdisjoint(entry[2].split("\0")):
             return Edge(doc.rel, link, entry[1], OK), entry
@@ -797,7 +801,8 @@ class Graph:
         for targets outside the store, where a near-miss name would mislead.
         """
         if self._suggester is None:
-            self._suggester = _Suggester(self.store.docs)
+            names = self.store.__dict__.get("wiki_names")  # its folded-stem table is the suggester's, if made
+            self._suggester = _Suggester(self.store.docs, names.tables["f:"] if names is not None else None)
         found = self._suggester.closest(wanted, fuzzy=fuzzy)
         if found is None:
             return None
@@ -830,28 +835,46 @@ class _Suggester:
     Exact file name elsewhere, then the folded stem, then difflib over the
     few files that share the folded stem's first or last four characters,
     then the one file whose stem is the name after a type prefix
-    (``[[beta]]`` for ``feedback_beta.md``).
+    (``[[beta]]`` for ``feedback_beta.md``). Of several files, the one with
+    fewest folders, then in path order. ``by_fold`` ({folded stem: paths in
+    that order}, ``WikiNames``'s ``f:`` table) saves making it again; the
+    tables of the fuzzy steps are made on the first name that needs them.
     """
 
     MAX_CANDIDATES = 200
 
-    def __init__(self, docs):
-        self.by_name: dict[str, list[str]] = defaultdict(list)
-        self.by_fold: dict[str, list[str]] = defaultdict(list)
-        self.by_head: dict[str, list[str]] = defaultdict(list)
-        self.by_tail: dict[str, list[str]] = defaultdict(list)
-        self.by_unprefixed: dict[str, list[str]] = defaultdict(list)  # folded stem after `project_`, `feedback-`
-        for rel in sorted(docs, key=lambda r: (r.count("/"), r)):
-            base = rel.rsplit("/", 1)[-1]
-            stem = base[:-3] if base.endswith(".md") else base
-            key = fold(stem)
-            prefixed = _TYPE_PREFIX.match(stem)
-            if prefixed and fold(stem[prefixed.end():]):
-                self.by_unprefixed[fold(stem[prefixed.end():])].append(rel)
-            self.by_name[same_name_key(base)].append(rel)
-            self.by_fold[key].append(rel)
-            self.by_head[key[:4]].append(rel)
-            self.by_tail[key[-4:]].append(rel)
+    def __init__(self, docs, by_fold: dict[str, list[str]] | None = None):
+        self.docs = docs
+        self.by_name: dict[str, list[str]] = defaultdict(list)  # in no order: ``_first`` picks
+        for rel in docs:
+            self.by_name[same_name_key(rel.rsplit("/", 1)[-1])].append(rel)
+        if by_fold is None:
+            by_fold = defaultdict(list)
+            for rel in sorted(docs, key=_fewest_folders):
+                by_fold[fold(_stem(rel))].append(rel)
+        self.by_fold = by_fold
+        self._near: tuple[dict, dict, dict] | None = None  # by_head, by_tail, by_unprefixed
+
+    def _near_tables(self) -> tuple[dict, dict, dict]:
+        if self._near is None:
+            by_head: dict[str, list[str]] = defaultdict(list)
+            by_tail: dict[str, list[str]] = defaultdict(list)
+            by_unprefixed: dict[str, list[str]] = defaultdict(list)  # folded stem after `project_`, `feedback-`
+            folded = {rel: key for key, rels in self.by_fold.items() for rel in rels}
+            for rel in sorted(self.docs, key=_fewest_folders):
+                stem = _stem(rel)
+                key = folded.get(rel)
+                if key is None:
+                    key = fold(stem)
+                prefixed = _TYPE_PREFIX.match(stem)
+                if prefixed:
+                    rest = fold(stem[prefixed.end():])
+                    if rest:
+                        by_unprefixed[rest].append(rel)
+                by_head[key[:4]].append(rel)
+                by_tail[key[-4:]].append(rel)
+            self._near = by_head, by_tail, by_unprefixed
+        return self._near
 
     def closest(self, wanted: str, *, fuzzy: bool = True) -> str | None:
         base = _strip_anchor(wanted).rstrip("/").rsplit("/", 1)[-1]
@@ -861,19 +884,24 @@ class _Suggester:
         key = fold(stem)
         for table, k in ((self.by_name, same_name_key(base)), (self.by_name, same_name_key(stem + ".md")), (self.by_fold, key)):
             if table.get(k) and (fuzzy or table is self.by_name):
-                return table[k][0]
+                return min(table[k], key=_fewest_folders)
         if not fuzzy or len(key) < 3:
             return None
+        by_head, by_tail, by_unprefixed = self._near_tables()
         pool: dict[str, str] = {}
-        for table, k in ((self.by_head, key[:4]), (self.by_tail, key[-4:])):
+        for table, k in ((by_head, key[:4]), (by_tail, key[-4:])):
             for rel in table.get(k, ())[: self.MAX_CANDIDATES]:
-                b = rel.rsplit("/", 1)[-1]
-                pool.setdefault(fold(b[:-3] if b.endswith(".md") else b), rel)
+                pool.setdefault(fold(_stem(rel)), rel)
         match = difflib.get_close_matches(key, list(pool), n=1, cutoff=0.75)
         if match:  # a near spelling of the whole name (agnets: agents) before a name after a prefix (multi-agent)
             return pool[match[0]]
-        unprefixed = self.by_unprefixed.get(key, ())
+        unprefixed = by_unprefixed.get(key, ())
         return unprefixed[0] if len(unprefixed) == 1 else None  # two files (feedback_x, project_x): no guess
+
+
+def _stem(rel: str) -> str:
+    base = rel.rsplit("/", 1)[-1]
+    return base[:-3] if base.endswith(".md") else base
 
 
 def common_prefix_len(a: str, b: str) -> int:

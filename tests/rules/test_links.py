@@ -328,6 +328,32 @@ def test_broken_link_suggests_same_name_in_another_folder_and_case(make_store, c
     ]
 
 
+@pytest.mark.parametrize("wiki", [False, True])
+def test_broken_link_suggests_the_candidate_with_fewest_folders_then_in_path_order(make_store, cli, wiki):
+    # Several files answer a misspelt name: the one nearest the store's top,
+    # then the first in path order, whichever table found them (a store with
+    # a [[wikilink]] files the folded names for it, and the suggestion reuses them).
+    files = {
+        "MEMORY.md": "# M\n- [R](rg.md)\n- [D](deploy-notes.md)\n- [S](zz/sessionz.md)\n"
+        + ("- [[tools/rg]]\n" if wiki else ""),
+        "tools/deep/rg.md": mem("rg deep"),
+        "tools/rg.md": mem("rg"),
+        "b/rg.md": mem("rg b"),
+        "x/y/Deploy_Notes.md": mem("deploy deep"),
+        "x/deploy_notes.md": mem("deploy"),
+        "a/deploy notes.md": mem("deploy a"),
+        "q/r/sessions.md": mem("sessions deep"),
+        "p/sessions.md": mem("sessions"),
+        "o/sessions.md": mem("sessions o"),
+    }
+    found = run(cli, make_store(files))
+    assert sorted(f["message"].split("; ")[1] for f in found if f["code"] == "MEM202") == [
+        "did you mean a/deploy notes.md?",
+        "did you mean b/rg.md?",
+        "did you mean o/sessions.md?",
+    ]
+
+
 def test_broken_link_to_a_name_in_another_unicode_normalization_says_so(make_store, cli):
     # macOS has written file names decomposed (e + combining accent); a link
     # typed with the composed é finds the file there, not on Linux or GitHub.
