@@ -845,7 +845,7 @@ class _Suggester:
 
     def __init__(self, docs, by_fold: dict[str, list[str]] | None = None):
         self.docs = docs
-        self.by_name: dict[str, list[str]] = defaultdict(list)  # in no order: ``_first`` picks
+        self.by_name: dict[str, list[str]] = defaultdict(list)  # in no order: `closest` takes the fewest folders
         for rel in docs:
             self.by_name[same_name_key(rel.rsplit("/", 1)[-1])].append(rel)
         if by_fold is None:

@@ -53,8 +53,10 @@ SUPERSEDED_BY_FIELDS = ("superseded_by", "superseded-by", "supersededBy")
 # Frontmatter dates that say when a memory last asserted its fact, newest wins.
 ASSERTED_FIELDS = ("last_verified", "updated", "date", "created")
 # Rules that judge what a memory says: pointless on a retired memory. "content"
-# is a tag; "orphan" (MEM201) because an unrouted retired memory is correct.
-RETIRED_EXEMPT_RULES = ["content", "orphan"]
+# is a tag; "orphan" (MEM201) because an unrouted retired memory is correct;
+# "changed-since-verified" (MEM404) because the edit that retires a memory is
+# a change after its `last_verified`, and nobody need verify a memory no longer loaded.
+RETIRED_EXEMPT_RULES = ["content", "orphan", "changed-since-verified"]
 
 
 # ---------------------------------------------------------------- one memory

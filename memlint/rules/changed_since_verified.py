@@ -16,9 +16,11 @@ a field's name and says more (``expires: with Q3``) is a change. Merge commits a
 own commit's date, and what was changed only while resolving a merge does
 not count. In a staged run (pre-commit) the commit being made counts, dated
 today, unless it is a merge (the merged branches' commits are read instead).
-Quiet without git (one notice), in a shallow clone (MEM403), and for a file
+Quiet without git (one notice), in a shallow clone (MEM403), for a file
 added after the date (moving a verified memory into the repository is not an
-edit).
+edit), and on a retired memory (``status: outdated``...; store setting
+``retired-exempt-rules``): the edit that retires it is a change, and a memory
+no longer loaded needs no verifying.
 
 Options: ``tolerance-days`` (default 1): a change this many days after the
 date is taken as part of the verification (commits made the next day).

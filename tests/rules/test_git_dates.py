@@ -291,6 +291,23 @@ def test_a_body_edit_after_last_verified_fires(repo, dates, cli):
         "what it says now was not verified; check it, then set `last_verified: 2024-05-01`")
 
 
+def test_the_edit_that_retires_a_memory_is_no_change_to_verify(repo, dates, cli):
+    """MEM501 and MEM503 say: set `status: outdated`. That edit comes after
+    `last_verified`; a memory no longer loaded needs no verifying, so MEM404
+    is quiet on it (retired-exempt-rules), and on a live one still fires."""
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10", status="outdated", superseded_by="b"))
+    repo.write("memory/b.md", mem("2024-01-10", "2024-01-10", BODY + "a newer claim\n"))
+    repo.commit("retire a, edit b", D3)
+    assert dates(repo) == [("memory/b.md", 5, "MEM404")]
+    summary = cli("check", "--today", TODAY, "--select", "MEM404", "--summary", repo.root / "memory").output
+    assert summary.splitlines()[-1] == "not reported: 1 finding on retired memories (store setting retired-exempt-rules)"
+    repo.write(".memlint.yaml", "preset: moc\nretired-exempt-rules: [content, orphan]\n")
+    assert dates(repo) == [("memory/a.md", 5, "MEM404"), ("memory/b.md", 5, "MEM404")]
+
+
 def test_commits_whose_patches_run_to_megabytes_are_read_whole(repo, dates, cli):
     """git's log is read as git writes it, in pieces: a memory whose patch
     lies between two others of megabytes is judged as any (b's last commit
