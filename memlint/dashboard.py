@@ -50,6 +50,7 @@ class Row:
     reached: bool
     loaded: bool  # still reached when the root's lines past its load cap are dropped
     retired: bool = False  # status retired, as `check` and `--summary` count it (expired or superseded: Status says so)
+    superseded: bool = False  # live, and another memory supersedes it: to be retired (MEM503), not filed (no MEM201)
     hot_class: str | None = None
     hotness: float | None = None
     triage: str | None = None
@@ -124,9 +125,10 @@ def build_store_report(
             verified=replace(verified, value=redact(verified.value, doc.rel)) if verified.value else verified,
             reached=graph.reachable(doc.rel),
             loaded=doc.rel in walk.parents_loaded,
-            # by status only, as `check` exempts it (MEM201) and `--summary` counts it: an expired or
-            # superseded memory still live is loaded, so an unreached one is an orphan
+            # by status, as `check` exempts it (retired-exempt-rules) and `--summary` counts it: an
+            # expired memory still live may yet hold, so an unreached one is an orphan (MEM201)
             retired=doc.is_memory and not is_live(doc, store.settings),
+            superseded=doc.is_memory and is_live(doc, store.settings) and doc.rel in lifecycle.newer,
             hot_class=hot[0] if hot else None,
             hotness=hot[1] if hot else None,
             triage=triage.get(doc.path),
@@ -145,7 +147,7 @@ def build_store_report(
         "listing": sum(1 for r in memories if r.listing),
         "logs": len(store.by_role("log")),
         "reached": sum(1 for r in memories if r.reached),
-        "orphans": sum(1 for r in memories if not r.reached and not r.retired),
+        "orphans": sum(1 for r in memories if not r.reached and not r.retired and not r.superseded),
         "past-cap": sum(1 for r in memories if r.reached and not r.loaded and not r.retired),
         "broken-links": codes.get("MEM202", 0),  # what `check` reports, in any file
         "errors": sum(1 for f in findings if f.severity == "error"),
@@ -184,7 +186,8 @@ def worst_first(row: Row):
     heat_rank = {"COLD": 0, "WARM": 1, "HOT": 2}.get(row.hot_class or "", 3)
     # an unknown or unreadable date sorts as the oldest: nobody can say it was checked
     verified = row.verified.value if row.verified.source in ("frontmatter", "git") else "0000"
-    return (-row.errors, row.loaded or row.retired, triage_rank, -row.warnings, heat_rank, verified, row.path)
+    return (-row.errors, row.loaded or row.retired or row.superseded, triage_rank, -row.warnings, heat_rank, verified,
+            row.path)
 
 
 def root_load(store: "Store") -> dict | None:
@@ -316,6 +319,8 @@ def _reached_text(row: Row) -> str:
         return "yes (retired)" if row.retired else "yes"  # retired, and still routed to: MEM205
     if row.retired:
         return "yes (retired)" if row.reached else "no (retired)"
+    if row.superseded and not row.reached:
+        return "no (superseded)"  # where it belongs: MEM503 says to retire it
     return "**past the cap**" if row.reached else "**no**"
 
 

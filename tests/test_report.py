@@ -184,8 +184,9 @@ def test_graph_marks_orphans_and_broken_targets(cli, make_store):
 
 def test_expired_or_superseded_but_live_memories_are_unreached_as_check_says(cli, make_store):
     """Retired is the status, as `check` and `--summary` decide it: an expired
-    or superseded memory whose status is live is still loaded, so unreached it
-    is an orphan (MEM201), counted and shown so; a retired status is not."""
+    memory whose status is live may still hold, so unreached it is an orphan
+    (MEM201), counted and shown so; a retired status is not, nor a live memory
+    another supersedes (MEM503 says to retire it, not to file it)."""
     mem = "---\nname: {0}\ndescription: {0}\ntype: project\n{1}---\nbody\n"
     store = make_store({
         "MEMORY.md": "# Memory Index\n- [Live](live.md) — live\n- [New price](newprice.md) — price\n",
@@ -197,12 +198,14 @@ def test_expired_or_superseded_but_live_memories_are_unreached_as_check_says(cli
     })
     check = cli("check", "--format", "json", "--today", TODAY, store)
     orphans = sorted(f["path"].rsplit("/", 1)[-1] for f in check.json() if f["code"] == "MEM201")
-    assert orphans == ["freeze.md", "oldprice.md"]
+    assert orphans == ["freeze.md"]
+    assert [f["path"].rsplit("/", 1)[-1] for f in check.json() if f["code"] == "MEM503"] == ["oldprice.md"]
     text = report(cli, store).output
     (totals,) = table(text, "Memories")
-    assert (totals["Memories"], totals["Reached"], totals["Unreached"]) == ("5", "2", "2")
+    assert (totals["Memories"], totals["Reached"], totals["Unreached"]) == ("5", "2", "1")
     rows = {r["File"]: r for r in table(text, "File")}
-    assert [(rows[n]["Status"], rows[n]["Reached"]) for n in orphans] == [("expired", "**no**"), ("superseded", "**no**")]
+    assert [(rows[n]["Status"], rows[n]["Reached"]) for n in ("freeze.md", "oldprice.md")] == [
+        ("expired", "**no**"), ("superseded", "no (superseded)")]
     assert rows["archived.md"]["Reached"] == "no (retired)"
     assert "- **Lifecycle**: 4 live, 1 retired; 0 stale, 1 expired and 1 superseded but still live" in text
 

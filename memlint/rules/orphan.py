@@ -5,8 +5,10 @@ Why: an agent reads the root index at session start and walks index links
 deeper than the store's ``index-depth`` (default 3), is never loaded: what
 it says is lost. Links from one memory to another do not route the agent
 (unless the store setting ``body-links-reach`` is true). Daily logs, files
-the store setting ``exempt`` names (``NOW.md``), and the ``exempt`` option's
-archives and templates are never orphans. A topic index nothing reaches is
+the store setting ``exempt`` names (``NOW.md``), the ``exempt`` option's
+archives and templates, retired memories, and a memory another supersedes
+(``supersedes:``; MEM503 says to retire it, not to file it) are never
+orphans. A topic index nothing reaches is
 reported once, on the topic: the memories it lists are lost with it; when
 the topics under it run so deep that linking it from the root would still
 leave some past ``index-depth``, the finding names those to link too. A
@@ -62,10 +64,14 @@ def check(store, options):
     docs = store.docs
     exempt = glob_matcher([pattern.casefold() for pattern in options["exempt"]])
     unreached_indexes = {rel for rel, doc in docs.items() if doc.role == "index" and rel not in graph.depth}
+    # A memory another supersedes is to be retired, not filed (MEM503 says so):
+    # unrouted, it is where it should be, as a retired one is.
+    superseded = store.lifecycle.newer
     candidates = {
         rel
         for rel, doc in docs.items()
         if doc.role in ("memory", "index") and rel not in graph.depth and not exempt(rel.casefold())
+        and rel not in superseded
     }
     # A file listed by an unreached index is that index's loss: report the
     # index once (or the first of a cycle of them), not every file under it.

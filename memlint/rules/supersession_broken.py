@@ -116,8 +116,9 @@ def check(store, options):
         status = status_of(doc)
         state = f"`status: {status}` is still live" if status else "it has no `status`, so it is still live"
         routes = lc.routes.get(old, [])
-        message = (f"superseded by {by}, but {state} and the agent loads both: set `status: {retire}` here "
-                   "(keep the file for provenance)")
+        # Unrouted, the agent does not load it from an index, but a search of the memories still finds it.
+        serves = "the agent loads both" if routes else "a search of the memories can still serve it"
+        message = f"superseded by {by}, but {state} and {serves}: set `status: {retire}` here (keep the file for provenance)"
         if routes:
             message += " and remove its index entry (" + ", ".join(f"{docs[r.index].path}:{r.line}" for r in routes) + ")"
         # on its status line; with none, on its own `superseded_by` if it has one

@@ -154,7 +154,28 @@ def test_mem503_superseded_but_live_names_the_fix_and_index_line(make_store, cli
     [(path, line, message)] = messages(cli, store, "MEM503")
     assert (path, line) == ("old.md", 5)
     assert "superseded by new.md (new.md says `supersedes: old`), but `status: active` is still live" in message
-    assert "set `status: superseded` here" in message and "remove its index entry (MEMORY.md:3)" in message
+    assert "the agent loads both: set `status: superseded` here" in message
+    assert "remove its index entry (MEMORY.md:3)" in message
+
+
+def test_mem503_superseded_but_live_and_unrouted_is_no_orphan_and_not_said_to_be_loaded(make_store, cli):
+    # The newer memory took the old one's index entry: the old is live but no
+    # index routes to it. It is to be retired, not filed again (no MEM201
+    # telling to add it to MEMORY.md), and the agent does not load it from an index.
+    store = make_store({
+        "MEMORY.md": index("new.md", "lone.md"),
+        "new.md": mem("new", "supersedes: old\n"),
+        "old.md": mem("old"),
+        "lone.md": mem("lone"),
+        "stray.md": mem("stray"),  # unrouted and superseded by nothing: an orphan still
+    })
+    found = cli("check", "--format", "json", "--today", TODAY, store).json()
+    assert [(f["path"], f["code"]) for f in found if f["code"] in ("MEM201", "MEM503")] == [
+        ("old.md", "MEM503"), ("stray.md", "MEM201")]
+    [message] = [f["message"] for f in found if f["code"] == "MEM503"]
+    assert message == ("superseded by new.md (new.md says `supersedes: old`), but it has no `status`, so it is still "
+                       "live and a search of the memories can still serve it: set `status: superseded` here (keep the "
+                       "file for provenance)")
 
 
 def test_mem503_old_side_alone_saying_superseded_by_must_be_retired(make_store, findings):
