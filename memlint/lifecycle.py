@@ -101,6 +101,25 @@ def retire_as(settings: dict) -> str:
     return statuses[0] if statuses else "superseded"
 
 
+# A file named as a daily log (2026-02-20-billing-cutover.md) whose frontmatter
+# holds one of these is a memory that carries its date in its name (a decision
+# record, say): judged as a memory, not as an append-only log.
+MEMORY_FIELDS = ("status", "expires", "last_verified", *SUPERSEDES_FIELDS, *SUPERSEDED_BY_FIELDS)
+MEMORY_TYPES = frozenset({"user", "feedback", "project", "reference"})  # Claude Code's `type` of a memory
+
+
+def declares_memory(doc: "Doc") -> bool:
+    """Whether ``doc``'s frontmatter says it is a memory: a lifecycle field
+    (``MEMORY_FIELDS``, flat or under ``metadata:``), or a ``type`` Claude
+    Code gives memories."""
+    if not doc.frontmatter:
+        return False
+    if any(doc.field(name) is not None for name in MEMORY_FIELDS):
+        return True
+    kind = doc.field("type")
+    return isinstance(kind, str) and kind.strip().casefold() in MEMORY_TYPES
+
+
 def is_core(doc: "Doc", settings: dict) -> bool:
     value = doc.field("priority")
     if not isinstance(value, str):
@@ -523,6 +542,7 @@ __all__ = [
     "CORE_PRIORITIES",
     "FLAGGED_STATUSES",
     "RETIRED_EXEMPT_RULES",
+    "declares_memory",
     "RETIRED_STATUSES",
     "Lifecycle",
     "expired_on",

@@ -512,8 +512,11 @@ class Store:
         # Files the root links to whose body is mostly a list of links are
         # second-level indexes, as real Claude Code stores use them.
         from memlint.graph import looks_like_index
+        from memlint.lifecycle import declares_memory
 
         for doc in self.docs.values():
+            if doc.role == "log" and declares_memory(doc):
+                doc.role = "memory"  # a dated name, and a memory's frontmatter (a decision record)
             if doc.role == "memory" and looks_like_index(doc):
                 doc.role = "index"
                 doc.listing = bool(doc.frontmatter)

@@ -94,7 +94,8 @@ def test_edits_new_files_and_deletions_are_seen(check, repo):
 def test_a_file_s_role_follows_the_globs_of_each_run(check, repo):
     """Roles by path are kept from run to run: a file named like a daily log
     is no orphan, until the configuration says there are no daily logs, and
-    a renamed file takes the role of its new name."""
+    a renamed file takes the role of its new name (a memory's frontmatter
+    keeps a memory one under a dated name: it is a decision record, say)."""
     repo.write("memory/2025-01-05.md", "# Jan 5\nWorked on a.\n")
     repo.commit("a daily log", "2025-01-05T10:00:00+00:00")
     orphans = lambda: [p for p, _, code, _ in check(repo) if code == "MEM201"]  # noqa: E731
@@ -104,7 +105,11 @@ def test_a_file_s_role_follows_the_globs_of_each_run(check, repo):
     os.remove(repo.root / "memory" / ".memlint.yaml")
     assert orphans() == ["memory/d.md"]
     os.rename(repo.root / "memory" / "d.md", repo.root / "memory" / "2025-01-06.md")
+    assert orphans() == ["memory/2025-01-06.md"]
+    (repo.root / "memory" / "2025-01-06.md").write_text("# Jan 6\nWorked on d.\n", encoding="utf-8")
     assert orphans() == []
+    os.rename(repo.root / "memory" / "2025-01-06.md", repo.root / "memory" / "d.md")
+    assert orphans() == ["memory/d.md"]
     assert check(repo) == check(repo, "--no-cache")
 
 

@@ -171,3 +171,31 @@ def test_summary_counts_findings_skipped_on_retired_memories(make_store, cli):
 def test_no_summary_without_the_flag(make_store, cli):
     store = summary_store(make_store)
     assert "summary:" not in cli("check", "--today", TODAY, store).output
+
+
+def test_a_file_named_as_a_daily_log_with_a_memorys_frontmatter_is_a_memory(make_store, cli):
+    """`**/YYYY-MM-DD*.md` names daily logs, and also decision records filed by
+    date: one whose frontmatter holds a lifecycle field or a Claude Code memory
+    `type` is judged as a memory (stale, expired, an orphan when no index lists
+    it); a log, with no frontmatter or only its date, stays a log."""
+    store = make_store({
+        ".memlint.yaml": "preset: moc\n",
+        "MEMORY.md": "# Memory\n- [[MOC-decisions]]\n",
+        "MOC-decisions.md": "# Decisions\n- [[decisions/2026-02-20-billing-cutover]]\n",
+        "decisions/2026-02-20-billing-cutover.md":
+            "---\ntitle: Billing cutover\nlast_verified: 2026-02-20\nstatus: active\nexpires: 2026-05-15\n---\nOn 05-15.\n",
+        "decisions/2026-03-02-vendor.md": "---\nmetadata:\n  superseded_by: 2026-02-20-billing-cutover\n---\nOld.\n",
+        "notes/2026-04-01-lesson.md": "---\nname: lesson\ndescription: d\ntype: feedback\n---\nA lesson.\n",
+        "memory/2026-03-01.md": "- 09:00 deployed\n",
+        "memory/2026-03-02.md": "---\ndate: 2026-03-02\ntags: [ops]\n---\n- 10:00 rolled back\n",
+        "memory/2026-03-03.md": "---\ntype: daily\n---\n- 11:00 fixed\n",
+    })
+    found = cli("check", "--format", "json", "--today", "2026-12-02", store).json()
+    judged = sorted({(f["path"], f["code"]) for f in found if f["code"] in ("MEM201", "MEM501", "MEM502", "MEM503")})
+    assert judged == [
+        ("decisions/2026-02-20-billing-cutover.md", "MEM501"),
+        ("decisions/2026-02-20-billing-cutover.md", "MEM502"),
+        ("decisions/2026-03-02-vendor.md", "MEM503"),  # live, and superseded: retire it (not an orphan: MEM201 quiet)
+        ("notes/2026-04-01-lesson.md", "MEM201"),
+    ]
+    assert not [f for f in found if f["path"].startswith("memory/")]  # the logs: never orphans, not memories

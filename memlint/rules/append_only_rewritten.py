@@ -18,7 +18,10 @@ giving the last line its missing newline, or changing only how lines end
 (LF to CRLF). Deleting a log whole is a
 rewrite of every line of it (moving it, to an archive folder say, is not). Files are the store setting
 ``append-only`` (default: the daily-log names ``YYYY-MM-DD.md`` and
-``YYYY-MM-DD-slug.md``).
+``YYYY-MM-DD-slug.md``), less those whose frontmatter makes them memories
+(a lifecycle field such as ``status``, ``expires``, ``last_verified`` or
+``supersedes``, or a Claude Code memory ``type``): a decision record named
+by its date is edited as a memory is, to verify or retire it.
 
 Options: none.
 
@@ -61,7 +64,10 @@ def check(store, options):
     if not patterns:
         return
     is_log = glob_matcher(patterns)
-    logs = [doc for rel, doc in sorted(store.docs.items()) if is_log(rel)]
+    from memlint.lifecycle import declares_memory
+
+    # A dated name with a memory's frontmatter is a memory (a decision record): retiring it is an edit, not a rewrite
+    logs = [doc for rel, doc in sorted(store.docs.items()) if is_log(rel) and not declares_memory(doc)]
     git = store.git_dates
     history = git.require()
     if history is None:

@@ -606,6 +606,21 @@ def rewritten(findings, repo, *args):
     return findings(repo.root, "--select", "MEM405", *args)
 
 
+def test_a_dated_decision_record_is_retired_by_an_edit_not_a_rewrite(logs, findings):
+    """A file named by its date whose frontmatter makes it a memory (a
+    decision record) is edited to retire it, as MEM502 advises: not a log's
+    rewrite. A daily log edited beside it still is."""
+    record = "---\ntitle: Billing cutover\nstatus: active\nexpires: 2024-03-01\n---\nCutover on 2024-03-01.\n"
+    logs.write("memory/2024-01-11-billing-cutover.md", record)
+    logs.commit("decision", D2)
+    logs.write("memory/2024-01-11-billing-cutover.md", record.replace("status: active", "status: archived"))
+    assert rewritten(findings, logs, "--staged") == []
+    logs.write("memory/2024-01-10.md", logs.read("memory/2024-01-10.md").replace("rolled back", "held"))
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10.md", 2, "MEM405")]
+    logs.commit("retire it, rewrite the log", D3)
+    assert rewritten(findings, logs, "--since", "HEAD~1") == [("memory/2024-01-10.md", 2, "MEM405")]
+
+
 def test_appending_to_a_daily_log_is_fine(logs, findings):
     logs.write("memory/2024-01-10.md", logs.read("memory/2024-01-10.md") + "- 12:00 correction: it was 10:30\n")
     assert rewritten(findings, logs, "--staged") == []
