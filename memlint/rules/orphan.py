@@ -18,6 +18,9 @@ nothing so: the live memories only it lists are reported each.
 The finding names the index the file most likely belongs in when one is
 obvious: the index where most files of its folder, or of its filename prefix
 (``project_``, ``feedback-``), are filed, and the entry it would sit beside.
+When that index is the root and one more line would take it over its load
+cap (MEM101's options), it says the root is full instead: an entry there
+would push a line that loads now out of what the harness loads.
 
 Severity: error; warning under the ``openclaw`` preset, whose agents also
 find memory files by search.
@@ -198,6 +201,30 @@ def _hint(finder: IndexFinder, rel: str) -> str:
                     "reaches (the agent does not read it now)")
         return "; add an entry for it to the index where it belongs"
     index, near = best
+    store = finder.graph.store
+    if index == store.root_name:
+        full = _root_full(store, near[1] if near else None)
+        if full:
+            return (f"; {index} is full: one more entry would take it over its load cap ({full}), and a line that "
+                    f"loads now would not; file it in a topic index, moving some of {index}'s entries into one first "
+                    "if none fits")
     if near is None:
         return f"; add an entry for it to {index}"
     return f"; add an entry for it to {index}, beside {near[0]} (line {near[1]})"
+
+
+def _root_full(store, near_line: int | None) -> str | None:
+    """The caps (MEM101's) the root would exceed with one more entry (a line
+    as long as its line ``near_line``, or a short one), losing a line that
+    now loads; None when there is room."""
+    from memlint.rules import root_budget
+
+    options = store.config.rule_config(root_budget, store.preset).options
+    caps = options["max-lines"], options["max-bytes"], options["max-chars"]
+    text = root_budget.loaded_text(store, store.root)
+    lines = text.split("\n")
+    entry = lines[near_line - 1] if near_line and near_line <= len(lines) else "- [a new memory](new.md)"
+    grown = text + ("\n" if text and not text.endswith("\n") else "") + entry + "\n"
+    if root_budget.nothing_lost(grown, root_budget.hidden_ranges(grown, *caps)):
+        return None
+    return ", ".join(root_budget.caps_exceeded(grown, grown.count("\n"), *caps)) or None

@@ -47,6 +47,26 @@ def test_orphan_fires_on_unlisted_memory_and_names_its_index(make_store, cli):
     assert [f["severity"] for f in found if f["code"] == "MEM201"] == ["error"]
 
 
+@pytest.mark.parametrize("entries, full", [(197, False), (198, True)])
+def test_orphan_hint_never_adds_a_line_to_a_root_at_its_load_cap(make_store, cli, entries, full):
+    """Claude Code loads 200 lines of MEMORY.md: an entry added to a root of
+    200 lines pushes its last line out (MEM101), so the hint says the root is
+    full instead; a root with a line to spare takes the entry."""
+    root = "# Memory index\n\n" + "".join(f"- [Fact {i}](project_fact_{i}.md) — fact {i}\n" for i in range(entries))
+    store = make_store({"MEMORY.md": root, "project_new.md": mem("new"),
+                        **{f"project_fact_{i}.md": mem(f"fact-{i}") for i in range(entries)}})
+    found = run(cli, store)
+    assert only(found, "MEM201") == [("project_new.md", 1, 1)]
+    hint = message(found, "MEM201").split("; ", 1)[1]
+    if full:
+        assert hint == ("MEMORY.md is full: one more entry would take it over its load cap (200 lines), and a line "
+                        "that loads now would not; file it in a topic index, moving some of MEMORY.md's entries into "
+                        "one first if none fits")
+    else:
+        assert hint.startswith("add an entry for it to MEMORY.md, beside project_fact_")
+    assert "MEM101" not in {f["code"] for f in found}
+
+
 def test_orphan_hint_picks_the_topic_holding_its_folder(make_store, cli):
     topic = "# Tools\n" + "".join(f"- [[tools/t{i}]]\n" for i in range(1, 4))
     store = make_store(
@@ -643,7 +663,8 @@ def test_a_stray_backtick_does_not_hide_the_links_after_it(make_store, cli, root
 
 def test_the_orphan_hint_never_points_beside_a_root_line_the_harness_drops(make_store, cli):
     """An OpenClaw root over its cap loses its middle: an entry added beside
-    a line there would never load either."""
+    a line there would never load either, and one added anywhere would push
+    another line into the middle: the hint says the root is full."""
     import re
 
     root = "# Memory\n" + "".join(f"- [E{i:03}](notes/e{i:03}.md) — " + "x" * 80 + "\n" for i in range(150))
@@ -654,5 +675,7 @@ def test_the_orphan_hint_never_points_beside_a_root_line_the_harness_drops(make_
     first, last = (int(n) for n in re.search(r"lines (\d+)-(\d+) are never", budget["message"]).groups())
     assert first < 102 < last  # e100 sits in the dropped middle
     [orphan] = [f for f in found if f["code"] == "MEM201" and f["path"] == "notes/e100b.md"]
-    beside = re.search(r"beside \S+ \(line (\d+)\)", orphan["message"])
-    assert beside is not None and not first <= int(beside.group(1)) <= last, orphan["message"]
+    assert "beside" not in orphan["message"]
+    assert orphan["message"].endswith("MEMORY.md is full: one more entry would take it over its load cap (12,000 "
+                                      "characters), and a line that loads now would not; file it in a topic index, "
+                                      "moving some of MEMORY.md's entries into one first if none fits")
