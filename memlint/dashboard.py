@@ -212,6 +212,8 @@ def root_load(store: "Store") -> dict | None:
         # as MEM101 judges it: blank lines past the cap lose nothing
         "first-hidden-line": ranges[0][0] if lost else 0,
         "hidden-lines": [list(r) for r in ranges] if lost else [],  # (first, last) of each span not loaded
+        "budget-lines": options["budget-lines"],  # a thin root's budget below the cap (moc), or None
+        "over-budget": not lost and root_budget.past_budget(text, options["budget-lines"]),
     }
 
 
@@ -363,6 +365,8 @@ def _cap_text(load: dict | None) -> str:
         shown = " and ".join(f"line {a:,}" if a == b else f"lines {a:,}–{b:,}" for a, b in spans)
         return f"{size}: **over the cap**, {shown} never " + ("loads" if len(spans) == 1 and spans[0][0] == spans[0][1]
                                                              else "load")
+    if load.get("over-budget"):
+        return f"{size}: loads whole, **over its {load['budget-lines']:,}-line budget**"
     return f"{size}: loads whole"
 
 

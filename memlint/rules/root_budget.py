@@ -9,11 +9,14 @@ it, it keeps the first 70 % of the cap and the last 20 % (8,400 and 2,400
 characters) and drops the middle, with a marker: the lines there are lost,
 and so is a line cut into at either end (its link may be cut in two).
 
-Options (defaults by preset): ``max-lines`` (claude-code 200, moc 40),
+Options (defaults by preset): ``max-lines`` (claude-code and moc 200),
 ``max-bytes`` (25000), ``max-chars`` (openclaw 12000; OpenClaw's rule: over
-it, the middle is dropped); ``null`` turns one off.
+it, the middle is dropped); ``null`` turns one off. ``budget-lines`` (moc
+40, others none): a line budget below the load cap, which keeps a thin
+root thin: over it, with the whole root still loaded, the finding says so
+(on the first line past the budget) and claims no loss.
 
-Fires: a 249-line MEMORY.md under claude-code. The finding sits on the first
+Fires: a 249-line MEMORY.md under claude-code; a 44-line one under moc. The finding sits on the first
 line that will not load, counts the index entries that will not, and names
 the files the agent then reaches no other way (an entry past the cut for a
 file a topic above it lists too loses nothing; one for a topic loses all it
@@ -39,6 +42,7 @@ OPTIONS = {
     "max-lines": ((int, type(None)), 200),
     "max-bytes": ((int, type(None)), 25000),
     "max-chars": ((int, type(None)), None),
+    "budget-lines": ((int, type(None)), None),
 }
 
 
@@ -151,9 +155,10 @@ def check(store, options):
     text = loaded_text(store, root)
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
     ranges = hidden_ranges(text, *caps)
-    if nothing_lost(text, ranges):
-        return
     total_lines = root.parsed.line_count
+    if nothing_lost(text, ranges):
+        yield from _over_budget(root, text, total_lines, options["budget-lines"], caps)
+        return
     reasons = caps_exceeded(text, total_lines, *caps)
     size = len(text.encode("utf-8"))
     entries = entry_lines(root)
@@ -177,6 +182,24 @@ def check(store, options):
         + (f"; {plural(cut_off, 'entry')} above the cut {'links' if cut_off == 1 else 'link'} through a reference "
            f"definition below it (`[x]: file.md`), so {'it loses its' if cut_off == 1 else 'they lose their'} "
            "target too" if cut_off else ""),
+    )
+
+
+def past_budget(text: str, budget) -> bool:
+    """Whether the root runs past its line budget (``budget-lines``) with more than blank lines."""
+    return budget is not None and bool("".join(text.split("\n")[budget:]).strip())
+
+
+def _over_budget(root, text: str, total_lines: int, budget, caps):
+    """The finding of a root that loads whole but runs past its line budget."""
+    if not past_budget(text, budget):
+        return
+    loads = " / ".join(f"{cap:,} {unit}" for cap, unit in zip(caps, ("lines", "bytes", "characters")) if cap is not None)
+    yield Problem(
+        root.path, budget + 1, 1,
+        f"{root.rel} is {total_lines:,} lines, over the store's budget of {budget:,}: it still loads whole "
+        f"(the load cap is {loads or 'not set'}), but every session reads all of it; move detail into topic files "
+        "and keep one short line per topic",
     )
 
 

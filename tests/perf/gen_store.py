@@ -381,7 +381,7 @@ class MemoryStoreHistory(SyntheticStore):
             raise SystemExit(f"{shown} root lines: too many topic maps for the moc root cap; use fewer files")
         self._render_root(["", "## House rules"] + [f"- Rule {i}: keep one fact per memory file and link it from one topic."
                                                     for i in range(1, 42 - shown - 1)])
-        rows.append((root, 41, "MEM101", "root of 42 lines, over the 40-line cap"))
+        rows.append((root, 41, "MEM101", "root of 42 lines, over the 40-line budget"))
         full = sorted(s for s, e in self.entries.items() if len(e) == PER_TOPIC)
         rng.shuffle(full)
         long_sub, big_sub = full.pop(), full.pop()

@@ -195,6 +195,29 @@ def test_blank_lines_at_the_end_do_not_count_toward_the_topic_and_memory_caps(ma
     assert codes(findings(more), "MEM104") == [("m.md", 301)]
 
 
+def test_a_thin_roots_line_budget_is_no_load_cap(make_store, cli):
+    """moc keeps the root under 40 lines, a budget below the harness's
+    200-line cut: over it, the root still loads whole, and the finding says
+    so; past the cut, lines are lost as anywhere. Blank lines past the budget
+    cost nothing; other presets have no budget unless one is set."""
+    def mem101(root, *args, **files):
+        store = make_store({"MEMORY.md": root, **memories(210), **files}, sub=str(len(root)) + "".join(args))
+        return [(f["line"], f["message"]) for f in
+                cli("check", "--format", "json", "--select", "MEM101", *args, store).json()]
+
+    thin = "# Index\n" + entries(41)  # 42 lines
+    assert mem101(thin, "--preset", "moc") == [(41, "MEMORY.md is 42 lines, over the store's budget of 40: it still "
+                                                 "loads whole (the load cap is 200 lines / 25,000 bytes), but every "
+                                                 "session reads all of it; move detail into topic files and keep one "
+                                                 "short line per topic")]
+    assert mem101("# Index\n" + entries(39) + "\n\n\n", "--preset", "moc") == []  # past 40: blank lines only
+    assert mem101(thin, "--preset", "claude-code") == []
+    [(line, message)] = mem101("# Index\n" + entries(205), "--preset", "moc")
+    assert line == 201 and "over the load cap (200 lines): lines 201-206 are never loaded" in message
+    config = {".memlint.yaml": "rules:\n  root-budget:\n    budget-lines: 10\n"}
+    assert [line for line, _ in mem101(thin, "--preset", "claude-code", **config)] == [11]
+
+
 def test_mem101_option_from_config(make_store, findings):
     store = make_store(
         {"MEMORY.md": "# Index\n" + entries(20), **memories(20), ".memlint.yaml": "rules:\n  root-budget:\n    max-lines: 10\n"}
