@@ -20,7 +20,8 @@ Fires: a 249-line MEMORY.md under claude-code; a 44-line one under moc. The find
 line that will not load, counts the index entries that will not, and names
 the files the agent then reaches no other way (an entry past the cut for a
 file a topic above it lists too loses nothing; one for a topic loses all it
-lists). A byte order mark counts (three bytes, one character). Characters
+lists; a daily log, read by its date, and a file the store exempts are
+never named). A byte order mark counts (three bytes, one character). Characters
 are counted as OpenClaw (JavaScript) counts them: an emoji outside the Basic
 Multilingual Plane is two. Blank lines past the cap, and nothing else, lose
 nothing and are not reported.
@@ -166,7 +167,9 @@ def check(store, options):
     hidden_entries = [n for n in entries if n in hidden]
     targetless = _targets_cut_off(root, hidden, store.settings["wikilinks"] != "off")
     cut_off = len({line for line, _ in targetless if line in entries})
-    lost = store.graph.reached_only_through(hidden, targetless)
+    # (a daily log, or a file the store exempts, is read by its date or by name, not through an index: not lost)
+    lost = [rel for rel in store.graph.reached_only_through(hidden, targetless)
+            if store.docs[rel].role not in ("log", "exempt")]
     shown = " and ".join(f"line {start:,}" if start == end else f"lines {start:,}-{end:,}" for start, end in ranges)
     yield Problem(
         root.path,

@@ -174,6 +174,27 @@ def test_mem101_openclaw_drops_the_middle_and_keeps_the_end(make_store, cli):
     assert f"hiding {last - first + 1} index entries" in message
 
 
+def test_mem101_does_not_call_daily_logs_listed_past_the_cut_unread(make_store, cli):
+    """OpenClaw reads daily logs by their date (and search finds them), not
+    through the root: a log listed only on a dropped line is no file lost,
+    as a memory listed only there is."""
+    import re
+
+    mems = [f"- [M{i}](m{i}.md) — a fact " + "x" * 60 + "\n" for i in range(140)]
+    logs = [f"- [{d}](memory/2026-06-{d:02}.md) — the day's log " + "x" * 60 + "\n" for d in range(1, 11)]
+    root = "# Memory\n" + "".join(mems[:100] + logs + mems[100:])  # the logs on lines 102-111
+    files = {"MEMORY.md": root, **{f"memory/2026-06-{d:02}.md": f"- {d}: worked\n" for d in range(1, 11)},
+             **{f"m{i}.md": "# m\n" for i in range(140)}}
+    [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "openclaw", make_store(files)).json()
+    first, last = (int(n) for n in re.search(r"lines (\d+)-(\d+) are never loaded", f["message"]).groups())
+    log_lines = range(102, 112)
+    assert first < log_lines[0] and log_lines[-1] < last  # every log entry is dropped, and memories' around them
+    memories_lost = [f"m{line - 2 if line < 102 else line - 12}.md" for line in range(first, last + 1)
+                     if line not in log_lines]
+    assert f"hiding {last - first + 1} index entries; {len(memories_lost)} files are reached only through those lines, " \
+           f"so the agent never reads them: {', '.join(memories_lost[:5])} and {len(memories_lost) - 5} more" in f["message"]
+
+
 def test_mem101_counts_entries_nested_deep_and_in_blockquotes(make_store, cli):
     root = ("# Index\n" + entries(199) + "1. Topic\n   1. Sub\n      1. Subsub\n         - [A](m1.md)\n"
             "         - [B](m2.md)\n> - [Q](m3.md)\n")
