@@ -513,7 +513,7 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
         raise HistoryError(f"{root}: not a directory")
     status, out, err = _run(root, ["rev-parse", "--is-shallow-repository", "--show-toplevel", "--verify", "-q", "HEAD"],
                             check=False)
-    lines = _decode(out).splitlines()
+    lines = _decode(out).split("\n")  # (not splitlines: a folder's name may hold U+2028 or a form feed)
     if len(lines) < 2 or lines[0] not in ("true", "false"):
         raise NotAWorkTree(gitrun.first_error_line(err) or f"{root}: not a git work tree")
     shallow = lines[0] == "true"

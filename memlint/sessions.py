@@ -797,7 +797,9 @@ class SessionIndex:
                         "UPDATE sessions SET day = ?, hash = ? WHERE rid = ?", (day, h, rid)
                     )
                     conn.execute("DELETE FROM fts WHERE rowid = ?", (rid,))
-                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rid, s.text))
+                # (a lone surrogate, a transcript cut inside an emoji, is refused by SQLite: a "?" instead)
+                text = s.text.encode("utf-8", "replace").decode("utf-8")
+                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rid, text))
                 known[s.id] = (rid, h)
                 n += 1
         self._clear_caches()

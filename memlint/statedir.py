@@ -21,7 +21,7 @@ def git_dir(repo_root: Path) -> Path | None:
         found = dot_git
     elif dot_git.is_file():
         try:
-            first = dot_git.read_text(encoding="utf-8").splitlines()[0]
+            first = dot_git.read_text(encoding="utf-8").split("\n")[0]  # (a path may hold U+2028)
         except (OSError, UnicodeDecodeError, IndexError):
             return None
         if first.startswith("gitdir:"):
@@ -56,13 +56,15 @@ def state_dir(repo_root: Path, store_dir: Path) -> Path:
     if base is not None and os.access(base, os.W_OK):
         folder = base / "memlint"
     else:
-        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        key = hashlib.blake2b(str(store_dir.resolve()).encode(), digest_size=8).hexdigest()
+        # A relative XDG_CACHE_HOME is to be ignored (the XDG spec): it would put the cache in the store
+        xdg = os.environ.get("XDG_CACHE_HOME") or ""
+        cache = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+        key = hashlib.blake2b(os.fsencode(store_dir.resolve()), digest_size=8).hexdigest()
         folder = cache / "memlint" / key
     folder.mkdir(parents=True, exist_ok=True)
     if base is None or folder.parent != base:
         return folder
     # one folder per store inside a repository that holds several
-    sub = folder / hashlib.blake2b(str(store_dir.resolve()).encode(), digest_size=6).hexdigest()
+    sub = folder / hashlib.blake2b(os.fsencode(store_dir.resolve()), digest_size=6).hexdigest()  # (any bytes)
     sub.mkdir(exist_ok=True)
     return sub

@@ -835,3 +835,59 @@ def test_a_fifo_in_place_of_triage_state_is_not_waited_on(tmp_path, name):
     os.mkfifo(state)
     run = memlint("triage", store, timeout=30)  # a wait on the FIFO would time out
     assert run.code == 0 and "1 file scored" in run.stdout
+
+
+@pytest.mark.parametrize("folder", [os.fsdecode(b"Donn\xe9es"), "notes\u2028old", "form\x0cfeed"],
+                         ids=["latin-1 name", "U+2028", "form feed"])
+def test_a_repository_folder_named_oddly_is_linted_with_its_cache_and_its_git_rules(tmp_path, folder):
+    """A folder name in another encoding (Latin-1 bytes, not UTF-8) once made
+    the cache's key fail, and one holding a character Python splits lines
+    on (U+2028, a form feed) cut git's answer in two: internal errors."""
+    repo = _repo_with_store(tmp_path, folder)
+    _commit(repo, "base")
+    for _ in range(2):  # the second run reads the cache the first wrote
+        run = memlint("check", "--format", "json", repo / "memory")
+        assert run.code == 1 and "MEM000" not in run.stdout and "internal error" not in run.stderr, run.stderr
+        assert {(p, line, code) for p, line, code in run.triples() if code.startswith("MEM0")} == EXPECTED
+    assert (repo / ".git" / "memlint").is_dir()
+
+
+def test_init_in_a_folder_named_in_another_encoding_writes_a_configuration_that_reads(tmp_path):
+    """YAML is UTF-8: a root path that is not cannot be written in it, and is
+    left out (the root is found without it), not written as a broken string."""
+    top = tmp_path / "repo"
+    folder = os.fsdecode(b"Donn\xe9es")
+    write(top, {f"{folder}/MEMORY.md": "# Index\n- [a](a.md)\n", f"{folder}/a.md": MEM.format(name="a")})
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    init = memlint("init", cwd=top)
+    assert init.code == 0, init.stderr
+    text = (top / ".memlint.yaml").read_text("utf-8")
+    assert "# root: left out: the path" in text and "\nroot:" not in text
+    run = memlint("check", "--format", "json", cwd=top)
+    assert run.code == 0 and "invalid YAML" not in run.stderr, run.stderr
+
+
+def test_a_relative_xdg_cache_home_is_ignored_so_check_writes_nothing_into_the_store(tmp_path):
+    """Outside git the cache goes to the user cache folder; a relative
+    XDG_CACHE_HOME is to be ignored (the XDG spec), not made a folder in the
+    store (``check`` never writes a file there)."""
+    store = write(tmp_path / "store", {"MEMORY.md": "# Index\n- [a](a.md)\n", "a.md": MEM.format(name="a")})
+    home = tmp_path / "home"
+    env = {**_env(), "XDG_CACHE_HOME": ".cache", "HOME": str(home)}
+    before = sorted(p.relative_to(store) for p in store.rglob("*"))
+    result = subprocess.run([sys.executable, "-m", "memlint", "check", "."], cwd=store, env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.relative_to(store) for p in store.rglob("*")) == before
+    assert list((home / ".cache" / "memlint").iterdir())  # the cache went to ~/.cache
+
+
+def test_a_transcript_cut_inside_an_emoji_is_indexed_not_an_internal_error(tmp_path):
+    """A JSON line holding half of a surrogate pair (`\\ud83d`, text cut inside
+    an emoji) reads as a lone surrogate, which SQLite refuses."""
+    repo = _repo_with_store(tmp_path)
+    _commit(repo, "base")
+    sessions = write(tmp_path / "sessions", {
+        "s1.jsonl": '{"type":"user","message":{"content":"ripgrep \\ud83d rocks"},"timestamp":"2026-02-28T10:00:00Z"}\n'})
+    run = memlint("health", repo / "memory", "--sessions", sessions, "--today", "2026-03-01")
+    assert run.code in (0, 1) and "internal error" not in run.stderr, run.stderr

@@ -301,7 +301,8 @@ def test_rules_lists_every_rule(cli):
 
 def test_rule_shows_docs_by_code_or_name(cli):
     out = cli("rule", "MEM101").output
-    assert out.startswith("MEM101 root-budget") and "Fires" in out and "Fix" in out and "max-lines: claude-code 200, openclaw null, moc 40" in out
+    assert out.startswith("MEM101 root-budget") and "Fires" in out and "Fix" in out and "max-lines: claude-code 200, openclaw null, moc 200" in out
+    assert "budget-lines: claude-code null, openclaw null, moc 40, three-layer null, generic null" in out
     assert cli("rule", "root-budget").output == out
     assert cli("rule", "mem101").output == out
     missing = cli("rule", "MEM999")

@@ -113,7 +113,12 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
     if len(loaded) == 1:
         store = loaded[0]
         root = (store.dir / store.root_name).relative_to(folder.resolve()).as_posix()
-        out.append(f"root: {_yaml_value(root)}")
+        try:
+            root.encode("utf-8")
+            out.append(f"root: {_yaml_value(root)}")
+        except UnicodeEncodeError:  # a folder named in another encoding: YAML (UTF-8) cannot name it
+            out.append(f"# root: left out: the path {printable(root)} is not UTF-8, so a configuration file "
+                       "cannot name it; the root is found without it")
     out += [
         "",
         "# Files to read, relative to the store folder; README, CHANGELOG, CLAUDE.md and",
