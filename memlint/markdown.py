@@ -183,6 +183,9 @@ def _find_frontmatter(lines: list[str]) -> tuple[int, int] | None:
 _ANY_KEY_LINE = re.compile(r"""^( *)(?:"((?:[^"\\]|\\.)+)"|'((?:[^']|'')+)'|([^\s:#'"\-{\[][^:#]*?))[ \t]*:(?:[ \t]|$)""")
 
 
+_FLOW_KEY = re.compile(r"""[{,]\s*["']?([A-Za-z_][\w.-]*)["']?\s*:""")  # a key of a flow mapping on one line
+
+
 def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:
     """Map top-level keys (and keys one level down, dotted) to 1-based lines."""
     out: dict[str, int] = {}
@@ -198,6 +201,10 @@ def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:
         if indent == 0:
             parent = key
             out.setdefault(key, line)
+            value = raw[m.end():].lstrip()
+            if value.startswith("{"):  # `metadata: {type: user, status: x}`: its keys are on this line
+                for inner in _FLOW_KEY.findall(value):
+                    out.setdefault(f"{key}.{inner}", line)
         elif parent is not None:
             out.setdefault(f"{parent}.{key}", line)
     return out

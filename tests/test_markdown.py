@@ -23,6 +23,15 @@ def test_crlf_frontmatter_key_lines():
     assert p.key_lines == {"name": 2, "metadata": 3, "metadata.type": 4}
 
 
+def test_keys_of_a_flow_mapping_on_one_line_are_on_its_line():
+    """`metadata: {type: user, status: superseded}`: a finding on `status`
+    sits on that line, not on line 1 (the multi-line form was already right)."""
+    p = parse('---\nname: a\nmetadata: {type: user, "status": superseded, superseded_by: x, created: 2030-01-01}\n'
+              "tags: [a, b]\n---\nBody\n")
+    assert p.key_lines == {"name": 2, "metadata": 3, "metadata.type": 3, "metadata.status": 3,
+                           "metadata.superseded_by": 3, "metadata.created": 3, "tags": 4}
+
+
 def test_no_frontmatter():
     p = parse("# Title\n\nText\n")
     assert p.frontmatter is None and p.frontmatter_lines is None and p.body_line == 1
