@@ -164,7 +164,12 @@ class RepoFiles:
 
     def kind(self, rel: str) -> str | None:
         """'file', 'dir', 'outside' (a symlink leads out) or None (missing)."""
-        return _walk_path(rel, self.root, self._lstat, self._readlink, self.MAX_LINK_HOPS)
+        return _walk_path(rel, self.root, self._lstat, self._readlink, self.MAX_LINK_HOPS)[0]
+
+    def real(self, rel: str) -> str | None:
+        """The path ``rel`` is, its symbolic links followed, when it is a file inside the repository."""
+        kind, path = _walk_path(rel, self.root, self._lstat, self._readlink, self.MAX_LINK_HOPS)
+        return path if kind == "file" else None
 
     def _readlink(self, rel: str) -> str | None:
         try:
@@ -173,11 +178,11 @@ class RepoFiles:
             return None
 
 
-def _walk_path(rel: str, root: Path | None, kind_of, target_of, max_hops: int) -> str | None:
-    """'file', 'dir', 'outside' or None (missing) for a repository path, one
-    component at a time: ``kind_of(path)`` says 'file', 'dir', 'link' or
-    None; a link is followed to ``target_of(path)`` while it stays inside
-    the repository (``root`` makes an absolute target relative)."""
+def _walk_path(rel: str, root: Path | None, kind_of, target_of, max_hops: int) -> tuple[str | None, str]:
+    """('file', 'dir', 'outside' or None (missing), the path reached) for a
+    repository path, one component at a time: ``kind_of(path)`` says 'file',
+    'dir', 'link' or None; a link is followed to ``target_of(path)`` while it
+    stays inside the repository (``root`` makes an absolute target relative)."""
     parts = [p for p in rel.split("/") if p not in ("", ".")]
     done = ""
     hops = 0
@@ -186,28 +191,28 @@ def _walk_path(rel: str, root: Path | None, kind_of, target_of, max_hops: int) -
         parts.pop(0)
         kind = kind_of(current)
         if kind is None:
-            return None
+            return None, current
         if kind == "link":
             hops += 1
             target = target_of(current)
             if hops > max_hops or not target:
-                return None
+                return None, current
             if os.path.isabs(target) or _WINDOWS_PATH.match(target):
                 try:
                     joined = posixpath.normpath(Path(target).relative_to(root).as_posix())
                 except (ValueError, TypeError):
-                    return "outside"
+                    return "outside", current
             else:
                 joined = posixpath.normpath(posixpath.join(done, target))
             if joined == ".." or joined.startswith("../"):
-                return "outside"
+                return "outside", current
             parts = [p for p in joined.split("/") if p not in ("", ".")] + parts
             done = ""
             continue
         if kind == "file" and parts:
-            return None  # a file used as a folder
+            return None, current  # a file used as a folder
         done = current
-    return kind_of(done) if done else "dir"
+    return (kind_of(done) if done else "dir"), done
 
 
 class IndexedFiles:
@@ -232,7 +237,15 @@ class IndexedFiles:
             if rel in self._files:
                 return "file"
             return "dir" if rel in self._dirs else None
-        return _walk_path(rel, self._root, self._kind_of, self._links.get, self.MAX_LINK_HOPS)
+        return _walk_path(rel, self._root, self._kind_of, self._links.get, self.MAX_LINK_HOPS)[0]
+
+    def real(self, rel: str) -> str | None:
+        """``RepoFiles.real``, through the index."""
+        rel = posixpath.normpath(rel) if rel else ""
+        if not self._links:
+            return rel if rel in self._files else None
+        kind, path = _walk_path(rel, self._root, self._kind_of, self._links.get, self.MAX_LINK_HOPS)
+        return path if kind == "file" else None
 
     def _kind_of(self, path: str) -> str | None:
         if path in self._links:
@@ -569,6 +582,11 @@ class Graph:
                 # GitHub. Broken everywhere, so the verdict does not depend on
                 # the machine.
                 return BROKEN, repo_rel
+            # through a symbolic link to a folder of the store (projects -> projects-2026): that file
+            real = self.files.real(repo_rel)
+            real_rel = self.repo_to_store(real) if real is not None and real != repo_rel else None
+            if real_rel in self.store.docs:
+                return OK, real_rel
         kind = self.files.kind(repo_rel)
         if kind == "outside":
             return OUTSIDE, repo_rel

@@ -385,3 +385,19 @@ def test_links_through_committed_symbolic_links_are_judged_as_without_staged(rep
     assert codes(cli, "--staged", "--select", "MEM2", repo / "memory") == plain
     os.unlink(repo / "docs" / "guide.md")  # gone from disk, still in the index: the commit holds it
     assert codes(cli, "--staged", "--select", "MEM2", repo / "memory") == plain
+
+
+def test_a_link_through_a_symbolic_link_to_a_folder_of_the_store_reaches_its_file(repo, cli):
+    """`projects -> projects-2026` inside the store, and the root links
+    `projects/roadmap.md`: the file the store reads as
+    projects-2026/roadmap.md is reached, no orphan, plain and staged alike."""
+    memory = repo / "memory"
+    (memory / "projects-2026").mkdir(parents=True)
+    (memory / "projects-2026" / "roadmap.md").write_text("---\nname: roadmap\ndescription: d\ntype: project\n---\nQ3.\n")
+    (memory / "projects-2026" / "stray.md").write_text("---\nname: stray\ndescription: d\ntype: project\n---\nX.\n")
+    (memory / "projects").symlink_to("projects-2026")
+    (memory / "MEMORY.md").write_text("# I\n- [Roadmap](projects/roadmap.md) — Q3 plan\n")
+    git(repo, "add", "memory")
+    expected = [("memory/projects-2026/stray.md", 1, "MEM201")]  # listed nowhere: still an orphan
+    assert codes(cli, "--select", "MEM2", memory) == expected
+    assert codes(cli, "--staged", "--select", "MEM2", memory) == expected
