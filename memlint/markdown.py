@@ -1051,7 +1051,15 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
                 kind = "autolink" if is_auto else ("image" if child.type == "image" else "link")
                 row = line0 + offset
                 col = _column(probe_lines, row, cursors, href, kind)
-                out.append(Link(href, index.first_line + row, col, kind, child.content if kind == "image" else ""))
+                # A code span across lines holds its line break as a space: the link may sit further down
+                later = row + 1
+                while col is None and later < token.map[1]:
+                    col = _column(probe_lines, later, cursors, href, kind)
+                    if col is not None:
+                        row, offset = later, later - line0
+                    later += 1
+                out.append(Link(href, index.first_line + row, col or 1, kind,
+                                child.content if kind == "image" else ""))
             elif child.type == "html_inline":
                 offset += child.content.count("\n")
     return out
@@ -1061,10 +1069,10 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
 _REFERENCE_SHAPE = re.compile(r"\[(?:[^\[\]]|\[[^\[\]]*\])*\](?:\[[^\[\]]*\])?")
 
 
-def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str, kind: str) -> int:
-    """1-based column of the next link on a line: its '[' (or '!['), or '<'."""
+def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str, kind: str) -> int | None:
+    """1-based column of the next link on a line: its '[' (or '!['), or '<'; None when the line has none."""
     if not 0 <= row < len(probe_lines):
-        return 1
+        return None
     line = _ESCAPED.sub("__", probe_lines[row])
     cursor = cursors.get(row, 0)
     pos = end = -1
@@ -1096,7 +1104,7 @@ def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str
         if pos > 0 and line[pos - 1] == "!" and kind == "image":
             pos -= 1
     if pos < 0:
-        return 1
+        return None
     cursors[row] = max(end, pos + 1)  # the next link on this line starts after this one
     return pos + 1
 

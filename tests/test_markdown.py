@@ -32,6 +32,16 @@ def test_keys_of_a_flow_mapping_on_one_line_are_on_its_line():
                            "metadata.superseded_by": 3, "metadata.created": 3, "tags": 4}
 
 
+def test_a_link_after_a_code_span_that_wraps_lines_is_on_its_own_line():
+    """A code span across a line break holds the break as a space, so the
+    parser's count of lines fell one short: the link sat on the line above, at
+    column 1 (a root entry past the load cap then counted as loaded)."""
+    text = ("# M\n- Tip: run `git log\n  --follow` then see [Deploy](deploy.md)\n"
+            "  and `a\n  b` and [c](c.md), [d](d.md)\n- [X](x.md) &amp; more\n")
+    assert [(link.target, link.line, link.column) for link in parse(text).links] == [
+        ("deploy.md", 3, 22), ("c.md", 5, 10), ("d.md", 5, 21), ("x.md", 6, 3)]
+
+
 def test_no_frontmatter():
     p = parse("# Title\n\nText\n")
     assert p.frontmatter is None and p.frontmatter_lines is None and p.body_line == 1
