@@ -1083,20 +1083,20 @@ def _column(probe_lines: list[str], row: int, cursors: dict[int, int], href: str
                 break
         end = line.find(">", pos) + 1 if pos >= 0 else -1
     else:
-        for needle in ("](" + href, "](<" + href):
-            close = line.find(needle, cursor)
-            if close >= 0:
-                depth, i = 0, close
-                while i >= 0:
-                    if line[i] == "]":
-                        depth += 1
-                    elif line[i] == "[":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    i -= 1
-                pos, end = i, close + len(needle)
-                break
+        # `](href`, `](<href` or `]( href`: the first after the cursor (a space is allowed before a destination)
+        found = re.compile(r"\]\([ \t]*<?" + re.escape(href)).search(line, cursor) if href else None
+        if found is not None:
+            close = found.start()
+            depth, i = 0, close
+            while i >= 0:
+                if line[i] == "]":
+                    depth += 1
+                elif line[i] == "[":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                i -= 1
+            pos, end = i, found.end()
         if pos < 0:  # a reference link, `[text][label]` or `[label]`: the next one starts after it
             pos = line.find("[", cursor)
             shape = _REFERENCE_SHAPE.match(line, pos) if pos >= 0 else None

@@ -42,6 +42,16 @@ def test_a_link_after_a_code_span_that_wraps_lines_is_on_its_own_line():
         ("deploy.md", 3, 22), ("c.md", 5, 10), ("d.md", 5, 21), ("x.md", 6, 3)]
 
 
+def test_a_space_before_a_destination_keeps_each_link_at_its_own_column():
+    """`[Missing]( gone.md)` then `[older](gone.md)` on one line (an entity
+    sends the file to the reference parser): the first link's column was the
+    second's, and the second's 1."""
+    p = parse("- [Missing]( gone.md) — and [older](gone.md) &amp; more\n- [N](<no.md>) and [M](\tno.md)\n")
+    assert p.used_reference_parser
+    assert [(link.target, link.line, link.column) for link in p.links] == [
+        ("gone.md", 1, 3), ("gone.md", 1, 29), ("no.md", 2, 3), ("no.md", 2, 20)]
+
+
 def test_no_frontmatter():
     p = parse("# Title\n\nText\n")
     assert p.frontmatter is None and p.frontmatter_lines is None and p.body_line == 1
