@@ -102,6 +102,9 @@ def _count_aliases(fm_text: str) -> int:
     return len(re.findall(r"(?:^|[\s\[{,:-])\*[^\s,\]}]+", fm_text))
 
 
+_PASTED_BREAKS = {0x85: " ", 0x2028: " ", 0x2029: " "}
+
+
 def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tuple[object, FrontmatterError | None]:
     """Parse frontmatter YAML; errors carry the file line and column.
 
@@ -118,6 +121,11 @@ def load_yaml(fm_text: str, first_line: int, *, what: str = "frontmatter") -> tu
     if conflict:
         line = first_line + fm_text.count("\n", 0, conflict.start())
         return None, FrontmatterError(f"unresolved merge conflict marker {conflict.group(1)}", line, 1)
+    if "\u2028" in fm_text or "\u2029" in fm_text or "\x85" in fm_text:
+        # PyYAML (YAML 1.1) breaks lines at these, where the file and YAML 1.2
+        # do not: pasted into a value, one made a false error. A space each
+        # (as YAML 1.1 folds one in a quoted value), so every offset holds.
+        fm_text = fm_text.translate(_PASTED_BREAKS)
     data = _simple_yaml(fm_text)
     if data is not _NOT_SIMPLE:
         return data, None

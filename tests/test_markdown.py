@@ -52,6 +52,18 @@ def test_a_space_before_a_destination_keeps_each_link_at_its_own_column():
         ("gone.md", 1, 3), ("gone.md", 1, 29), ("no.md", 2, 3), ("no.md", 2, 20)]
 
 
+def test_a_line_separator_pasted_into_a_frontmatter_value_is_no_yaml_error():
+    """PyYAML (YAML 1.1) breaks lines at U+2028, U+2029 and U+0085; the file
+    and YAML 1.2 do not. Pasted into a value from a web page, one made a false
+    MEM002 on the wrong line; a real error after it is on its own line."""
+    p = parse("---\nname: a\ndescription: pasted\u2028text and\x85more\ntype: user\n---\nA\n")
+    assert p.frontmatter_error is None
+    assert p.frontmatter == {"name": "a", "description": "pasted text and more", "type": "user"}
+    p = parse("---\nname: a\ndescription: pasted\u2028text\ntype: user\nbad: [unclosed\n---\nA\n")
+    assert p.frontmatter_error is not None and p.frontmatter_error.line == 6
+    assert "flow sequence that began on line 5" in p.frontmatter_error.message
+
+
 def test_no_frontmatter():
     p = parse("# Title\n\nText\n")
     assert p.frontmatter is None and p.frontmatter_lines is None and p.body_line == 1
