@@ -14,6 +14,7 @@ it follows copies to the original's birth).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -1214,6 +1215,16 @@ class ChangedLines(list):
     at: int = 1
 
 
+_TASK = re.compile(r"(\s*(?:[-*+]|\d+[.)])\s+\[) \]")  # a list item's open checkbox, `- [ ]`
+
+
+def _ticked(old: str, new: str) -> bool:
+    """Whether ``new`` is ``old`` with its task's checkbox ticked (`- [ ]` to
+    `- [x]`): a log records the task done, it does not rewrite what it said."""
+    task = _TASK.match(old)
+    return task is not None and new in (f"{task.group(1)}x]{old[task.end():]}", f"{task.group(1)}X]{old[task.end():]}")
+
+
 def _changed_old_lines(diff: str) -> dict[str, list[int]]:
     result: dict[str, ChangedLines] = {}
     lines: list[int] = ChangedLines()
@@ -1221,13 +1232,16 @@ def _changed_old_lines(diff: str) -> dict[str, list[int]]:
     old_no = 0
     new_at = 1
     removed: tuple[int, str] | None = None  # the last removed line, for the no-newline case
+    replaced: list[tuple[int, str]] = []  # the hunk's removed lines the added ones have not yet been paired with
+    run: list[int] = []  # the hunk's removed lines, in order
+    first_hunk = False  # the hunk holds the file's first change (``ChangedLines.at``)
     previous = ""
     old_name: str | None = None
     for line in diff.split("\n"):
         if line.startswith("diff --git "):
             in_hunk, lines, old_name = False, [], None
         elif line.startswith("@@ "):
-            in_hunk, removed = True, None
+            in_hunk, removed, replaced, run, first_hunk = True, None, [], [], not lines
             parts = line.split(" ")
             old_no = int(parts[1][1:].partition(",")[0])  # "-start,count"
             start, _, count = parts[2][1:].partition(",")  # "+start,count": after line start when count is 0
@@ -1245,6 +1259,8 @@ def _changed_old_lines(diff: str) -> dict[str, list[int]]:
                 lines.at = new_at
             lines.append(old_no)
             removed = (old_no, line[1:])
+            replaced.append(removed)
+            run.append(old_no)
             old_no += 1
         elif line.startswith("+") and removed and previous.startswith("\\"):
             # "-x / \\ No newline at end of file / +x": the last line only gained
@@ -1252,6 +1268,14 @@ def _changed_old_lines(diff: str) -> dict[str, list[int]]:
             if line[1:] == removed[1] and lines and lines[-1] == removed[0]:
                 lines.pop()
             removed = None
+        elif line.startswith("+") and in_hunk and replaced:
+            # the removed lines and the added ones, in turn (one run a hunk: -U0): a task ticked done is no rewrite
+            number, text = replaced.pop(0)
+            if _ticked(text, line[1:]) and number in lines:
+                lines.remove(number)
+                left = [n for n in run if n in lines]
+                if first_hunk and left:  # the finding sits on the first line still rewritten
+                    lines.at = new_at + run.index(left[0])
         previous = line
     return {path: found for path, found in result.items() if found}
 

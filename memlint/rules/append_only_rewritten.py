@@ -14,8 +14,9 @@ against what is being committed (the commits since and the staged change as
 one: a commit that restores a rewritten log passes), and a log born since
 REV at its staged change against HEAD. A plain ``check``
 has no change to judge and stays quiet. Adding lines anywhere is fine; so is
-giving the last line its missing newline, or changing only how lines end
-(LF to CRLF). Deleting a log whole is a
+giving the last line its missing newline, changing only how lines end (LF
+to CRLF), or ticking a task done (``- [ ] deploy`` to ``- [x] deploy``; its
+words changed, or a tick taken back, is a rewrite). Deleting a log whole is a
 rewrite of every line of it (moving it, to an archive folder say, is not). Files are the store setting
 ``append-only`` (default: the daily-log names ``YYYY-MM-DD.md`` and
 ``YYYY-MM-DD-slug.md``), less those whose frontmatter makes them memories

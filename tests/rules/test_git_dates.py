@@ -621,6 +621,20 @@ def test_a_dated_decision_record_is_retired_by_an_edit_not_a_rewrite(logs, findi
     assert rewritten(findings, logs, "--since", "HEAD~1") == [("memory/2024-01-10.md", 2, "MEM405")]
 
 
+def test_ticking_a_task_done_in_a_daily_log_is_no_rewrite(logs, findings):
+    """`- [ ] deploy` becoming `- [x] deploy` records the task done; changing
+    its words, or unticking it, rewrites what the log said."""
+    logs.write("memory/2024-01-11.md", "- [ ] deploy\n- [ ] review\n* [ ] tests\n1. [ ] notes\n")
+    logs.commit("day two", D2)
+    logs.write("memory/2024-01-11.md", "- [x] deploy\n- [ ] review\n* [X] tests\n1. [x] notes\n- added later\n")
+    assert rewritten(findings, logs, "--staged") == []
+    logs.write("memory/2024-01-11.md", "- [x] deploy\n- [x] review the PR\n* [X] tests\n1. [x] notes\n")
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-11.md", 2, "MEM405")]
+    logs.commit("ticked", D3)
+    logs.write("memory/2024-01-11.md", "- [ ] deploy\n- [x] review the PR\n* [X] tests\n1. [x] notes\n")
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-11.md", 1, "MEM405")]  # unticked
+
+
 def test_appending_to_a_daily_log_is_fine(logs, findings):
     logs.write("memory/2024-01-10.md", logs.read("memory/2024-01-10.md") + "- 12:00 correction: it was 10:30\n")
     assert rewritten(findings, logs, "--staged") == []
