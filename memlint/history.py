@@ -515,6 +515,8 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
     status, out, err = _run(root, ["rev-parse", "--is-shallow-repository", "--show-toplevel", "--verify", "-q", "HEAD"],
                             check=False)
     lines = _decode(out).split("\n")  # (not splitlines: a folder's name may hold U+2028 or a form feed)
+    if lines and not lines[-1]:
+        lines.pop()  # after the last newline
     if len(lines) < 2 or lines[0] not in ("true", "false"):
         raise NotAWorkTree(gitrun.first_error_line(err) or f"{root}: not a git work tree")
     shallow = lines[0] == "true"
