@@ -120,6 +120,7 @@ def check(store, options):
             reported.append(rel)
 
     finder = None
+    root_full: dict = {}  # _root_full's answers, by the line an entry would sit beside
     for rel in sorted(reported):
         doc = docs[rel]
         why = _why(graph, rel)
@@ -139,7 +140,7 @@ def check(store, options):
             if deep is not None:  # it is filed: the index it is filed in is too far down
                 hint = f"; link {deep} from an index nearer the root, or raise index-depth"
             else:
-                hint = _hint(finder, rel)
+                hint = _hint(finder, rel, root_full)
             message = f"not reachable from {root.rel} ({why}){hint}"
         yield Problem(doc.path, 1, 1, message)
 
@@ -192,7 +193,7 @@ def _why(graph, rel: str) -> str:
     return "no index links to it"
 
 
-def _hint(finder: IndexFinder, rel: str) -> str:
+def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
     best = finder.best(rel)
     if best is None:
         topic = finder.unread_topic(rel)
@@ -203,7 +204,8 @@ def _hint(finder: IndexFinder, rel: str) -> str:
     index, near = best
     store = finder.graph.store
     if index == store.root_name:
-        full = _root_full(store, near[1] if near else None)
+        line = near[1] if near else None
+        full = root_full[line] if line in root_full else root_full.setdefault(line, _root_full(store, line))
         if full:
             return (f"; {index} is full: one more entry would take it over its load cap ({full}), and a line that "
                     f"loads now would not; file it in a topic index, moving some of {index}'s entries into one first "
