@@ -205,7 +205,7 @@ def root_load(store: "Store") -> dict | None:
     return {
         "lines": root.parsed.line_count,
         "bytes": len(text.encode("utf-8")),
-        "chars": root_budget.js_length(text),
+        "chars": root_budget.loaded_chars(text),  # as OpenClaw counts them: trailing whitespace trimmed
         "max-lines": caps[0],
         "max-bytes": caps[1],
         "max-chars": caps[2],

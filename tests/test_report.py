@@ -457,6 +457,18 @@ def test_the_shallow_clone_note_keeps_its_code_markup(cli, tmp_path):
     assert "no git)" not in text and "nowhere (no usable git history)" in text  # git is there; its dates are not
 
 
+def test_an_openclaw_root_at_its_cap_counts_its_characters_as_openclaw_does(cli, make_store):
+    """OpenClaw trims the file's trailing whitespace before it measures: a
+    root of 12,000 characters and three newlines loads whole, and the report
+    says 12,000 of 12,000, not 12,003."""
+    body = "# Memory\n- [A](a.md) — " + "x" * 11_977  # 12,000 characters, no newline
+    assert len(body) == 12_000
+    store = make_store({"MEMORY.md": body + "\n\n\n", "a.md": "a\n", ".memlint.yaml": "preset: openclaw\n"})
+    assert [f for f in cli("check", "--format", "json", "--select", "MEM101", store).json()] == []
+    [root_line] = [line for line in report(cli, store).output.splitlines() if line.startswith("- **Root**")]
+    assert root_line.endswith(": 12,000 of 12,000 characters: loads whole")
+
+
 def test_an_openclaw_root_over_its_cap_loses_its_middle_in_the_report_too(cli, make_store):
     """OpenClaw keeps the first 8,400 and the last 2,400 of 12,000 characters:
     the report names the span in the middle, and the memories listed only

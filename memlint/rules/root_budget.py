@@ -120,6 +120,12 @@ def _middle_dropped(lines: list[str], cap: int) -> tuple[int, int] | None:
     return (dropped[0], dropped[-1]) if dropped else None
 
 
+def loaded_chars(text: str) -> int:
+    """The root's characters as OpenClaw measures them against its cap: its
+    trailing whitespace trimmed (JavaScript's trimEnd), in ``js_length``."""
+    return js_length(text.rstrip(_JS_SPACE))
+
+
 def js_length(text: str) -> int:
     """Characters as OpenClaw counts them: JavaScript's ``length``, in UTF-16
     code units, so a character outside the Basic Multilingual Plane (an
@@ -144,7 +150,7 @@ def caps_exceeded(text: str, line_count: int, max_lines, max_bytes, max_chars) -
         over.append(f"{max_lines:,} lines")
     if max_bytes is not None and len(text.encode("utf-8")) > max_bytes:
         over.append(f"{max_bytes:,} bytes")
-    if max_chars is not None and js_length(text) > max_chars:
+    if max_chars is not None and loaded_chars(text) > max_chars:
         over.append(f"{max_chars:,} characters")
     return over
 
@@ -175,7 +181,7 @@ def check(store, options):
         root.path,
         ranges[0][0],
         1,
-        f"{root.rel} is {total_lines:,} lines / {size:,} bytes / {js_length(text):,} characters, over the load cap "
+        f"{root.rel} is {total_lines:,} lines / {size:,} bytes / {loaded_chars(text):,} characters, over the load cap "
         f"({' and '.join(reasons)}): "
         + shown + (" is" if len(hidden) == 1 else " are") + " never loaded, "
         f"hiding {plural(len(hidden_entries), 'index entry')}"

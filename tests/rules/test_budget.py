@@ -145,12 +145,13 @@ def test_mem101_openclaw_character_cap(make_store, findings):
 
 def test_mem101_openclaw_counts_characters_as_javascript_does(make_store, cli):
     """OpenClaw compares JavaScript's length, in UTF-16 units: an emoji is two.
-    7,097 code points, of which 7,000 emoji, are 14,097 of its characters."""
+    7,097 code points, of which 7,000 emoji, are 14,097 of its characters;
+    14,096 once the last newline is trimmed, as OpenClaw trims the file."""
     root = "# Memory\n" + ("Mood: " + "😀" * 1000 + "\n") * 7 + "- [Fix](memory/2026-01-01.md) — newest\n"
     assert len(root) == 7097 and len(root.encode("utf-16-le")) // 2 == 14097
     store = make_store({"MEMORY.md": root, "memory/2026-01-01.md": "# log\n"})
     [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "openclaw", store).json()
-    assert "14,097 characters" in f["message"] and "12,000 characters" in f["message"]
+    assert "14,096 characters" in f["message"] and "12,000 characters" in f["message"]
     # OpenClaw keeps the first 8,400 and the last 2,400 of them: lines 6-7 go, the newest entry at the end stays
     assert f["line"] == 6 and "lines 6-7 are never loaded, hiding 0 index entries" in f["message"]
 
