@@ -1036,6 +1036,7 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
         source = re.sub(r"\r(?!\n)", " ", source)
     out: list[Link] = []
     cursors: dict[int, int] = {}
+    source_lines: list[str] | None = None
     for token in _markdown_it().parse(source):
         if token.type != "inline" or not token.map or not token.children:
             continue
@@ -1051,6 +1052,12 @@ def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], 
                 kind = "autolink" if is_auto else ("image" if child.type == "image" else "link")
                 row = line0 + offset
                 col = _column(probe_lines, row, cursors, href, kind)
+                if col is None:
+                    # Blanked as code where CommonMark sees none (a stray backtick on the
+                    # line above, in another block): the line as written holds it
+                    if source_lines is None:
+                        source_lines = source.split("\n")
+                    col = _column(source_lines, row, cursors, href, kind)
                 # A code span across lines holds its line break as a space: the link may sit further down
                 later = row + 1
                 while col is None and later < token.map[1]:

@@ -64,6 +64,14 @@ def test_a_line_separator_pasted_into_a_frontmatter_value_is_no_yaml_error():
     assert "flow sequence that began on line 5" in p.frontmatter_error.message
 
 
+def test_a_stray_backtick_in_the_block_above_does_not_hide_a_links_column():
+    """A code span cannot cross into the next block (a list item here):
+    memlint's blanking of code took the stray backtick's line and the item's
+    text as one span, and the link fell to column 1."""
+    p = parse("Intro with a stray backtick ` here\n1. [guide](gone.md) and `code` &amp;\n")
+    assert [(link.target, link.line, link.column) for link in p.links] == [("gone.md", 2, 4)]
+
+
 def test_no_frontmatter():
     p = parse("# Title\n\nText\n")
     assert p.frontmatter is None and p.frontmatter_lines is None and p.body_line == 1

@@ -357,6 +357,7 @@ def test_broken_link_suggests_the_candidate_with_fewest_folders_then_in_path_ord
         "MEMORY.md": "# M\n- [R](rg.md)\n- [D](deploy-notes.md)\n- [S](zz/sessionz.md)\n"
         + ("- [[tools/rg]]\n" if wiki else ""),
         "tools/deep/rg.md": mem("rg deep"),
+        "a/z/rg.md": mem("rg a/z"),  # first in path order, but a folder deeper
         "tools/rg.md": mem("rg"),
         "b/rg.md": mem("rg b"),
         "x/y/Deploy_Notes.md": mem("deploy deep"),
