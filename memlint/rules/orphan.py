@@ -207,26 +207,34 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
         line = near[1] if near else None
         full = root_full[line] if line in root_full else root_full.setdefault(line, _root_full(store, line))
         if full:
-            return (f"; {index} is full: one more entry would take it over its load cap ({full}), and a line that "
-                    f"loads now would not; file it in a topic index, moving some of {index}'s entries into one first "
-                    "if none fits")
+            return (f"; {index} is full: one more entry would take it over {full}; file it in a topic index, moving "
+                    f"some of {index}'s entries into one first if none fits")
     if near is None:
         return f"; add an entry for it to {index}"
     return f"; add an entry for it to {index}, beside {near[0]} (line {near[1]})"
 
 
 def _root_full(store, near_line: int | None) -> str | None:
-    """The caps (MEM101's) the root would exceed with one more entry (a line
-    as long as its line ``near_line``, or a short one), losing a line that
-    now loads; None when there is room."""
+    """What one more entry in the root (a line as long as its line
+    ``near_line``, set after it, or a short one before its trailing blank
+    lines) would take it over: its load cap (MEM101's options), losing a line
+    that loads now, or its line budget (``budget-lines``); None when there is room."""
     from memlint.rules import root_budget
 
     options = store.config.rule_config(root_budget, store.preset).options
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
-    text = root_budget.loaded_text(store, store.root)
-    lines = text.split("\n")
-    entry = lines[near_line - 1] if near_line and near_line <= len(lines) else "- [a new memory](new.md)"
-    grown = text + ("\n" if text and not text.endswith("\n") else "") + entry + "\n"
-    if root_budget.nothing_lost(grown, root_budget.hidden_ranges(grown, *caps)):
-        return None
-    return ", ".join(root_budget.caps_exceeded(grown, grown.count("\n"), *caps)) or None
+    lines = root_budget.loaded_text(store, store.root).split("\n")
+    at = len(lines)
+    while at > 0 and not lines[at - 1].strip():
+        at -= 1  # (the blank lines that end it, and the empty piece after its last newline)
+    if near_line and near_line <= len(lines):
+        entry, at = lines[near_line - 1], near_line
+    else:
+        entry = "- [a new memory](new.md)"
+    grown = "\n".join([*lines[:at], entry, *lines[at:]])
+    if not root_budget.nothing_lost(grown, root_budget.hidden_ranges(grown, *caps)):
+        over = ", ".join(root_budget.caps_exceeded(grown, grown.count("\n") + (not grown.endswith("\n")), *caps))
+        return f"its load cap ({over or 'as the harness cuts it'}), and a line that loads now would not"
+    if root_budget.past_budget(grown, options["budget-lines"]):
+        return f"its budget of {options['budget-lines']:,} lines"
+    return None

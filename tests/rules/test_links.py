@@ -67,6 +67,23 @@ def test_orphan_hint_never_adds_a_line_to_a_root_at_its_load_cap(make_store, cli
     assert "MEM101" not in {f["code"] for f in found}
 
 
+def test_orphan_hint_counts_a_roots_trailing_blank_line_and_its_line_budget(make_store, cli):
+    """An entry goes beside its neighbour, not after a blank last line: a
+    200-line root ending in one has room (the blank line drops out). A moc
+    root at its 40-line budget has none: an entry there would put it over."""
+    root = "# Memory index\n\n" + "".join(f"- [Fact {i}](project_fact_{i}.md) — fact {i}\n" for i in range(197)) + "\n"
+    files = {"project_new.md": mem("new"), **{f"project_fact_{i}.md": mem(f"fact-{i}") for i in range(197)}}
+    found = run(cli, make_store({"MEMORY.md": root, **files}))
+    assert message(found, "MEM201").split("; ", 1)[1].startswith("add an entry for it to MEMORY.md, beside project_fact_")
+    thin = "# Memory\n" + "".join(f"- [Fact {i}](project_fact_{i}.md) — fact {i}\n" for i in range(39))
+    files = {"project_new.md": mem("new"), **{f"project_fact_{i}.md": mem(f"fact-{i}") for i in range(39)}}
+    found = run(cli, make_store({"MEMORY.md": thin, **files}, sub="moc"), "--preset", "moc", "--select", "MEM1,MEM201")
+    assert message(found, "MEM201").split("; ", 1)[1] == (
+        "MEMORY.md is full: one more entry would take it over its budget of 40 lines; file it in a topic index, moving "
+        "some of MEMORY.md's entries into one first if none fits")
+    assert "MEM101" not in {f["code"] for f in found}
+
+
 def test_orphan_hint_picks_the_topic_holding_its_folder(make_store, cli):
     topic = "# Tools\n" + "".join(f"- [[tools/t{i}]]\n" for i in range(1, 4))
     store = make_store(
