@@ -1234,7 +1234,7 @@ def _changed_old_lines(diff: str) -> dict[str, list[int]]:
     old_no = 0
     new_at = 1
     removed: tuple[int, str] | None = None  # the last removed line, for the no-newline case
-    replaced: list[tuple[int, str]] = []  # the hunk's removed lines the added ones have not yet been paired with
+    replaced: list[tuple[int, str]] = []  # the hunk's removed lines no added line has been found to tick
     run: list[int] = []  # the hunk's removed lines, in order
     first_hunk = False  # the hunk holds the file's first change (``ChangedLines.at``)
     previous = ""
@@ -1264,20 +1264,24 @@ def _changed_old_lines(diff: str) -> dict[str, list[int]]:
             replaced.append(removed)
             run.append(old_no)
             old_no += 1
-        elif line.startswith("+") and removed and previous.startswith("\\"):
-            # "-x / \\ No newline at end of file / +x": the last line only gained
-            # its newline so more could be appended; it is not a change.
-            if line[1:] == removed[1] and lines and lines[-1] == removed[0]:
+        elif line.startswith("+"):
+            added = line[1:]
+            if removed and previous.startswith("\\") and added == removed[1] and lines and lines[-1] == removed[0]:
+                # "-x / \\ No newline at end of file / +x": the last line only gained
+                # its newline so more could be appended; it is not a change.
                 lines.pop()
-            removed = None
-        elif line.startswith("+") and in_hunk and replaced:
-            # the removed lines and the added ones, in turn (one run a hunk: -U0): a task ticked done is no rewrite
-            number, text = replaced.pop(0)
-            if _ticked(text, line[1:]) and number in lines:
-                lines.remove(number)
-                left = [n for n in run if n in lines]
-                if first_hunk and left:  # the finding sits on the first line still rewritten
-                    lines.at = new_at + run.index(left[0])
+            else:
+                # A task ticked done (`- [ ]` to `- [x]`) is no rewrite, whatever lines were added around it
+                ticked = next((pair for pair in replaced if _ticked(pair[1], added)), None)
+                if ticked is not None:
+                    replaced.remove(ticked)
+                    if ticked[0] in lines:
+                        lines.remove(ticked[0])
+                        left = [n for n in run if n in lines]
+                        if first_hunk and left:  # the finding sits on the first line still rewritten
+                            lines.at = new_at + run.index(left[0])
+            if previous.startswith("\\"):
+                removed = None
         previous = line
     return {path: found for path, found in result.items() if found}
 

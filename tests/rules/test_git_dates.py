@@ -633,6 +633,13 @@ def test_ticking_a_task_done_in_a_daily_log_is_no_rewrite(logs, findings):
     logs.commit("ticked", D3)
     logs.write("memory/2024-01-11.md", "- [ ] deploy\n- [x] review the PR\n* [X] tests\n1. [x] notes\n")
     assert rewritten(findings, logs, "--staged") == [("memory/2024-01-11.md", 1, "MEM405")]  # unticked
+    # a note added under a task ticked, and the last line, with no newline, ticked too
+    logs.write("memory/2024-01-12.md", "# d\n- [ ] deploy\n- [ ] docs")
+    logs.commit("day three", D4)
+    logs.write("memory/2024-01-12.md", "# d\n- [x] deploy\n  - done 10:00\n- [x] docs")
+    assert rewritten(findings, logs, "--staged") == []
+    logs.write("memory/2024-01-12.md", "# d\n- [x] deploy\n  - done 10:00\n- [x] docs, all of them")
+    assert [(path, code) for path, _, code in rewritten(findings, logs, "--staged")] == [("memory/2024-01-12.md", "MEM405")]
 
 
 def test_appending_to_a_daily_log_is_fine(logs, findings):
