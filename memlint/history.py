@@ -1200,6 +1200,18 @@ def merge_base(repo_root: Path, rev: str) -> tuple[str, bool]:
     return found, _decode(named).strip() != found
 
 
+def text_at(repo_root: Path, commit: str, path: str) -> str | None:
+    """The text of ``path`` (relative to the top of the work tree) at
+    ``commit``, or None when it has no such file (or it is not UTF-8)."""
+    status, out, _ = _run(Path(repo_root).resolve(), ["cat-file", "blob", f"{commit}:{path}"], check=False)
+    if status:
+        return None
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def existing_at(repo_root: Path, commit: str, paths: list[str]) -> set[str]:
     """Which of ``paths`` (relative to the top of the work tree) ``commit`` has."""
     if not paths:

@@ -112,11 +112,18 @@ def declares_memory(doc: "Doc") -> bool:
     """Whether ``doc``'s frontmatter says it is a memory: a lifecycle field
     (``MEMORY_FIELDS``, flat or under ``metadata:``), or a ``type`` Claude
     Code gives memories."""
-    if not doc.frontmatter:
+    return frontmatter_declares_memory(doc.frontmatter)
+
+
+def frontmatter_declares_memory(frontmatter) -> bool:
+    """``declares_memory`` of a frontmatter mapping (another version of a file, say)."""
+    if not isinstance(frontmatter, dict) or not frontmatter:
         return False
-    if any(doc.field(name) is not None for name in MEMORY_FIELDS):
+    meta = frontmatter.get("metadata")
+    fields = {**meta, **frontmatter} if isinstance(meta, dict) else frontmatter
+    if any(fields.get(name) is not None for name in MEMORY_FIELDS):
         return True
-    kind = doc.field("type")
+    kind = fields.get("type")
     return isinstance(kind, str) and kind.strip().casefold() in MEMORY_TYPES
 
 
@@ -543,6 +550,7 @@ __all__ = [
     "FLAGGED_STATUSES",
     "RETIRED_EXEMPT_RULES",
     "declares_memory",
+    "frontmatter_declares_memory",
     "RETIRED_STATUSES",
     "Lifecycle",
     "expired_on",

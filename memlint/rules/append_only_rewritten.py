@@ -21,8 +21,9 @@ rewrite of every line of it (moving it, to an archive folder say, is not). Files
 ``append-only`` (default: the daily-log names ``YYYY-MM-DD.md`` and
 ``YYYY-MM-DD-slug.md``), less those whose frontmatter makes them memories
 (a lifecycle field such as ``status``, ``expires``, ``last_verified`` or
-``supersedes``, or a Claude Code memory ``type``): a decision record named
-by its date is edited as a memory is, to verify or retire it.
+``supersedes``, or a Claude Code memory ``type``) both before and after the
+change: a decision record named by its date is edited, or deleted, as a
+memory is; a log that only now says ``status:`` is still a log.
 
 Options: none.
 
@@ -36,6 +37,7 @@ import re
 
 from memlint.config import ConfigError, glob_matcher
 from memlint.finding import Problem
+from memlint.lifecycle import declares_memory, frontmatter_declares_memory
 
 CODE = "MEM405"
 NAME = "append-only-rewritten"
@@ -58,6 +60,16 @@ def _ranges(lines: list[int]) -> str:
     return ", ".join(out)
 
 
+def _memory_at(root, commit: str, path: str) -> bool | None:
+    """Whether ``path``'s version at ``commit`` says in its frontmatter that it
+    is a memory (``lifecycle.declares_memory``); None when there is none."""
+    from memlint import markdown
+    from memlint.history import text_at
+
+    text = text_at(root, commit, path)
+    return None if text is None else frontmatter_declares_memory(markdown.parse(text).frontmatter)
+
+
 def check(store, options):
     if store.since is None and not store.staged:
         return
@@ -65,10 +77,7 @@ def check(store, options):
     if not patterns:
         return
     is_log = glob_matcher(patterns)
-    from memlint.lifecycle import declares_memory
-
-    # A dated name with a memory's frontmatter is a memory (a decision record): retiring it is an edit, not a rewrite
-    logs = [doc for rel, doc in sorted(store.docs.items()) if is_log(rel) and not declares_memory(doc)]
+    logs = [doc for rel, doc in sorted(store.docs.items()) if is_log(rel)]
     git = store.git_dates
     history = git.require()
     if history is None:
@@ -120,6 +129,14 @@ def check(store, options):
             born = set(by_path) - existing_at(root, since, list(by_path)) - set(found)
             for path, lines in append_only_violations(root, sorted(born), follow=follow, under=under).items():
                 found[path], against[path] = lines, "HEAD"
+        # A dated name whose frontmatter makes it a memory (a decision record)
+        # before and after the change is edited as memories are, not rewritten
+        # as a log is; a log that only now says `status:` is still a log.
+        for path in [path for path in found if declares_memory(by_path[path])]:
+            if _memory_at(root, "HEAD" if against[path] == "HEAD" else since or "HEAD", path) is not False:
+                del found[path]
+        for path in [path for path, source in gone.items() if _memory_at(root, source or "HEAD", path)]:
+            del gone[path]
     except HistoryError as exc:
         if store.since is not None:
             raise ConfigError(f"--since {store.since}: {exc}") from None

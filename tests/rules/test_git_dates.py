@@ -619,6 +619,15 @@ def test_a_dated_decision_record_is_retired_by_an_edit_not_a_rewrite(logs, findi
     assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10.md", 2, "MEM405")]
     logs.commit("retire it, rewrite the log", D3)
     assert rewritten(findings, logs, "--since", "HEAD~1") == [("memory/2024-01-10.md", 2, "MEM405")]
+    # a log that only now says `status:` is still the log it was: its rewrite is one
+    logs.write("memory/2024-01-10.md", "---\nstatus: reviewed\n---\n- 09:00 deployed\n- 10:00 all fine\n")
+    assert [(path, code) for path, _, code in rewritten(findings, logs, "--staged")] == [("memory/2024-01-10.md", "MEM405")]
+    # the decision record deleted is a memory deleted, no log's lines lost (MEM405 says nothing of it)
+    logs.run("checkout", "HEAD", "--", "memory/2024-01-10.md")
+    logs.run("rm", "-q", "memory/2024-01-11-billing-cutover.md")
+    assert rewritten(findings, logs, "--staged") == []
+    logs.run("rm", "-q", "memory/2024-01-10.md")
+    assert rewritten(findings, logs, "--staged") == [("memory/2024-01-10.md", 1, "MEM405")]
 
 
 def test_ticking_a_task_done_in_a_daily_log_is_no_rewrite(logs, findings):
