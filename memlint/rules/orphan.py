@@ -19,8 +19,8 @@ The finding names the index the file most likely belongs in when one is
 obvious: the index where most files of its folder, or of its filename prefix
 (``project_``, ``feedback-``), are filed, and the entry it would sit beside.
 When that index is the root and one more line would take it over its load
-cap (MEM101's options), it says the root is full instead: an entry there
-would push a line that loads now out of what the harness loads.
+cap (an entry there would push a line that loads now out of what the harness
+loads) or its line budget (MEM101's options), it says the root is full instead.
 
 Severity: error; warning under the ``openclaw`` preset, whose agents also
 find memory files by search.

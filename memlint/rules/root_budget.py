@@ -102,8 +102,7 @@ def _middle_dropped(lines: list[str], cap: int) -> tuple[int, int] | None:
     """(first, last) line OpenClaw drops of ``lines`` (the whole text,
     newlines between them), or None when it keeps all: it keeps the first
     HEAD_SHARE and the last TAIL_SHARE tenths of the cap, in UTF-16 units."""
-    text = "\n".join(lines).rstrip(_JS_SPACE)  # JavaScript's trimEnd
-    length = js_length(text)
+    length = loaded_chars("\n".join(lines))
     if length <= cap:
         return None
     start, end = math.floor(cap * HEAD_SHARE), length - math.floor(cap * TAIL_SHARE)  # units [start, end) dropped
