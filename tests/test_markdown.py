@@ -40,6 +40,11 @@ def test_a_link_after_a_code_span_that_wraps_lines_is_on_its_own_line():
             "  and `a\n  b` and [c](c.md), [d](d.md)\n- [X](x.md) &amp; more\n")
     assert [(link.target, link.line, link.column) for link in parse(text).links] == [
         ("deploy.md", 3, 22), ("c.md", 5, 10), ("d.md", 5, 21), ("x.md", 6, 3)]
+    # a link whose own text wraps (its '[' above its destination), after a backtick memlint takes
+    # for code: it stays on its first line, and does not take the next link's '['
+    text = "# Memory\n<!--\n-->`\n[`a\nb`](gone.md) and [c](c.md)\n"
+    assert [(link.target, link.line, link.column) for link in parse(text).links] == [
+        ("gone.md", 4, 1), ("c.md", 5, 18)]
 
 
 def test_a_space_before_a_destination_keeps_each_link_at_its_own_column():
