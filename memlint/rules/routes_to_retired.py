@@ -19,14 +19,19 @@ Only the first store file each index line links to counts: ``- [New](new.md)
 Options: none (see the store settings ``retired-statuses`` and
 ``core-priorities``: core memories never expire).
 
+An index entry (a list item or table row) whose first link leads into a
+hidden folder of the store (``.archive/``: memlint, as memory indexers do,
+reads no hidden folder, and takes one for an archive) routes to what was put
+away there, and is reported too.
+
 Fires: ``- [Pricing](pricing.md)`` in MEMORY.md where pricing.md has
-``status: superseded``.
+``status: superseded``; ``- [Promo](.archive/promo.md)`` in a topic.
 
 Fix: point the entry at the memory that replaced it, or drop the entry.
 """
 from memlint.finding import Problem
-from memlint.graph import INDEX_ROLES
-from memlint.rules._common import line_targets
+from memlint.graph import IN_REPO, INDEX_ROLES
+from memlint.rules._common import entry_lines, line_targets
 
 CODE = "MEM205"
 NAME = "routes-to-retired"
@@ -44,10 +49,31 @@ def check(store, options):
     for rel in sorted(r for r, d in docs.items() if d.role in INDEX_ROLES):
         if not graph.routes(rel) or lifecycle.retired_because(rel):
             continue  # an index the agent does not read (MEM201 says so), or one retired itself, routes nobody
-        for line, edge in line_targets(graph, rel):
+        routed = dict(line_targets(graph, rel))  # {line: the edge it routes by}
+        for line, edge in routed.items():
             target = edge.target
             if target not in verdicts:
                 verdicts[target] = lifecycle.retired_because(target)
             why = verdicts[target]
             if why:
                 yield Problem(docs[rel].path, line, edge.link.column, f"routes to {target}, which is retired: {why}")
+        yield from _into_hidden_folders(graph, docs[rel], routed)
+
+
+def _into_hidden_folders(graph, doc, routed: dict):
+    """An entry whose first link leads into a hidden folder of the store
+    (``.archive/``), where memlint reads nothing: what was put away there, the
+    agent still follows the entry to."""
+    entries = set(entry_lines(doc))
+    taken = set(routed)  # lines that route to a file of the store
+    for edge in sorted(graph.out.get(doc.rel, ()), key=lambda e: (e.link.line, e.link.column)):
+        line = edge.link.line
+        if edge.status != IN_REPO or line not in entries or line in taken:
+            continue
+        taken.add(line)  # (the line's first link: a later one on it routes nowhere)
+        store_rel = graph.repo_to_store(edge.target)
+        hidden = next((part for part in (store_rel or "").split("/")[:-1] if part.startswith(".")), None)
+        if hidden is not None and edge.target.endswith(".md"):
+            yield Problem(doc.path, line, edge.link.column,
+                          f"routes to {store_rel}, in the hidden folder {hidden}/, which memlint takes for an archive "
+                          "and does not read: the agent still follows the entry to what was put away there")

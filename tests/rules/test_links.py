@@ -625,6 +625,28 @@ def test_routes_to_retired_by_status_superseded_by_and_expiry(make_store, cli):
     ]
 
 
+def test_routes_to_retired_into_a_hidden_folder_of_the_store(make_store, cli):
+    """A memory moved to `.archive/` (a hidden folder: memlint reads none, and
+    takes one for an archive) while an index entry still leads there: the agent
+    follows it to what was put away. A mention in prose, a line routing first
+    to a live memory, and a file of the repository elsewhere are no such route."""
+    store = make_store({
+        "MEMORY.md": "# M\n- [Tools](MOC-tools.md) — tools\n- [Promo](.archive/promo.md) — old codes\n",
+        "MOC-tools.md": ("# Tools\n- [jq](jq.md) — jq\n- [Old promo](.archive/promo.md) — codes\n"
+                         "- [New](jq.md) — replaces [old](.archive/promo.md)\n"
+                         "Old notes are in [the archive](.archive/promo.md).\n- [Guide](../guide.md) — outside\n"),
+        "jq.md": mem("jq"),
+        ".archive/promo.md": mem("promo"),
+    })
+    (store.parent / "guide.md").write_text("# guide\n")
+    found = run(cli, store)
+    assert only(found, "MEM205") == [("MEMORY.md", 3, 3), ("MOC-tools.md", 3, 3)]
+    messages = {f["path"]: f["message"] for f in found if f["code"] == "MEM205"}
+    assert messages["MOC-tools.md"] == ("routes to .archive/promo.md, in the hidden folder .archive/, which memlint takes "
+                                        "for an archive and does not read: the agent still follows the entry to what "
+                                        "was put away there")
+
+
 def test_routes_to_retired_only_from_indexes_the_agent_reads(make_store, cli):
     """An archive list nobody links to, or one retired itself, routes no
     agent; a topic the root reaches does."""
