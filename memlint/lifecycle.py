@@ -464,6 +464,9 @@ class Lifecycle:
         doc = self.store.docs.get(rel)
         if doc is None or doc.parsed is None or not doc.is_memory:
             return None
+        fields = doc._fields()
+        if "status" not in fields and "expires" not in fields and rel not in self.newer:
+            return None  # most memories, asked of for each index entry: nothing below can say otherwise
         status = status_of(doc)
         if status in retired_statuses(self.settings):
             return f"status: {status} (line {doc.key_line('status')})"

@@ -75,9 +75,10 @@ def _lint_cached(store: Store, selection: Selection) -> Result:
     result = _lint_store(store, selection)
     history = store.__dict__.get("_history")
     moved = history is not None and store.git_head is not None and history.head != store.git_head
-    # Not kept when a file was unreadable (it may be readable next time, unchanged) or a commit landed
-    # during the run (the findings are of a history the key, HEAD as the run began, does not name).
-    if key is not None and not store.read_failed and not moved:
+    # Not kept when a file was unreadable (it may be readable next time, unchanged), a commit landed
+    # during the run (the findings are of a history the key, HEAD as the run began, does not name),
+    # or a file was not the blob the key names (a first run's unchecked blob ids, ``_File.unchecked``).
+    if key is not None and not store.read_failed and not moved and not store.blob_ids_corrected:
         store.cache.put_findings(key, (Result(list(result.findings), list(result.notices), result.exempted),
                                        cache.graph_probes(store)))
     store.save_cache()
@@ -352,7 +353,8 @@ def _lint_store(store: Store, selection: Selection) -> Result:
             if doc is not None and doc.parsed is not None:
                 sup = suppressions.get(problem.path)
                 if sup is None:
-                    sup = suppressions[problem.path] = suppress.parse(doc.parsed.text)
+                    sup = suppressions[problem.path] = (suppress.parse(doc.parsed.text) if doc.parsed.may_hold_directives()
+                                                        else suppress.Suppressions())
                 if sup.hides(problem.line, keys):
                     continue
             if skips_retired and doc is not None and is_retired_memory(doc, store.settings):
@@ -373,7 +375,7 @@ def _tell_unknown_directives(store: Store, selection: Selection, suppressions: d
     """A notice for each word of a ``memlint-disable`` directive that names no
     rule: a typo (``orphn``) that silently hides nothing."""
     for doc in store.docs.values():
-        if doc.parsed is None or "memlint-" not in doc.parsed.text:
+        if doc.parsed is None or not doc.parsed.may_hold_directives():
             continue
         if selection.only_paths is not None and doc.path not in selection.only_paths:
             continue

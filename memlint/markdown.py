@@ -56,6 +56,9 @@ class Parsed:
     body_line: int = 1  # 1-based line where the body starts
     links: tuple[Link, ...] = ()
     used_reference_parser: bool = False
+    # Whether the text holds "memlint-", as an inline directive does (None: not
+    # looked): every run asks it of every file, and a cached parse answers at once.
+    names_memlint: bool | None = None
 
     def __reduce__(self):
         # Compact for the cache (memlint.cache): fields as a tuple, and the
@@ -63,12 +66,19 @@ class Parsed:
         body = self.body if not self.text.endswith(self.body) else len(self.text) - len(self.body)
         return _parsed, (self.text, self.line_count, self.frontmatter, self.frontmatter_error, self.frontmatter_lines,
                          self.preamble_lines, self.key_lines, body, self.body_line, self.links,
-                         self.used_reference_parser)
+                         self.used_reference_parser, self.names_memlint)
+
+    def may_hold_directives(self) -> bool:
+        """Whether the text holds "memlint-": without it, no inline directive (memlint.suppress)."""
+        if self.names_memlint is None:
+            self.names_memlint = "memlint-" in self.text
+        return self.names_memlint
 
 
-def _parsed(text, line_count, frontmatter, error, fm_lines, preamble, key_lines, body, body_line, links, slow) -> Parsed:
+def _parsed(text, line_count, frontmatter, error, fm_lines, preamble, key_lines, body, body_line, links, slow,
+            names_memlint=None) -> Parsed:
     return Parsed(text, line_count, frontmatter, error, fm_lines, preamble, key_lines,
-                  text[body:] if isinstance(body, int) else body, body_line, links, slow)
+                  text[body:] if isinstance(body, int) else body, body_line, links, slow, names_memlint)
 
 
 # ---------------------------------------------------------------- frontmatter
@@ -288,6 +298,7 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
         slow = slow or pre_slow
     result.links = tuple(links)
     result.used_reference_parser = slow
+    result.names_memlint = "memlint-" in text
     return result
 
 

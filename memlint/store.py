@@ -157,6 +157,7 @@ class Store:
         self.notices: list[str] = []  # one-line messages for the user (the linter prints them once)
         self.history_problem: str | None = None  # why `history` is None
         self.read_failed = False  # a file could not be read (this time): nothing of this run is kept as its content's
+        self.blob_ids_corrected = False  # a file was not the blob the index said (``_File.unchecked``)
         # Folders of the store that could not be listed: (store-relative folder, why); their files go unchecked
         self.unlisted: list[tuple[str, str]] = []
         # A symbolic link to another file of the store, dropped as that file's twin: {its path: the file kept}
@@ -252,6 +253,7 @@ class Store:
         excluded = glob_matcher(self.config_globs(self.settings["exclude"]))
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
+        unchecked: frozenset[str] = frozenset()  # repo paths whose index blob id is to be checked when read
         if self.staged:
             blob_of = self._staged_blobs
             top = str(self.dir)
@@ -268,13 +270,15 @@ class Store:
             else:  # the folder is walked while git lists what it knows
                 state = _git_state(self.repo_root, prefix.rstrip("/"), walk, attributes, self.cache)
             if state is not None:
-                tracked, self.git_digest, self.git_head = state
+                tracked, self.git_digest, self.git_head, unchecked = state
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
         listed = []
         for path, rel, kind in files:
             if not included(rel) or excluded(rel):
                 continue
             entry = _File(rel, path, blob_of.get(rel))
+            if unchecked and entry.blob is not None:
+                entry.unchecked = prefix + rel in unchecked
             if rel in self._staged_links:  # the link the commit holds, followed through the index
                 entry.link = True
                 entry.blob, entry.problem = self._staged_link_target(rel)
@@ -310,9 +314,10 @@ class Store:
             # A store checked before: most parses are cached and there will be
             # no fork, so the history loads while they are read.
             self.prefetch_history()
-        held = {f.blob: cache.get(kind, f.blob, _MISSING) for f in self._files if f.blob} if cache is not None else {}
+        # blob -> (problem, line, size, parse): one lookup a shard, not one a file
+        held = cache.table(kind, [f.blob for f in self._files if f.blob]) if cache is not None else {}
         todo = [f for f in self._files
-                if f.problem is None and (not f.blob or held.get(f.blob, _MISSING) is _MISSING)]
+                if f.problem is None and (not f.blob or f.unchecked or held.get(f.blob, _MISSING) is _MISSING)]
         contents: dict[str, bytes] = {}
         if self.staged:  # the staged content to parse, in one `git cat-file --batch`
             contents = _read_blobs(self.repo_root, {f.blob for f in todo if f.blob and f.data is None})
@@ -323,24 +328,29 @@ class Store:
         tasks = list(self.content_tasks) if cache is not None else []
 
         def read(f: _File):
-            """(problem, problem line, size, parsed) of one file, and the values
+            """(problem, problem line, size, parsed) of one file, the values
             of the tasks (None: a read that failed, which is not the content's
-            doing and must not be kept under its blob id)."""
-            data = f.data if f.data is not None else contents.get(f.blob) if f.blob else None
+            doing and must not be kept under its blob id), the file's blob
+            id, checked against the bytes read when it was unchecked (None:
+            the bytes' id could not be had), and the bytes' length."""
+            blob = f.blob
+            data = f.data if f.data is not None else contents.get(blob) if blob else None
             if data is None:
                 try:
                     data = read_bounded(f.path)
                 except OSError as exc:
-                    return (f"cannot read: {exc.strerror or exc}", 1, 0, None), None
+                    return (f"cannot read: {exc.strerror or exc}", 1, 0, None), None, None, 0
+            if f.unchecked:  # a line-ending conversion git does not see makes the bytes another blob
+                blob = _blob_id(data) if len(data) <= MAX_FILE_BYTES else None
             text, problem, line = decode(data)
             if text is None:
-                return (problem, line, 0, None), ()
+                return (problem, line, 0, None), (), blob, len(data)
             parsed = markdown.parse(text, backtick_refs=True, wikilinks=wikilinks)
             size = len(text.encode("utf-8")) if not text.isascii() else len(text)
-            if not f.blob or not tasks:
-                return (problem, line, size, parsed), ()
-            doc = Doc(prefix + f.rel, f.rel, f.path, size, parsed=parsed, blob=f.blob)
-            return (problem, line, size, parsed), [_run_task(fn, doc) for _, fn in tasks]
+            if not blob or not tasks:
+                return (problem, line, size, parsed), (), blob, len(data)
+            doc = Doc(prefix + f.rel, f.rel, f.path, size, parsed=parsed, blob=blob)
+            return (problem, line, size, parsed), [_run_task(fn, doc) for _, fn in tasks], blob, len(data)
 
         meanwhile = self.prefetch_history if self.history_wanted else None
         if cache is not None and worth_splitting(todo):
@@ -351,7 +361,13 @@ class Store:
             if meanwhile is not None:
                 meanwhile()
             results = map(read, todo)
-        for f, (outcome, values) in zip(todo, results):
+        lengths: dict[str, int] = {}  # blob -> its length, of the unchecked blob ids the bytes confirmed
+        for f, (outcome, values, blob, length) in zip(todo, results):
+            if f.unchecked:
+                if blob == f.blob:
+                    lengths[blob] = length
+                else:  # the file is not the index's blob: its own id, and the findings are not kept (_lint_cached)
+                    f.blob, self.blob_ids_corrected = blob, True
             held[f.blob or id(f)] = outcome
             self.read_failed = self.read_failed or values is None
             if cache is not None and f.blob and values is not None:
@@ -359,6 +375,8 @@ class Store:
                 for (task_kind, _), value in zip(tasks, values):
                     if value is not _MISSING:
                         cache.put(task_kind, f.blob, value)
+        if lengths and cache is not None:  # the next run checks the files' lengths against these
+            cache.set_single("blob-sizes", lengths)
         for f in self._files:
             if f.problem is not None:
                 doc = Doc(prefix + f.rel, f.rel, f.path, 0, problem=f.problem, blob=f.blob)
@@ -650,8 +668,14 @@ class Store:
         """Body fingerprint of every memory and daily log, by store-relative path."""
         if self.cache is None:
             return fingerprint_docs(self.by_role("memory", "log"))
-        return {doc.rel: self.memo(doc, "fingerprint", lambda doc=doc: fingerprint_docs([doc])[doc.rel])
-                for doc in self.by_role("memory", "log") if doc.parsed is not None}
+        docs = [doc for doc in self.by_role("memory", "log") if doc.parsed is not None]
+        held = self.cache.table("fingerprint", [doc.blob for doc in docs if doc.blob])  # one lookup a shard
+        out = {}
+        for doc in docs:
+            found = held.get(doc.blob, _MISSING) if doc.blob else _MISSING
+            out[doc.rel] = (found if found is not _MISSING
+                            else self.memo(doc, "fingerprint", lambda doc=doc: fingerprint_docs([doc])[doc.rel]))
+        return out
 
     @cached_property
     def git_dates(self):
@@ -788,6 +812,9 @@ class _File:
     data: bytes | None = None  # read while listing (to hash it), not yet parsed
     problem: str | None = None
     link: bool = False
+    # The blob id is the git index's, its length unchecked (a first run,
+    # ``cache.git_state``): checked against the bytes when they are read.
+    unchecked: bool = False
 
     @property
     def abspath(self) -> Path:

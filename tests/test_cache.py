@@ -698,6 +698,41 @@ def test_line_endings_converted_under_a_setting_since_removed_are_seen(check, re
         assert not any(code == "MEM101" for _, _, code, _ in same_as_without_cache(check, repo))
 
 
+def test_a_first_run_checks_the_index_blob_ids_against_the_bytes_it_reads(check, repo):
+    """A first run asks git for no blob lengths: it reads every file anyway,
+    and checks each index blob id against the bytes. A file git does not
+    see converted (CRLF on disk, LF in the index) is judged as it is on
+    disk, and its parse is not kept under the LF blob's id: once the LF
+    file is back, nothing of the CRLF one is reported. The lengths it
+    confirmed are left for the next run."""
+    root = "# Memory\n\n" + "".join(f"- [B{i}](b.md) — b, {i}\n" for i in range(190))
+    repo.write("memory/MEMORY.md", root)
+    repo.write(".memlint.yaml", f"rules:\n  MEM101: {{max-bytes: {len(root.encode()) + 100}}}\n")
+    repo.commit("a long root under its cap", "2025-02-02T10:00:00+00:00")
+    repo.run("config", "core.autocrlf", "true")
+    os.remove(repo.root / "memory" / "MEMORY.md")
+    subprocess.run(["git", "checkout", "--", "memory/MEMORY.md"], cwd=repo.root, env=repo.env, check=True)
+    time.sleep(1.1)
+    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=repo.root, env=repo.env, check=True)
+    repo.run("config", "--unset", "core.autocrlf")
+    assert not state_files(repo)  # nothing kept yet: this is a first run
+    first = check(repo)
+    assert any(code == "MEM101" for _, _, code, _ in first)  # 190 CRs more: over the cap
+    assert first == check(repo, "--no-cache")
+    folder = (repo.root / ".git" / "memlint")
+    [sizes] = [cache_mod._read(path) for path in folder.rglob("blob-sizes.pickle")]
+    index = {}  # path -> blob id
+    for line in repo.run("ls-files", "-s", "memory").splitlines():
+        meta, path = line.split("\t")
+        index[path] = meta.split()[1]
+    assert sizes == {blob: len((repo.root / path).read_bytes()) for path, blob in index.items()
+                     if not path.endswith("MEMORY.md")}  # the converted file's length is not the blob's
+    os.remove(repo.root / "memory" / "MEMORY.md")
+    subprocess.run(["git", "checkout", "--", "memory/MEMORY.md"], cwd=repo.root, env=repo.env, check=True)
+    assert b"\r" not in (repo.root / "memory" / "MEMORY.md").read_bytes()
+    assert not any(code == "MEM101" for _, _, code, _ in same_as_without_cache(check, repo))
+
+
 def test_amended_and_rebased_history(check, repo):
     assert same_as_without_cache(check, repo)
     # amend the last commit with other dates and content

@@ -92,3 +92,20 @@ def test_sarif_names_a_file_that_is_not_utf8_with_a_uri_github_can_decode():
     uri = json.loads(reporters.sarif([odd], all_rules()))["runs"][0]["results"][0]["locations"][0][
         "physicalLocation"]["artifactLocation"]["uri"]
     assert unquote(uri, errors="strict") == "memory/caf\ufffd \u00e4.md"
+
+
+def test_json_report_is_the_json_modules_indented_text_byte_for_byte():
+    # json_report writes the records by hand (fast); it must be exactly what json.dumps(indent=2) gives.
+    hostile = [
+        F, E,
+        Finding("memory/caf\u00e9 \"q\"\\.md", 0, 0, "MEM301", "duplicate-content", "warning", "tab\there, nl\nthere"),
+        Finding("mem\udcffory/x.md", 7, 2, "MEM001", "frontmatter-missing", "error", "\u2028 line sep, \x00 nul, \U0001f600"),
+        Finding("a.md", 1, 1, "MEM202", "broken-link", "error", "</script> & 'quotes' \x7f\x1b[31m"),
+    ]
+    expected = reporters.json_text([f.to_dict() for f in hostile]) + "\n"
+    assert reporters.json_report(hostile) == expected
+    assert json.loads(reporters.json_report(hostile))[3]["path"] == "mem\udcffory/x.md"
+    assert reporters.json_report([]) == reporters.json_text([]) + "\n" == "[]\n"
+    for odd in (Finding("b.md", True, 0, "MEM001", "n", "error", "m"), Finding("b.md", 1, 0, "MEM001", "n", "error", None)):
+        assert reporters.json_report([odd]) == reporters.json_text([odd.to_dict()]) + "\n"  # as json writes them
+    assert reporters.json_report(iter(hostile)) == expected  # any iterable

@@ -175,3 +175,15 @@ def test_known_names_in_directives_say_nothing(make_store, cli):
     })
     result = cli("check", "--format", "json", store)
     assert result.json() == [] and "hides nothing" not in result.stderr
+
+
+def test_a_directive_naming_no_rule_is_told_from_a_cached_parse_too(make_store, cli):
+    """The second run reads a.md's parse from the cache (another file
+    changed, so the findings are not reused): its typo is still told."""
+    store = make_store({"MEMORY.md": "# I\n- [A](a.md) — a\n", "a.md": MEM + "<!-- memlint-disable-file orphn -->\n"})
+    first = cli("check", "--format", "json", store)
+    assert "'orphn'" in first.stderr
+    (store / "MEMORY.md").write_text("# Index\n- [A](a.md) — a\n", encoding="utf-8")
+    second = cli("check", "--format", "json", store)
+    assert second.json() == first.json() == []
+    assert "a.md:7:" in second.stderr and "'orphn'" in second.stderr
