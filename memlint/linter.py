@@ -240,6 +240,7 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
     except Exception:  # noqa: BLE001 - a configuration error: the rules report it as usual
         return {}
     codes = [rule.CODE for rule in rules]
+    checks = [(rule.CODE, rule.check, opts) for rule, opts in options]
     wanted = frozenset(codes)
     out: dict[str, list] = {code: [] for code in codes}
     docs = [doc for doc in store.docs.values() if only_paths is None or doc.path in only_paths]
@@ -267,16 +268,19 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
                 full = covers.get(judged_codes)
                 if full is None:
                     full = covers[judged_codes] = judged_codes >= wanted
-            if found is None or not full:  # (content with no id, over the size cap: every time)
-                # found: (the codes judged, ((code, problems) for each that found any))
-                by_code = dict(found[1]) if found else {}
-                for rule, opts in options:
-                    if found is None or rule.CODE not in found[0]:
-                        by_code[rule.CODE] = list(rule.check(doc, store, opts))
-                found = (wanted | found[0] if found else wanted,
-                         tuple((code, listed) for code, listed in by_code.items() if listed))
+            # found: (the codes judged, ((code, problems) for each that found any))
+            if found is None:  # (content with no id, over the size cap: every time)
+                found = (wanted, tuple(item for item in [(code, list(check(doc, store, opts)))
+                                                         for code, check, opts in checks] if item[1]))
                 if key is not None:
                     judged.add(blob)
+            elif not full:  # judged by fewer rules than these (another selection)
+                by_code = dict(found[1])
+                for code, check, opts in checks:
+                    if code not in found[0]:
+                        by_code[code] = list(check(doc, store, opts))
+                found = (wanted | found[0], tuple((code, listed) for code, listed in by_code.items() if listed))
+                judged.add(blob)
             if key is not None:
                 entries = now.get(blob)
                 if entries is None:
