@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
@@ -40,14 +41,24 @@ class Result:
     exempted: int = 0  # findings not reported because they sit on retired memories
 
 
-def _problems(rule, store: Store, options: dict, only_paths: frozenset[str] | None = None):
+def _problems(rule, store: Store, options: dict, only_paths: frozenset[str] | None = None, part=None):
     if rule.SCOPE == "file":
         # A file rule reports on the file it is given: with paths named, only those need judging.
         docs = store.docs.values() if only_paths is None else [d for d in store.docs.values() if d.path in only_paths]
         for doc in docs:
-            yield from rule.check(doc, store, options)
+            if part is None or _in_part(doc, part):
+                yield from rule.check(doc, store, options)
     else:
         yield from rule.check(store, options)
+
+
+def _in_part(doc, part: tuple[int, int]) -> bool:
+    """Whether ``doc`` is in part k of n of the files (``part``, (k, n)): by
+    its blob id, so that the files of one content (whose local rules' cache
+    entry is one, ``_local_outcomes``) are judged in one part; by its path
+    when it has none (the cache off)."""
+    k, n = part
+    return (int(doc.blob[:8], 16) if doc.blob else zlib.crc32(doc.rel.encode("utf-8", "surrogateescape"))) % n == k
 
 
 def lint_store(store: Store, selection: Selection | None = None) -> Result:
@@ -141,15 +152,18 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
         if rule not in here:
             unit = "duplicates" if "duplicates" in rule.TAGS else "local" if _is_local(rule) else rule.CODE
             units.setdefault(unit, []).append(rule)
-    # Heaviest first; the local rules first of all (all of the files' rules: on a
-    # store not checked before, as heavy as any), for the other process to claim the rest.
-    pool = sorted(units.values(), key=lambda unit: (not _is_local(unit[0]), not any(map(_heavy, unit))))
+    # Heaviest first, then the local rules, in two halves of the files (on a
+    # store not checked before, as heavy as any unit: whichever process is
+    # free takes the next half, and the two finish together), then the rest.
+    pool = [(unit, None) for unit in units.values() if not _is_local(unit[0])]
+    pool += [(units["local"], (k, 2)) for k in range(2)] if "local" in units else []
+    pool.sort(key=lambda entry: 1 if entry[1] is not None else 0 if any(map(_heavy, entry[0])) else 2)
     if not pool:
         return alone()
     known = list(store.notices)
     ran_here: list = []
     ran, built_graph = share_out(
-        len(pool), lambda i: _run_group(store, pool[i], only_paths, keep_config_errors=True),
+        len(pool), lambda i: _run_group(store, pool[i][0], only_paths, keep_config_errors=True, part=pool[i][1]),
         first=lambda poll: ran_here.extend(_run_group(store, here, only_paths, keep_config_errors=True,
                                                       between=poll)[0]),
         after=lambda: "graph" in store.__dict__,
@@ -157,7 +171,9 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     outcomes = {code: (problems, notices) for code, problems, notices in ran_here}
     for i in range(len(pool)):
         unit_ran, changes = ran[i]
-        outcomes.update((code, (problems, notices)) for code, problems, notices in unit_ran)
+        for code, problems, notices in unit_ran:
+            held = outcomes.get(code)
+            outcomes[code] = (problems, notices) if held is None else _both_parts(held, (problems, notices))
         if store.cache is not None:  # the child's made here too (this process's again: the same values)
             for method, args in changes:
                 getattr(store.cache, method)(*args)
@@ -173,6 +189,15 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     return {code: problems for code, (problems, _) in outcomes.items()}
 
 
+def _both_parts(first: tuple, second: tuple) -> tuple:
+    """A rule's (problems, notices) over the two parts of the files: the
+    problems of both (they sort the same as the serial run's: no file is in
+    both), or the first failure; the notices of both, each once."""
+    problems = (first[0] + second[0] if isinstance(first[0], list) and isinstance(second[0], list)
+                else first[0] if not isinstance(first[0], list) else second[0])
+    return problems, first[1] + [notice for notice in second[1] if notice not in first[1]]
+
+
 def _heavy(rule) -> bool:
     """The rules that usually cost most, claimed first: the body comparisons
     (near and exact duplicates) and the store rules that read git's diffs."""
@@ -180,7 +205,7 @@ def _heavy(rule) -> bool:
 
 
 def _run_group(store: Store, rules, only_paths, *, keep_config_errors: bool = False,
-               between=None) -> tuple[list, list]:
+               between=None, part=None) -> tuple[list, list]:
     """([(code, problems or failure, notices it gave)], the changes made to
     the cache), for ``_run_rules``. A ConfigError is raised, or with
     ``keep_config_errors`` kept as the rule's outcome (the two processes of
@@ -191,7 +216,7 @@ def _run_group(store: Store, rules, only_paths, *, keep_config_errors: bool = Fa
         store.cache.journal = changes
     ran = []
     try:
-        reused = _local_outcomes(store, [rule for rule in rules if _is_local(rule)], only_paths)
+        reused = _local_outcomes(store, [rule for rule in rules if _is_local(rule)], only_paths, part)
         for rule in rules:
             before = len(store.notices)
             options = store.config.rule_config(rule, store.preset).options
@@ -199,7 +224,7 @@ def _run_group(store: Store, rules, only_paths, *, keep_config_errors: bool = Fa
                 ran.append((rule.CODE, reused[rule.CODE], []))
                 continue
             try:
-                problems = list(_problems(rule, store, options, only_paths))
+                problems = list(_problems(rule, store, options, only_paths, part))
             except ConfigError as exc:
                 if not keep_config_errors:
                     raise
@@ -219,7 +244,7 @@ def _is_local(rule) -> bool:
     return rule.SCOPE == "file" and getattr(rule, "LOCAL", False)
 
 
-def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None) -> dict[str, list]:
+def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None, part=None) -> dict[str, list]:
     """{rule code: its problems} for the ``LOCAL`` file rules (memlint.rules),
     each file's taken from the cache where its blob id, path, role and git
     dates are those of the run that kept them, under the same store-wide
@@ -243,7 +268,8 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
     checks = [(rule.CODE, rule.check, opts) for rule, opts in options]
     wanted = frozenset(codes)
     out: dict[str, list] = {code: [] for code in codes}
-    docs = [doc for doc in store.docs.values() if only_paths is None or doc.path in only_paths]
+    docs = [doc for doc in store.docs.values()
+            if (only_paths is None or doc.path in only_paths) and (part is None or _in_part(doc, part))]
     kept = cache.table(kind, [doc.blob for doc in docs if doc.blob])  # blob -> {doc key: found}
     now: dict[str, dict] = {}  # the same, for the docs of this run
     judged: set[str] = set()  # blobs a rule ran on

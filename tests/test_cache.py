@@ -1081,6 +1081,48 @@ def test_a_big_store_runs_its_rules_in_two_processes_with_the_same_findings(chec
     assert check(repo) == serial  # warm
 
 
+def test_the_local_rules_split_in_two_halves_of_the_files_give_the_serial_findings(check, repo, monkeypatch):
+    """The rules that judge each file by itself are claimed in two halves of
+    the files, each by whichever process is free: the findings, cold, warm
+    and without the cache, are the serial run's."""
+    import time
+
+    from memlint import linter
+    from memlint import store as store_mod
+
+    for i in range(8):  # no frontmatter (MEM001), and an unresolved conflict (MEM007): findings in both halves
+        repo.write(f"memory/loose-{i}.md", f"# Loose {i}\n<<<<<<< HEAD\nmine {i}\n=======\ntheirs\n>>>>>>> b\n")
+    repo.commit("loose notes", "2025-02-12T10:00:00+00:00")
+    serial = same_as_without_cache(check, repo)
+    assert {"MEM001", "MEM007"} <= {code for _, _, code, _ in serial}
+    monkeypatch.setattr(linter, "SPLIT_MIN", 1)
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    log = repo.root.parent / "halves.log"
+    real = linter._run_group
+
+    def logged(store, rules, only_paths, **kwargs):
+        part = kwargs.get("part")
+        if part == (0, 2):
+            time.sleep(0.3)  # the other process, free meanwhile, takes the other half
+        ran = real(store, rules, only_paths, **kwargs)
+        if part is not None:
+            found = sum(len(problems) for _, problems, _ in ran[0] if isinstance(problems, list))
+            with open(log, "a") as fh:
+                fh.write(f"{os.getpid()} {part[0]} {found}\n")
+        return ran
+
+    monkeypatch.setattr(linter, "_run_group", logged)
+    for extra in (("--no-cache",), (), ()):  # without the cache, then cold and warm with it
+        log.unlink(missing_ok=True)
+        assert check(repo, *extra) == serial
+        if not log.exists():
+            continue  # (a warm run reuses the whole findings: no rule runs)
+        halves = [line.split() for line in log.read_text().splitlines()]
+        assert sorted(part for _, part, _ in halves) == ["0", "1"]
+        assert len({pid for pid, _, _ in halves}) == 2  # one half each
+        assert all(int(found) > 0 for _, _, found in halves)  # files with findings in both
+
+
 def test_split_rules_keep_notices_failures_and_cache_entries(cli, repo, monkeypatch, tmp_path):
     """What a rule in the child gives besides findings comes back: the notices
     (in the serial run's order), a failure as an internal-error finding, and
