@@ -24,6 +24,9 @@ Then it verifies: every finding of the cold run against the generator's
 defects.tsv (for the rules this build has), warm output identical to cold,
 and every git date against dates.tsv, printing each mismatch.
 --profile prints the top of a cProfile of one cold check, in process.
+--against REV times this checkout and commit REV's memlint in turn instead
+(the cold check and the check after a commit), each build's runs
+interleaved with the other's, and says if their findings differ.
 """
 from __future__ import annotations
 
@@ -68,10 +71,10 @@ class Run:
     """One subprocess: wall seconds, CPU seconds (with its children), peak RSS in MB, exit code, stdout;
     and ``saving``, the seconds its cache went on being written after it ended (memlint.deferred)."""
 
-    def __init__(self, args: list[str], cwd: Path):
+    def __init__(self, args: list[str], cwd: Path, env: dict | None = None):
         out = tempfile.TemporaryFile()
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "memlint", *args], cwd=cwd, env=ENV,
+        proc = subprocess.Popen([sys.executable, "-m", "memlint", *args], cwd=cwd, env=env or ENV,
                                 stdout=out, stderr=subprocess.PIPE)
         stderr = proc.stderr.read()
         _, status, usage = os.wait4(proc.pid, 0)
@@ -252,15 +255,66 @@ def bench_size(cache: Path, n_files: int, n_commits: int, repeats: int, want_pro
         profile(store, today)
 
 
+def compare_size(cache: Path, n_files: int, n_commits: int, repeats: int, other: Path, name: str) -> None:
+    """This checkout's cold check and check after a commit against another
+    build's (``other``, a folder holding its ``memlint``), the two run in
+    turn, so that the machine's drift (10 % and more over an hour) falls on
+    both alike."""
+    repo = cache / f"store-{n_files}-{n_commits}"
+    meta = gen_store.ensure(repo, n_files, n_commits)
+    _, defects, _ = gen_store.load_truth(repo)
+    head = git(repo, "rev-parse", "HEAD").strip()
+    restore(repo, head)
+    check = ["check", str(repo / meta["store"]), "--today", meta["today"], "--format", "json"]
+    builds = {"this checkout": ENV, name: dict(ENV, PYTHONPATH=str(other))}
+    memories = sorted(p for p, _, code, _ in defects if code == "MEM501")[:3]
+    cold: dict[str, list[Run]] = {build: [] for build in builds}
+    changed: dict[str, list[Run]] = {build: [] for build in builds}
+    for i in range(repeats):
+        for build, env in sorted(builds.items(), reverse=bool(i % 2)):  # each build first in every other round
+            forget_state(repo)
+            cold[build].append(Run(check, repo, env))
+            Run(check, repo, env)  # the state of this build, for this HEAD
+            change_store(repo, memories, i)
+            changed[build].append(Run(check, repo, env))
+            restore(repo, head)
+    print(f"\n{n_files} files / {n_commits} commits, {repeats} runs of each build in turn:")
+    for label, runs in (("cold check", cold), ("commit + 2 unstaged edits", changed)):
+        for build in builds:
+            print(f"  {label:25} {build:>14}: {median_of(runs[build])}")
+        outputs = {build: {run.stdout for run in runs[build]} for build in builds}
+        if len({frozenset(found) for found in outputs.values()}) > 1:
+            print(f"    THE TWO BUILDS' FINDINGS DIFFER ({label})")
+
+
+def other_build(rev: str, folder: Path) -> Path:
+    """The ``memlint`` package of commit ``rev`` of this checkout, exported
+    to ``folder`` (``git archive``) and compiled as an install would."""
+    archive = subprocess.run(["git", "archive", "--format=tar", rev, "memlint"], cwd=CHECKOUT,
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder / "memlint")], env=ENV, check=True)
+    return folder
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "memlint-bench-stores")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--sizes", default="1000x1000,10000x5000", help="FILESxCOMMITS,...")
     ap.add_argument("--profile", action="store_true", help="cProfile one cold check per size")
+    ap.add_argument("--against", metavar="REV",
+                    help="time the cold check and the check after a commit of this checkout and of commit REV in turn")
     args = ap.parse_args(argv)
     print(f"memlint from {CHECKOUT}; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}")
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(CHECKOUT / "memlint")], env=ENV, check=True)
+    if args.against:
+        with tempfile.TemporaryDirectory(prefix="memlint-bench-against-") as folder:
+            other = other_build(args.against, Path(folder))
+            for size in args.sizes.split(","):
+                n_files, n_commits = map(int, size.split("x"))
+                compare_size(args.cache, n_files, n_commits, args.repeats, other, args.against)
+        return
     for size in args.sizes.split(","):
         n_files, n_commits = map(int, size.split("x"))
         bench_size(args.cache, n_files, n_commits, args.repeats, args.profile)

@@ -1,0 +1,23 @@
+"""The benchmark script runs (tests/perf/bench.py): not a measure of speed,
+which no test asserts, but the command the README gives for comparing two
+builds works from a checkout."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from tests.perf import bench
+
+
+def test_against_times_both_builds_in_turn_on_the_same_store(tmp_path, capsys):
+    if subprocess.run(["git", "rev-parse", "--verify", "-q", "HEAD"], cwd=bench.CHECKOUT,
+                      capture_output=True).returncode:
+        pytest.skip("not a git checkout with a commit: no build to compare against")
+    bench.main(["--sizes", "200x100", "--repeats", "1", "--cache", str(tmp_path), "--against", "HEAD"])
+    out = capsys.readouterr().out
+    for label in ("cold check", "commit + 2 unstaged edits"):
+        rows = [line for line in out.splitlines() if line.strip().startswith(label)]
+        assert len(rows) == 2 and "this checkout:" in rows[0] and "HEAD:" in rows[1], out
+        assert all("median" in row and "cpu" in row for row in rows)
+    assert "DIFFER" not in out  # the same code, HEAD's and the checkout's: the same findings
