@@ -669,6 +669,17 @@ def test_git_settings_that_change_what_it_finds_do_not_change_the_findings(check
     assert same_as_without_cache(check, repo) == before
 
 
+def checked_out_with_crlf_git_does_not_see(repo, path: str = "memory/MEMORY.md") -> None:
+    """``path`` checked out again under core.autocrlf, then the setting
+    removed: the disk holds CRLF, the index LF, and git sees no change."""
+    repo.run("config", "core.autocrlf", "true")
+    os.remove(repo.root / path)
+    subprocess.run(["git", "checkout", "--", path], cwd=repo.root, env=repo.env, check=True)
+    time.sleep(1.1)  # (the index refreshed after the file is newer than it: git trusts its stat data)
+    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=repo.root, env=repo.env, check=True)
+    repo.run("config", "--unset", "core.autocrlf")
+
+
 @pytest.mark.parametrize("after", ["setting removed", "blob checked out again"])
 def test_line_endings_converted_under_a_setting_since_removed_are_seen(check, repo, after):
     """core.autocrlf on at a checkout, then off: the disk holds CRLF, the
@@ -682,12 +693,7 @@ def test_line_endings_converted_under_a_setting_since_removed_are_seen(check, re
     repo.commit("cap", "2025-02-02T11:00:00+00:00")
     if after == "setting removed":
         check(repo)  # kept: the LF file, under the cap
-    repo.run("config", "core.autocrlf", "true")
-    os.remove(repo.root / "memory" / "MEMORY.md")
-    subprocess.run(["git", "checkout", "--", "memory/MEMORY.md"], cwd=repo.root, env=repo.env, check=True)
-    time.sleep(1.1)
-    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=repo.root, env=repo.env, check=True)
-    repo.run("config", "--unset", "core.autocrlf")
+    checked_out_with_crlf_git_does_not_see(repo)
     assert (repo.root / "memory" / "MEMORY.md").read_bytes().count(b"\r\n") == 192
     crlf = same_as_without_cache(check, repo)
     assert any(code == "MEM101" for _, _, code, _ in crlf)  # 192 CRs more: over the cap
@@ -709,12 +715,7 @@ def test_a_first_run_checks_the_index_blob_ids_against_the_bytes_it_reads(check,
     repo.write("memory/MEMORY.md", root)
     repo.write(".memlint.yaml", f"rules:\n  MEM101: {{max-bytes: {len(root.encode()) + 100}}}\n")
     repo.commit("a long root under its cap", "2025-02-02T10:00:00+00:00")
-    repo.run("config", "core.autocrlf", "true")
-    os.remove(repo.root / "memory" / "MEMORY.md")
-    subprocess.run(["git", "checkout", "--", "memory/MEMORY.md"], cwd=repo.root, env=repo.env, check=True)
-    time.sleep(1.1)
-    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=repo.root, env=repo.env, check=True)
-    repo.run("config", "--unset", "core.autocrlf")
+    checked_out_with_crlf_git_does_not_see(repo)
     assert not state_files(repo)  # nothing kept yet: this is a first run
     first = check(repo)
     assert any(code == "MEM101" for _, _, code, _ in first)  # 190 CRs more: over the cap
