@@ -41,15 +41,20 @@ class Result:
     exempted: int = 0  # findings not reported because they sit on retired memories
 
 
-def _problems(rule, store: Store, options: dict, only_paths: frozenset[str] | None = None, part=None):
+def _problems(rule, store: Store, options: dict, only_paths: frozenset[str] | None = None, docs=None):
+    """A rule's problems; a file rule's on ``docs`` if given (``_judged``), else on every file."""
     if rule.SCOPE == "file":
-        # A file rule reports on the file it is given: with paths named, only those need judging.
-        docs = store.docs.values() if only_paths is None else [d for d in store.docs.values() if d.path in only_paths]
-        for doc in docs:
-            if part is None or _in_part(doc, part):
-                yield from rule.check(doc, store, options)
+        for doc in _judged(store, only_paths) if docs is None else docs:
+            yield from rule.check(doc, store, options)
     else:
         yield from rule.check(store, options)
+
+
+def _judged(store: Store, only_paths: frozenset[str] | None, part: tuple[int, int] | None = None) -> list:
+    """The files a file rule judges: with paths named, only those (a file rule
+    reports on the file it is given); of ``part``, only that part's."""
+    return [doc for doc in store.docs.values()
+            if (only_paths is None or doc.path in only_paths) and (part is None or _in_part(doc, part))]
 
 
 def _in_part(doc, part: tuple[int, int]) -> bool:
@@ -155,7 +160,7 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     # Heaviest first, then the local rules, in two halves of the files (on a
     # store not checked before, as heavy as any unit: whichever process is
     # free takes the next half, and the two finish together), then the rest.
-    pool = [(unit, None) for unit in units.values() if not _is_local(unit[0])]
+    pool = [(unit, None) for key, unit in units.items() if key != "local"]
     pool += [(units["local"], (k, 2)) for k in range(2)] if "local" in units else []
     pool.sort(key=lambda entry: 1 if entry[1] is not None else 0 if any(map(_heavy, entry[0])) else 2)
     if not pool:
@@ -169,14 +174,28 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
         after=lambda: "graph" in store.__dict__,
     )
     outcomes = {code: (problems, notices) for code, problems, notices in ran_here}
+    halves_agree = True  # no failure in either half of the files, and the same notices from both
     for i in range(len(pool)):
         unit_ran, changes = ran[i]
         for code, problems, notices in unit_ran:
             held = outcomes.get(code)
-            outcomes[code] = (problems, notices) if held is None else _both_parts(held, (problems, notices))
+            if held is None:
+                outcomes[code] = (problems, notices)
+            else:  # the other half of the files
+                halves_agree = (halves_agree and isinstance(held[0], list) and isinstance(problems, list)
+                                and held[1] == notices)
+                outcomes[code] = (held[0] + problems if halves_agree else problems, notices)
         if store.cache is not None:  # the child's made here too (this process's again: the same values)
             for method, args in changes:
                 getattr(store.cache, method)(*args)
+    if not halves_agree:
+        # A failure, or a notice about a file: which file the serial run
+        # would have met first, the halves cannot say. The local rules run
+        # again here, over every file. (What the halves kept in the cache is
+        # right all the same: each value is of its file's content, key and rules.)
+        store.notices[:] = known  # (each rule's notices are in its outcome: given again below, in rule order)
+        outcomes.update((code, (problems, notices)) for code, problems, notices
+                        in _run_group(store, units["local"], only_paths, keep_config_errors=True)[0])
     if built_graph:
         store.graph  # noqa: B018 - the cache's findings key probes what the graph looked up
     for rule in rules:  # the configuration error the serial run stops on: the first in rule order
@@ -187,15 +206,6 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
         for notice in outcomes[rule.CODE][1]:
             store.notice(notice)
     return {code: problems for code, (problems, _) in outcomes.items()}
-
-
-def _both_parts(first: tuple, second: tuple) -> tuple:
-    """A rule's (problems, notices) over the two parts of the files: the
-    problems of both (they sort the same as the serial run's: no file is in
-    both), or the first failure; the notices of both, each once."""
-    problems = (first[0] + second[0] if isinstance(first[0], list) and isinstance(second[0], list)
-                else first[0] if not isinstance(first[0], list) else second[0])
-    return problems, first[1] + [notice for notice in second[1] if notice not in first[1]]
 
 
 def _heavy(rule) -> bool:
@@ -215,8 +225,9 @@ def _run_group(store: Store, rules, only_paths, *, keep_config_errors: bool = Fa
     if store.cache is not None:
         store.cache.journal = changes
     ran = []
+    docs = _judged(store, only_paths, part) if any(rule.SCOPE == "file" for rule in rules) else []
     try:
-        reused = _local_outcomes(store, [rule for rule in rules if _is_local(rule)], only_paths, part)
+        reused = _local_outcomes(store, [rule for rule in rules if _is_local(rule)], docs)
         for rule in rules:
             before = len(store.notices)
             options = store.config.rule_config(rule, store.preset).options
@@ -224,7 +235,7 @@ def _run_group(store: Store, rules, only_paths, *, keep_config_errors: bool = Fa
                 ran.append((rule.CODE, reused[rule.CODE], []))
                 continue
             try:
-                problems = list(_problems(rule, store, options, only_paths, part))
+                problems = list(_problems(rule, store, options, only_paths, docs))
             except ConfigError as exc:
                 if not keep_config_errors:
                     raise
@@ -244,7 +255,7 @@ def _is_local(rule) -> bool:
     return rule.SCOPE == "file" and getattr(rule, "LOCAL", False)
 
 
-def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None, part=None) -> dict[str, list]:
+def _local_outcomes(store: Store, rules: list, docs: list) -> dict[str, list]:
     """{rule code: its problems} for the ``LOCAL`` file rules (memlint.rules),
     each file's taken from the cache where its blob id, path, role and git
     dates are those of the run that kept them, under the same store-wide
@@ -268,8 +279,6 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
     checks = [(rule.CODE, rule.check, opts) for rule, opts in options]
     wanted = frozenset(codes)
     out: dict[str, list] = {code: [] for code in codes}
-    docs = [doc for doc in store.docs.values()
-            if (only_paths is None or doc.path in only_paths) and (part is None or _in_part(doc, part))]
     kept = cache.table(kind, [doc.blob for doc in docs if doc.blob])  # blob -> {doc key: found}
     now: dict[str, dict] = {}  # the same, for the docs of this run
     judged: set[str] = set()  # blobs a rule ran on
@@ -320,7 +329,8 @@ def _local_outcomes(store: Store, rules: list, only_paths: frozenset[str] | None
     except Exception:  # noqa: BLE001 - run as usual, where a failure is reported as the rule's
         return {}
     if len(store.notices) != notices:
-        return {}  # notices are given in rule order by the usual run
+        del store.notices[notices:]
+        return {}  # notices are given in rule order by the usual run (again: each is the rule's)
     cache.use_local_kind(kind)
     for blob, entries in now.items():  # only this run's docs: a renamed or re-dated file's old entry goes
         if blob in judged or entries.keys() != kept.get(blob, {}).keys():

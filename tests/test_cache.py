@@ -1082,29 +1082,32 @@ def test_a_big_store_runs_its_rules_in_two_processes_with_the_same_findings(chec
     assert check(repo) == serial  # warm
 
 
-def test_the_local_rules_split_in_two_halves_of_the_files_give_the_serial_findings(check, repo, monkeypatch):
-    """The rules that judge each file by itself are claimed in two halves of
-    the files, each by whichever process is free: the findings, cold, warm
-    and without the cache, are the serial run's."""
+def _loose_notes(repo) -> None:
+    """Eight notes with no frontmatter (MEM001) and an unresolved conflict
+    (MEM007), in both halves of the files (by blob id, and by path)."""
+    for i in range(8):
+        repo.write(f"memory/loose-{i}.md", f"# Loose {i}\n<<<<<<< HEAD\nmine {i}\n=======\ntheirs\n>>>>>>> b\n")
+    repo.commit("loose notes", "2025-02-12T10:00:00+00:00")
+
+
+def _halves_apart(monkeypatch, log: Path) -> None:
+    """Split the rules of any store, the local rules' two halves of the files
+    each in another process (the first half is slow to start: the other
+    process, free meanwhile, takes the second); ``log`` gets "pid half
+    problems" for each half run."""
     import time
 
     from memlint import linter
     from memlint import store as store_mod
 
-    for i in range(8):  # no frontmatter (MEM001), and an unresolved conflict (MEM007): findings in both halves
-        repo.write(f"memory/loose-{i}.md", f"# Loose {i}\n<<<<<<< HEAD\nmine {i}\n=======\ntheirs\n>>>>>>> b\n")
-    repo.commit("loose notes", "2025-02-12T10:00:00+00:00")
-    serial = same_as_without_cache(check, repo)
-    assert {"MEM001", "MEM007"} <= {code for _, _, code, _ in serial}
     monkeypatch.setattr(linter, "SPLIT_MIN", 1)
     monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
-    log = repo.root.parent / "halves.log"
     real = linter._run_group
 
     def logged(store, rules, only_paths, **kwargs):
         part = kwargs.get("part")
         if part == (0, 2):
-            time.sleep(0.3)  # the other process, free meanwhile, takes the other half
+            time.sleep(0.3)
         ran = real(store, rules, only_paths, **kwargs)
         if part is not None:
             found = sum(len(problems) for _, problems, _ in ran[0] if isinstance(problems, list))
@@ -1113,6 +1116,17 @@ def test_the_local_rules_split_in_two_halves_of_the_files_give_the_serial_findin
         return ran
 
     monkeypatch.setattr(linter, "_run_group", logged)
+
+
+def test_the_local_rules_split_in_two_halves_of_the_files_give_the_serial_findings(check, repo, monkeypatch):
+    """The rules that judge each file by itself are claimed in two halves of
+    the files, each by whichever process is free: the findings, cold, warm
+    and without the cache, are the serial run's."""
+    _loose_notes(repo)
+    serial = same_as_without_cache(check, repo)
+    assert {"MEM001", "MEM007"} <= {code for _, _, code, _ in serial}
+    log = repo.root.parent / "halves.log"
+    _halves_apart(monkeypatch, log)
     for extra in (("--no-cache",), (), ()):  # without the cache, then cold and warm with it
         log.unlink(missing_ok=True)
         assert check(repo, *extra) == serial
@@ -1122,6 +1136,44 @@ def test_the_local_rules_split_in_two_halves_of_the_files_give_the_serial_findin
         assert sorted(part for _, part, _ in halves) == ["0", "1"]
         assert len({pid for pid, _, _ in halves}) == 2  # one half each
         assert all(int(found) > 0 for _, _, found in halves)  # files with findings in both
+
+
+@pytest.mark.parametrize("fault", ["internal errors", "configuration errors", "one of each", "a notice each"])
+def test_a_local_rule_failing_in_both_halves_is_told_as_the_serial_run_tells_it(cli, repo, monkeypatch, fault):
+    """A local rule that fails, or tells something, on files of both halves:
+    the run says what the serial run says (the first file's failure, in file
+    order; the notices in file order), with the cache and without."""
+    from memlint.config import ConfigError
+    from memlint.rules import merge_conflict
+
+    _loose_notes(repo)
+    real = merge_conflict.check
+
+    def faulty(doc, store, options):
+        if doc.rel.startswith("loose-"):
+            if fault == "a notice each":
+                store.notice(f"a word about {doc.rel}")
+            elif fault == "internal errors" or (fault == "one of each" and doc.rel < "loose-4"):
+                raise RuntimeError(f"boom on {doc.rel}")
+            else:
+                raise ConfigError(f"cannot judge {doc.rel}")
+        yield from real(doc, store, options)
+
+    monkeypatch.setattr(merge_conflict, "check", faulty)
+
+    def run(*extra):
+        shutil.rmtree(repo.root / ".git" / "memlint", ignore_errors=True)
+        result = cli("check", "--format", "json", "--today", TODAY, *extra, repo.root / "memory")
+        return result.exit_code, result.output, result.stderr
+
+    serial = {extra: run(*extra) for extra in ((), ("--no-cache",))}
+    assert "loose-0" in serial[()][1] + serial[()][2]  # the first loose note's failure or notice
+    log = repo.root.parent / "halves.log"
+    _halves_apart(monkeypatch, log)
+    for extra, expected in serial.items():
+        log.unlink(missing_ok=True)
+        assert run(*extra) == expected
+        assert len({line.split()[0] for line in log.read_text().splitlines()}) == 2  # the halves apart
 
 
 def test_split_rules_keep_notices_failures_and_cache_entries(cli, repo, monkeypatch, tmp_path):
