@@ -135,8 +135,9 @@ def _run_rules(store: Store, rules: list, only_paths: frozenset[str] | None) -> 
     On a big store, with another core free, a forked child takes rules too.
     This process runs the graph rules first, while the child starts on the
     others, heaviest first (``_heavy``); each then claims the next rule left
-    (``share_out``; the duplicate rules as one) until none is, so the two
-    finish together whatever the rules cost on this store. The history is
+    (``share_out``; the duplicate rules as one, the local rules as two units,
+    a half of the files each) until none is, so the two finish together
+    whatever the rules cost on this store. The history is
     loaded before the fork (its thread must end first); what else both need
     (the names references resolve to, say) each makes, at once rather than
     one after the other. Neither sees what the other computed, so each
