@@ -280,7 +280,8 @@ def git_state(repo_root: Path, prefix: str, meanwhile=None, attributes: list[str
 def _first_run(cache: "StoreCache") -> bool:
     """Whether the cache holds no blob's length and nothing by blob id: a
     run that reads every file, where a blob id is checked against the bytes
-    (as fast as git's `cat-file` gives 10,000 lengths, and on both cores)."""
+    read (hashing them costs about what git's `cat-file` takes to give the
+    lengths, but on both cores, and not before the parsing can start)."""
     known = cache.single("blob-sizes")
     return not (isinstance(known, dict) and known) and not cache.holds_blobs()
 
