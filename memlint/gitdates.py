@@ -214,8 +214,8 @@ class GitDates:
         for path in set(pending) - seen:  # renamed since that change (a pure move is no change): its day stands
             out[path] = history.dates(path).changed.date()
             del pending[path]
-        if pending:  # their last change wrote dates only: the one before it
-            changes(dict.fromkeys(pending), ["--no-merges", "HEAD"])
+        if pending:  # their last change wrote dates only: the one before it (on every line of history, as MEM404's)
+            changes(dict.fromkeys(pending), ["--no-merges", "--full-history", "HEAD"])
         if moved:  # followed to their older names, as MEM404 follows them
             followed = self.content_changes_after(dict.fromkeys(moved, date.min))
             out.update((path, when) for path, (when, _) in followed.items())
@@ -446,7 +446,8 @@ class GitDates:
         oldest = min(wanted.values())
         fmt = "%H %cd" if self.date_kind == "committer" else "%H %ad"
         # children before parents (--date-order): a file's edits before its birth
-        log = ["log", "--no-merges", "--date-order", "--no-renames", f"--format=%x00{fmt}", "--date=raw", "-p", *base]
+        log = ["log", "--no-merges", "--full-history", "--date-order", "--no-renames", f"--format=%x00{fmt}",
+               "--date=raw", "-p", *base]
         children: dict[str, list[str]] = {}  # commit -> its children (`graph`)
         merges: set[str] = set()
         # The commits where a walk can end, as ``^sha``: those that, with all
@@ -481,9 +482,12 @@ class GitDates:
 
         def walk(revisions: list[str], names: dict[str, str], done: set[str], skip: set[str] = frozenset()) -> None:
             """Judge the commits from ``revisions`` back that touched ``names``
-            ({name in those commits: path at HEAD}), but those in ``skip``;
-            with a ``skip``, on every line of history (a merge that kept one
-            side's version of a name does not hide the other side's edits).
+            ({name in those commits: path at HEAD}), but those in ``skip``, on
+            every line of history (``--full-history``): a merge that kept one
+            side's version of a file does not hide the other side's edits,
+            and, git simplifying a merge by all the paths named at once, what
+            is found for one file must not depend on which others are asked
+            about (a run built on the last one's answers asks about fewer).
 
             One ``git log -p``, cut at the graph's ``ends``; for a few names
             before the graph is read (the first walk), their whole history
@@ -492,16 +496,16 @@ class GitDates:
             store's folder, whose old patches would cost: without ``ends``
             (too many), a first log without patches picks the commits dated
             after the oldest date, and the second reads only those."""
-            full = ["--full-history"] if skip else []
             many = len(names) > _MAX_PATH_ARGS
             spec = self._folders_holding(names) if many else list(names)
             if many:
                 graph()
             if ends is not None or not many:
-                commits = _log_commits(root, [*log, *full, "--end-of-options", *revisions, *(ends or ()), "--", *spec])
+                commits = _log_commits(root, [*log, "--end-of-options", *revisions, *(ends or ()), "--", *spec])
             else:
-                _, out, _ = history_mod._run(root, ["log", "--no-merges", "--date-order", *full, f"--format={fmt}",
-                                                    "--date=raw", "--end-of-options", *revisions, "--", *spec])
+                _, out, _ = history_mod._run(root, ["log", "--no-merges", "--full-history", "--date-order",
+                                                    f"--format={fmt}", "--date=raw", "--end-of-options", *revisions,
+                                                    "--", *spec])
                 shas, stamps = history_mod.commit_dates(history_mod._decode(out).splitlines())
                 picked = [sha for sha, when in zip(shas, stamps) if sha not in skip and when.date() > oldest]
                 if not picked:

@@ -611,6 +611,35 @@ def test_changed_since_verified_builds_on_the_last_run_and_agrees_with_a_full_on
     assert step([], "--staged") == {("memory/b2.md", "MEM404"), ("memory/c.md", "MEM404"), ("memory/d.md", "MEM404")}
 
 
+def test_changed_since_verified_does_not_depend_on_which_other_files_are_asked_about(check, repo):
+    """A merge that kept main's b.md and the branch's c.md: the branch's edit
+    of b.md counts (an edit made on a branch counts with its own date, as a
+    merge cannot say the memory was verified again), whether or not c.md is
+    asked about in the same run. Once c.md was verified again and its date
+    put back, a run built on the last one's answers and a full run agree."""
+    def mem404(found):
+        return {path for path, _, code, _ in found if code == "MEM404"}
+
+    repo.checkout("side", new=True)
+    repo.write("memory/b.md", memory("b", extra="Edited on the branch.\n"))
+    repo.commit("edit b on a branch", "2025-02-03T10:00:00+00:00")
+    repo.write("memory/c.md", memory("c", extra="Edited on the branch.\n"))
+    repo.commit("edit c on a branch", "2025-02-04T10:00:00+00:00")
+    repo.checkout("main")
+    repo.write("memory/b.md", memory("b").replace("created: 2025-01-02", "created: 2025-01-03"))  # a date only
+    repo.commit("a date of b", "2025-02-02T10:00:00+00:00")
+    repo.merge("side", date="2025-02-05T10:00:00+00:00", commit=False)
+    repo.run("checkout", "HEAD", "--", "memory/b.md")  # the merge keeps main's b.md, the branch's c.md
+    repo.commit("merge side", "2025-02-05T10:00:00+00:00")
+    assert mem404(same_as_without_cache(check, repo)) == {"memory/a.md", "memory/b.md", "memory/c.md"}
+    repo.write("memory/c.md", repo.read("memory/c.md").replace("last_verified: 2025-01-10", "last_verified: 2025-02-20"))
+    repo.commit("verify c", "2025-02-20T10:00:00+00:00")  # c.md is no longer asked about: b.md alone
+    assert mem404(same_as_without_cache(check, repo)) == {"memory/a.md", "memory/b.md"}
+    repo.write("memory/c.md", repo.read("memory/c.md").replace("last_verified: 2025-02-20", "last_verified: 2025-01-10"))
+    repo.commit("c's date back", "2025-02-21T10:00:00+00:00")
+    assert mem404(same_as_without_cache(check, repo)) == {"memory/a.md", "memory/b.md", "memory/c.md"}
+
+
 def test_changed_since_verified_after_more_moves_than_followed_agrees_with_a_full_run(check, repo):
     """A memory moved more often than MEM404 follows is answered with its
     last change of any kind, which a commit changing only dates moves: that

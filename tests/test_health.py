@@ -397,6 +397,39 @@ def test_a_commit_that_only_wrote_dates_is_no_change(tmp_path, cli):
     assert triage["memory/project_kafka.md"]["days_since_changed"] == 89
 
 
+def test_the_days_since_a_change_do_not_depend_on_what_the_cache_knew(tmp_path, cli):
+    """A merge kept main's kafka (last changed there by a commit that wrote
+    dates only) and the branch's logs: the branch's edit of kafka counts, as
+    for MEM404, whether or not logs is looked up in the same run (a run
+    built on the cache looks up only what it does not know)."""
+    repo = kafka_and_logs(tmp_path, "project_kafka.md", "project_logs.md")
+    repo.checkout("side", new=True)
+    repo.write("memory/project_kafka.md", MEM.format(name="kafka", desc="k", body="kafka cluster, edited on a branch"))
+    repo.commit("edit kafka on a branch", "2026-02-10T12:00:00+00:00")
+    repo.write("memory/project_logs.md", MEM.format(name="logs", desc="l", body="log shipping, edited on a branch"))
+    repo.commit("edit logs on a branch", "2026-02-11T12:00:00+00:00")
+    repo.checkout("main")
+    dated = "---\nname: {name}\ndescription: {desc}\ncreated: 2026-01-01\n---\n{body}\n"
+    repo.write("memory/project_kafka.md", dated.format(name="kafka", desc="k", body="kafka cluster"))
+    repo.write("memory/project_logs.md", dated.format(name="logs", desc="l", body="log shipping, now to s3"))
+    repo.commit("backfill", "2026-02-15T12:00:00+00:00")  # both last changed by dates only
+    repo.merge("side", date="2026-02-20T12:00:00+00:00", commit=False)
+    repo.run("checkout", "HEAD", "--", "memory/project_kafka.md")  # main's kafka
+    repo.run("checkout", "side", "--", "memory/project_logs.md")  # the branch's logs
+    repo.commit("merge side", "2026-02-20T12:00:00+00:00")
+    today = "2026-03-31"
+
+    def kafka_days(cache: bool = True):
+        rows = cli("health", "--format", "json", "--today", today, repo.root / "memory",
+                   env=None if cache else {"MEMLINT_NO_CACHE": "1"}).json()
+        return {r["path"]: r["days_since_changed"] for r in rows}["memory/project_kafka.md"]
+
+    assert kafka_days() == kafka_days(cache=False) == 49  # since the branch's edit of 2026-02-10
+    repo.write("memory/project_logs.md", MEM.format(name="logs", desc="l", body="log shipping, to s3 again"))
+    repo.commit("edit logs", "2026-03-01T12:00:00+00:00")  # logs is no longer looked up: kafka alone
+    assert kafka_days() == kafka_days(cache=False) == 49
+
+
 def test_a_repository_missing_an_old_object_still_gives_the_days_since_a_change(tmp_path, cli):
     """git cannot write the patch of a commit whose blob is gone: the days
     count from each file's last commit instead, and stderr says why."""
