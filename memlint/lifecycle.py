@@ -332,13 +332,28 @@ class Lifecycle:
 
     # -- supersession
     @cached_property
-    def _ids(self) -> dict[str, str]:
+    def _scanned(self) -> tuple[dict[str, str], list[str]]:
+        """({``id``: the first memory in path order that has it}, the memories
+        whose frontmatter holds a supersession field, in path order): what
+        resolving references needs, from one pass over every memory. The
+        second list is short, and the only memories either direction's
+        ``_refs`` reads."""
         ids: dict[str, str] = {}
-        for rel in sorted(self.memories):
-            value = self.memories[rel].field("id")
-            if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
-                ids.setdefault(str(value).strip(), rel)
-        return ids
+        referring: list[str] = []
+        ref_fields = frozenset((*SUPERSEDES_FIELDS, *SUPERSEDED_BY_FIELDS))
+        for rel, doc in sorted(self.memories.items()):
+            fields = doc._fields()
+            if "id" in fields:
+                value = fields["id"]
+                if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+                    ids.setdefault(str(value).strip(), rel)
+            if not fields.keys().isdisjoint(ref_fields):
+                referring.append(rel)
+        return ids, referring
+
+    @property
+    def _ids(self) -> dict[str, str]:
+        return self._scanned[0]
 
     def resolve(self, doc: "Doc", raw: str) -> str | None:
         """The memory a reference means: an ``id``, a path (relative to the
@@ -416,7 +431,8 @@ class Lifecycle:
 
     def _refs(self, fields) -> dict[str, list[Ref]]:
         out: dict[str, list[Ref]] = {}
-        for rel, doc in sorted(self.memories.items()):
+        for rel in self._scanned[1]:
+            doc = self.memories[rel]
             refs = [Ref(rel, name, raw, self.resolve(doc, raw)) for name, raw in _refs(doc, fields)]
             if refs:
                 out[rel] = refs

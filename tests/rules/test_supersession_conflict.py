@@ -139,6 +139,18 @@ def test_mem503_targets_by_id_name_path_and_relative_path(make_store, findings):
     assert codes(findings(store, "--today", TODAY), "MEM503") == [("sub/new.md", 5)]
 
 
+def test_a_reference_by_id_finds_the_memory_that_has_it_and_the_first_in_path_order(make_store, cli):
+    # `price-v1` is no file's name, stem or path: only an `id` (flat, or under metadata:) says which memory it is
+    store = make_store({
+        "MEMORY.md": index("new.md", "b.md", "c.md"),
+        "new.md": mem("new", "supersedes: price-v1\n"),
+        "b.md": mem("b", "metadata:\n  id: price-v1\n"),
+        "c.md": mem("c", "id: price-v1\n"),
+    })
+    [(path, _, message)] = messages(cli, store, "MEM503")
+    assert path == "b.md" and "new.md" in message  # live, though new.md supersedes it; c.md, later, is not meant
+
+
 def test_mem503_reference_to_an_index_is_not_a_memory(make_store, cli):
     store = make_store({"MEMORY.md": index("new.md"), "new.md": mem("new", "supersedes: MEMORY.md\n")})
     [(_, _, message)] = messages(cli, store, "MEM503")
