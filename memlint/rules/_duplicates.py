@@ -43,24 +43,26 @@ def compared(store, options, code: str) -> list:
     include_logs = options["include-logs"]
     exempt = store.settings.get("retired-exempt-rules") or ()
     skip_retired = bool(exempt) and rule_registry.matches(rule_registry.get(code), exempt)
-    # The three duplicate rules usually compare the same docs: made once per store.
+    # The three duplicate rules usually compare the same docs (two of them
+    # leaving the retired out): made once per store, the retired left out of that.
     made = store.__dict__.setdefault("_compared", {})
-    key = (include_logs, tuple(options["reports"]), skip_retired)
+    key = (include_logs, tuple(options["reports"]))
     if key not in made:
-        made[key] = _compared(store, include_logs, glob_matcher(options["reports"]), skip_retired)
-    return list(made[key])
+        made[key] = _compared(store, include_logs, glob_matcher(options["reports"]))
+    if (*key, skip_retired) not in made:
+        retired = retired_statuses(store.settings)
+        made[(*key, skip_retired)] = [doc for doc in made[key] if status_of(doc) not in retired] if skip_retired \
+            else made[key]
+    return list(made[(*key, skip_retired)])
 
 
-def _compared(store, include_logs: bool, is_report, skip_retired: bool) -> list:
-    retired = retired_statuses(store.settings)
+def _compared(store, include_logs: bool, is_report) -> list:
     out = []
     for rel in sorted(store.docs):
         doc = store.docs[rel]
         if doc.parsed is None or doc.role not in ("memory", "log"):
             continue
         if not include_logs and (doc.role == "log" or is_report(rel)):
-            continue
-        if skip_retired and status_of(doc) in retired:
             continue
         out.append(doc)
     return out
