@@ -680,7 +680,7 @@ def findings_key(store, selection) -> str | None:
         sorted(selection.only_paths) if selection.only_paths is not None else None)
     git = store.git_digest
     if git is None and store.staged:
-        git = _staged_digest(store.repo_root)
+        git = _staged_digest(store.repo_root, store.index_entries())
     # A merge stopped half way dates the files it brings by its branches' commits, staged run or not:
     # `git merge --quit` or `--abort` leaves HEAD and (--quit) the index as they were, and that dating gone.
     add(git, store.git_replaced, gitrun.merge_heads(store.repo_root) if git is not None else ())
@@ -724,13 +724,14 @@ def local_kind(store) -> str:
     return LOCAL_KINDS + h.hexdigest()
 
 
-def _staged_digest(repo_root: Path) -> str | None:
-    """HEAD, the whole index, and the commits a merge being made merges, for
-    a staged run (the index is the file set; a merge dates what it brings by
+def _staged_digest(repo_root: Path, entries: bytes | None = None) -> str | None:
+    """HEAD, the whole index (``entries``, the store's ``index_entries``,
+    when it read them), and the commits a merge being made merges, for a
+    staged run (the index is the file set; a merge dates what it brings by
     its branches' commits)."""
     try:
-        out = [gitrun.run(repo_root, args)[1]
-               for args in (["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"], ["ls-files", "-s", "-z"])]
+        out = [gitrun.run(repo_root, ["rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD"])[1],
+               entries if entries is not None else gitrun.run(repo_root, ["ls-files", "-s", "-z"])[1]]
         out.append(" ".join(gitrun.merge_heads(Path(repo_root))).encode())
     except OSError:
         return None

@@ -149,7 +149,13 @@ class Store:
         # A staged run reads the index: an untracked file on disk must not decide the layout either
         self._staged_links: set[str] = set()  # the folder-relative paths the index holds as symbolic links
         self._staged_link_ends: dict[str, str] = {}  # those followed to a staged file: {path: its index name}
-        self._staged_blobs = _index_blobs(self.dir, self.repo_root, self._staged_links) if staged else None
+        # A staged run's whole git index, read once where the repository has a .git (a bare "dotfiles"
+        # one names its files from the store's folder): the store's files, the paths links may name
+        # (``indexed_paths``) and the findings key (``index_entries``) all come from it.
+        self._index: list | None = _whole_index(self.repo_root) if staged and (self.repo_root / ".git").exists() \
+            else None
+        self._staged_blobs = _index_blobs(self.dir, self.repo_root, self._staged_links, self._index) if staged \
+            else None
         self.preset = preset or config.preset or detect_preset(self.dir, root_name, self._staged_blobs)
         self.settings = config.settings(self.preset)
         self.today = today or date.today()
@@ -690,15 +696,21 @@ class Store:
             from memlint.cache import INTENT_TO_ADD, index_records
 
             # (in a bare "dotfiles" repository, named from the store's folder, as everything there is)
-            full = ("--full-name",) if (self.repo_root / ".git").exists() else ()
-            listing = _git(self.repo_root, "ls-files", "--stage", "-z", "--debug", *full)
-            records = [(path, meta) for path, meta, _, flags, _ in index_records(listing)
+            index = self._index if self._index is not None else \
+                list(index_records(_git(self.repo_root, "ls-files", "--stage", "-z", "--debug")))
+            records = [(path, meta) for path, meta, _, flags, _ in index
                        if flags == -1 or not flags & INTENT_TO_ADD]  # `git add -N`: not committed
             self._indexed = frozenset(path for path, _ in records)
             self._indexed_link_blobs = {path: meta.split()[1] for path, meta in records if meta.startswith("120000 ")}
             self._indexed_file_blobs = {path: meta.split()[1] for path, meta in records
                                         if meta.startswith(("100644 ", "100755 ")) and meta.endswith(" 0")}
         return self._indexed
+
+    def index_entries(self) -> bytes | None:
+        """In a staged run, every entry of the git index (mode, blob id, stage
+        and path; not the times git saw the files at, which change with no
+        change of content), for the findings key; None where it was not read."""
+        return b"\0".join(head for *_, head in self._index) if self._index is not None else None
 
     @cached_property
     def _has_git_folder(self) -> bool:
@@ -1237,14 +1249,23 @@ def _git(repo_root: Path, *args: str, stdin: bytes | None = None) -> bytes:
     return out
 
 
-def _index_blobs(top: Path, repo_root: Path, links: set[str] | None = None) -> dict[str, str | None]:
+def _whole_index(repo_root: Path) -> list:
+    """``index_records`` of the whole git index, named from the top of the repository."""
+    from memlint.cache import index_records
+
+    return list(index_records(_git(repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name")))
+
+
+def _index_blobs(top: Path, repo_root: Path, links: set[str] | None = None,
+                 index: list | None = None) -> dict[str, str | None]:
     """Blob id of the staged content of every *.md below ``top``: {top-relative path: blob id}.
 
     The file set is the index (what the next commit holds): untracked files
     are left out even when they sit on disk. The same folders are skipped as
     ``_walk_markdown`` skips. Symbolic links and unmerged files map to None:
     an unmerged file is judged on disk; a symbolic link, added to ``links``
-    when given, is followed through the index by the store.
+    when given, is followed through the index by the store. ``index``: the
+    whole index (``_whole_index``) when it was read already.
     """
     if not (repo_root / ".git").exists() and not os.environ.get("GIT_DIR"):
         raise ConfigError(f"--staged needs a git repository; {top} is not in one")
@@ -1255,12 +1276,17 @@ def _index_blobs(top: Path, repo_root: Path, links: set[str] | None = None) -> d
     prefix = "" if prefix == "." else prefix + "/"
     from memlint.cache import INTENT_TO_ADD, index_records
 
-    if (repo_root / ".git").exists():
-        listing = _git(repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name", "--", prefix or ".")
+    if index is not None:
+        records = index
+    elif (repo_root / ".git").exists():
+        records = index_records(_git(repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name", "--",
+                                     prefix or "."))
     else:  # a bare "dotfiles" repository (GIT_DIR, GIT_WORK_TREE): asked from the store's folder, named from there
-        listing, prefix = _git(top, "ls-files", "--stage", "-z", "--debug", "--", "."), ""
+        records, prefix = index_records(_git(top, "ls-files", "--stage", "-z", "--debug", "--", ".")), ""
     blob_of: dict[str, str | None] = {}
-    for path, meta, _, flags, _ in index_records(listing):
+    for path, meta, _, flags, _ in records:
+        if not path.startswith(prefix):
+            continue  # (the whole index: a file outside the store)
         mode, blob, stage = meta.split()
         rel = path[len(prefix):]
         if not _is_walked(rel) or mode not in ("100644", "100755", "120000"):
