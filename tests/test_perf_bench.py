@@ -16,7 +16,7 @@ def test_against_times_both_builds_in_turn_on_the_same_store(tmp_path, capsys):
         pytest.skip("not a git checkout with a commit: no build to compare against")
     bench.main(["--sizes", "200x100", "--repeats", "1", "--cache", str(tmp_path), "--against", "HEAD"])
     out = capsys.readouterr().out
-    for label in ("cold check", "commit + 2 unstaged edits"):
+    for label in ("cold check", "commit + 2 unstaged edits", "hook: check --staged"):
         rows = [line for line in out.splitlines() if line.strip().startswith(label)]
         assert len(rows) == 2 and "this checkout:" in rows[0] and "HEAD:" in rows[1], out
         assert all("median" in row and "cpu" in row for row in rows)

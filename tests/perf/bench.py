@@ -256,10 +256,10 @@ def bench_size(cache: Path, n_files: int, n_commits: int, repeats: int, want_pro
 
 
 def compare_size(cache: Path, n_files: int, n_commits: int, repeats: int, other: Path, name: str) -> None:
-    """This checkout's cold check and check after a commit against another
-    build's (``other``, a folder holding its ``memlint``), the two run in
-    turn, so that the machine's drift (10 % and more over an hour) falls on
-    both alike."""
+    """This checkout's cold check, check after a commit and hook run
+    (``check --staged`` of a commit being made) against another build's
+    (``other``, a folder holding its ``memlint``), the two run in turn, so
+    that the machine's drift (10 % and more over an hour) falls on both alike."""
     repo = cache / f"store-{n_files}-{n_commits}"
     meta = gen_store.ensure(repo, n_files, n_commits)
     _, defects, _ = gen_store.load_truth(repo)
@@ -270,6 +270,7 @@ def compare_size(cache: Path, n_files: int, n_commits: int, repeats: int, other:
     memories = sorted(p for p, _, code, _ in defects if code == "MEM501")[:3]
     cold: dict[str, list[Run]] = {build: [] for build in builds}
     changed: dict[str, list[Run]] = {build: [] for build in builds}
+    hook: dict[str, list[Run]] = {build: [] for build in builds}
     for i in range(repeats):
         for build, env in sorted(builds.items(), reverse=bool(i % 2)):  # each build first in every other round
             forget_state(repo)
@@ -278,8 +279,12 @@ def compare_size(cache: Path, n_files: int, n_commits: int, repeats: int, other:
             change_store(repo, memories, i)
             changed[build].append(Run(check, repo, env))
             restore(repo, head)
+            Run([*check, "--staged"], repo, env)  # the hook's run of the commit before
+            stage_change(repo, memories, i)
+            hook[build].append(Run([*check, "--staged"], repo, env))
+            restore(repo, head)
     print(f"\n{n_files} files / {n_commits} commits, {repeats} runs of each build in turn:")
-    for label, runs in (("cold check", cold), ("commit + 2 unstaged edits", changed)):
+    for label, runs in (("cold check", cold), ("commit + 2 unstaged edits", changed), ("hook: check --staged", hook)):
         for build in builds:
             print(f"  {label:25} {build:>14}: {median_of(runs[build])}")
         outputs = {build: {run.stdout for run in runs[build]} for build in builds}
