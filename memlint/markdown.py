@@ -646,7 +646,7 @@ def extract_links(
             except RecursionError:  # nested deeper than Python's stack allows
                 found = None
         if found is None:
-            found = _links_by_regex(no_code, index, whole_lines=False)
+            found = _links_by_regex(_blank_raw_blocks(no_code, body), index, whole_lines=False)
         links.extend(found)
     links.sort(key=_LINE_COLUMN)
     return links, used_parser
@@ -714,9 +714,17 @@ def _code_lines(body: str, first_line: int) -> set[int]:
     """The file lines CommonMark reads as code (indented blocks, fences at
     any depth), by markdown-it-py's block parser alone; none when it cannot
     tell."""
-    global _BLOCKS
     if len(body) > MAX_PARSER_CHARS or _longest_block(body) > MAX_PARSER_BLOCK_CHARS:
         return set()  # as for the links: past these sizes markdown-it-py may take too long
+    return {first_line + row for token in _block_tokens(body) if token.type in ("code_block", "fence") and token.map
+            for row in range(token.map[0], token.map[1])}
+
+
+def _block_tokens(body: str) -> list:
+    """markdown-it-py's block tokens of ``body``, its inline parser (which
+    may not stay linear) not run; none where it cannot tell (nested deeper
+    than Python's stack allows)."""
+    global _BLOCKS
     if _BLOCKS is None:
         from markdown_it import MarkdownIt
 
@@ -724,11 +732,39 @@ def _code_lines(body: str, first_line: int) -> set[int]:
     if "\r" in body:  # as _links_by_markdown_it: a lone \r is no line break to memlint
         body = re.sub(r"\r(?!\n)", " ", body)
     try:
-        tokens = _BLOCKS.parse(body)
+        return _BLOCKS.parse(body)
     except RecursionError:
-        return set()
-    return {first_line + row for token in tokens if token.type in ("code_block", "fence") and token.map
-            for row in range(token.map[0], token.map[1])}
+        return []
+
+
+def _raw_block_lines(body: str) -> list[tuple[int, int]]:
+    """(first, end) 0-based line ranges of the HTML blocks (an unclosed
+    ``<!--`` runs to the end; a ``<div>`` to the next blank line) and
+    indented code blocks of ``body``, by markdown-it-py's block parser,
+    which stays linear where its inline parser may not; none where it cannot
+    tell (nested deeper than the stack allows), or for a body past
+    MAX_PARSER_CHARS."""
+    if len(body) > MAX_PARSER_CHARS:
+        return []
+    return [tuple(token.map) for token in _block_tokens(body)
+            if token.type in ("html_block", "code_block") and token.map]
+
+
+def _blank_raw_blocks(no_code: str, body: str) -> str:
+    """``no_code`` (``body`` with its code blanked, line for line) with the
+    lines of its HTML blocks and indented code blanked too: where the
+    reference parser is not run (a block too long for it), the regex pass
+    must not take the text there for links."""
+    if "<" not in no_code and "    " not in no_code and "\t" not in no_code:
+        return no_code  # neither HTML nor indented code can start a block
+    ranges = _raw_block_lines(body)
+    if not ranges:
+        return no_code
+    lines = no_code.split("\n")
+    for first, end in ranges:
+        for row in range(first, min(end, len(lines))):
+            lines[row] = " " * len(lines[row])
+    return "\n".join(lines)
 
 
 def _html_comments(text: str) -> list[tuple[int, int]]:

@@ -111,3 +111,33 @@ def test_fast_path_agrees_on_generated_documents():
     for _ in range(3000):
         fast += assert_agrees(_document(rng))
     assert fast > 300  # the fast path was taken often enough to mean something
+
+
+# Past the sizes the reference parser is given (a block of more than
+# MAX_PARSER_BLOCK_CHARS: markdown-it-py's inline parser is quadratic on some
+# hostile paragraphs), the regex pass reads the links alone: it must still
+# leave out the lines CommonMark reads as HTML or as indented code.
+LONG = "x" * 10_001
+PAST_THE_PARSER = [
+    "<!--\n" + "[a](b.md)\n" * 1200,  # an unclosed comment: HTML to the end
+    "<!--\n" + LONG + "\n\n[a](b.md)\n",
+    "<div>\n" + "[a](b.md)\n" * 1200 + "\n[after](c.md) " + LONG + "\n",  # a <div> block ends at a blank line
+    "- item\n  <div>\n  [in](d.md)\n\n[p](q.md) " + LONG + "\n",  # HTML in a list item
+    "    [code](x.md)\n\n[p](q.md) " + LONG + "\n",  # indented code
+    "<!-- closed -->\n[a](b.md) " + LONG + "\n<span>[inline](e.md)</span>\n",  # inline HTML: its links count
+]
+
+
+@pytest.mark.parametrize("text", PAST_THE_PARSER, ids=["open-comment", "open-comment-then-link", "div", "div-in-item",
+                                                      "indented-code", "inline-html"])
+def test_past_the_parsers_limits_html_and_code_blocks_hold_no_links(text, monkeypatch):
+    from memlint import markdown
+
+    for wikilinks in (True, False):
+        fast, used_parser = extract_links(text, 1, wikilinks=wikilinks)
+        assert not used_parser
+        with monkeypatch.context() as patch:  # these documents are no trouble for it: the reference, at any size
+            patch.setattr(markdown, "MAX_PARSER_BLOCK_CHARS", 10**9)
+            reference, used_parser = extract_links(text, 1, wikilinks=wikilinks, force_reference=True)
+        assert used_parser
+        assert _where(fast) == _where(reference), (text[:80], wikilinks)
