@@ -860,6 +860,10 @@ class _Suggester:
     """
 
     MAX_CANDIDATES = 200
+    # Near spellings guessed in a run, at most (about a millisecond each, against
+    # up to 2 * MAX_CANDIDATES names): an index with thousands of broken links to
+    # names no file has must not take seconds. Past it, the other steps only.
+    MAX_GUESSES = 1000
 
     def __init__(self, docs, by_fold: dict[str, list[str]] | None = None):
         self.docs = docs
@@ -872,6 +876,8 @@ class _Suggester:
                 by_fold[fold(_stem(rel))].append(rel)
         self.by_fold = by_fold
         self._near: tuple[dict, dict, dict] | None = None  # by_head, by_tail, by_unprefixed
+        self._found: dict[tuple[str, bool], str | None] = {}  # (file name asked for, fuzzy) -> ``closest``'s answer
+        self.guesses = 0  # near spellings guessed so far (MAX_GUESSES)
 
     def _near_tables(self) -> tuple[dict, dict, dict]:
         if self._near is None:
@@ -898,6 +904,13 @@ class _Suggester:
         base = _strip_anchor(wanted).rstrip("/").rsplit("/", 1)[-1]
         if not base:
             return None
+        # Asked once per file name: an index may hold the same broken link thousands of times.
+        key = (base, fuzzy)
+        if key not in self._found:
+            self._found[key] = self._closest(base, fuzzy)
+        return self._found[key]
+
+    def _closest(self, base: str, fuzzy: bool) -> str | None:
         stem = base[:-3] if base.endswith(".md") else base
         key = fold(stem)
         for table, k in ((self.by_name, same_name_key(base)), (self.by_name, same_name_key(stem + ".md")), (self.by_fold, key)):
@@ -906,15 +919,45 @@ class _Suggester:
         if not fuzzy or len(key) < 3:
             return None
         by_head, by_tail, by_unprefixed = self._near_tables()
-        pool: dict[str, str] = {}
-        for table, k in ((by_head, key[:4]), (by_tail, key[-4:])):
-            for rel in table.get(k, ())[: self.MAX_CANDIDATES]:
-                pool.setdefault(fold(_stem(rel)), rel)
-        match = difflib.get_close_matches(key, list(pool), n=1, cutoff=0.75)
-        if match:  # a near spelling of the whole name (agnets: agents) before a name after a prefix (multi-agent)
-            return pool[match[0]]
+        if self.guesses < self.MAX_GUESSES:
+            self.guesses += 1
+            pool: dict[str, str] = {}
+            for table, k in ((by_head, key[:4]), (by_tail, key[-4:])):
+                for rel in table.get(k, ())[: self.MAX_CANDIDATES]:
+                    pool.setdefault(fold(_stem(rel)), rel)
+            match = _closest_match(key, pool, cutoff=0.75)
+            if match is not None:  # a near spelling of the whole name (agnets: agents) before a name after a prefix
+                return pool[match]
         unprefixed = by_unprefixed.get(key, ())
         return unprefixed[0] if len(unprefixed) == 1 else None  # two files (feedback_x, project_x): no guess
+
+
+def _closest_match(word: str, possibilities, cutoff: float) -> str | None:
+    """``difflib.get_close_matches(word, possibilities, n=1, cutoff)``'s
+    answer, or None, at a fraction of its cost on many near names: the
+    candidates are tried best upper bound (``quick_ratio``) first, and the
+    exact ratio, the costly part, is left out for any whose bound is below
+    the best ratio found (it cannot beat it, nor tie it and win on the name,
+    as the highest (ratio, name) does there)."""
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    bounded = []
+    for name in possibilities:
+        matcher.set_seq1(name)
+        if matcher.real_quick_ratio() >= cutoff:
+            bound = matcher.quick_ratio()
+            if bound >= cutoff:
+                bounded.append((bound, name))
+    bounded.sort(reverse=True)
+    best: tuple[float, str] | None = None
+    for bound, name in bounded:
+        if best is not None and bound < best[0]:
+            break
+        matcher.set_seq1(name)
+        found = (matcher.ratio(), name)
+        if found[0] >= cutoff and (best is None or found > best):
+            best = found
+    return best[1] if best is not None else None
 
 
 def _stem(rel: str) -> str:

@@ -275,6 +275,50 @@ def test_broken_link_fires_on_its_line_and_column_with_did_you_mean(make_store, 
     assert messages[1] == "link target `charts/q1.png` does not exist"
 
 
+def test_the_near_spelling_chosen_is_difflibs_best_among_many_near_names():
+    """The guess skips the exact ratio of names that cannot beat the best so
+    far: it must still pick what difflib.get_close_matches(n=1) picks, ties
+    on the ratio included (the greater name wins there)."""
+    import difflib
+    import random
+
+    from memlint.graph import _closest_match
+
+    rng = random.Random(20261202)
+    for _ in range(3000):
+        letters = rng.choice(["abc", "abcdeé_-12"])  # three letters: many ties on the ratio
+        word = "".join(rng.choice(letters) for _ in range(rng.randint(3, 12)))
+        pool = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 14))) for _ in range(rng.randint(0, 30))]
+        pool += [word[:-1] + c for c in "ab"] if rng.random() < 0.3 else []
+        for cutoff in (0.6, 0.75):
+            expected = difflib.get_close_matches(word, pool, n=1, cutoff=cutoff)
+            assert _closest_match(word, pool, cutoff) == (expected[0] if expected else None), (word, pool)
+
+
+def test_near_spellings_are_guessed_once_a_name_and_at_most_max_guesses_a_run(make_store, cli, monkeypatch):
+    from memlint import graph
+
+    guessed: list[str] = []
+    real = graph._closest_match
+
+    def counting(word, possibilities, cutoff):
+        guessed.append(word)
+        return real(word, possibilities, cutoff)
+
+    monkeypatch.setattr(graph, "_closest_match", counting)
+    monkeypatch.setattr(graph._Suggester, "MAX_GUESSES", 3)
+    names = ["pricng", "pricin", "prcing", "pricingg"]
+    store = make_store({
+        "MEMORY.md": "# Index\n" + "".join(f"- [P](project_{name}.md) — p\n" for name in ["pricng"] * 5 + names[1:])
+                     + "- [Ok](project_pricing.md) — ok\n",
+        "project_pricing.md": mem("pricing"),
+    })
+    messages = [f["message"] for f in run(cli, store) if f["code"] == "MEM202"]
+    assert sorted(guessed) == ["projectprcing", "projectpricin", "projectpricng"]  # the first three names, once each
+    assert messages[:5] == ["link target `project_pricng.md` does not exist; did you mean project_pricing.md?"] * 5
+    assert messages[-1] == "link target `project_pricingg.md` does not exist"  # past the guesses a run makes
+
+
 def test_a_wikilink_without_the_type_prefix_is_offered_the_one_file_that_has_it(make_store, cli):
     store = make_store({
         "MEMORY.md": "# Index\n- [[beta]] — b\n- [[gamma]] — c\n- [[delta]] — d\n- [P](project_gamma.md) — p\n"
