@@ -604,15 +604,27 @@ def near_pairs_since(
         candidates, verdicts, n_keys, max_bucket = _bucket_all(earlier, threshold, min_words, rows, fps, names, sets,
                                                                confirmed)
     skipped = sum(1 for expanded in verdicts.values() if not expanded)
-    for code in candidates:
+    known = decoded.get
+    for code in candidates:  # (a cluster of n near-copies: n²/2 of them, so ``jaccard``'s common case inline)
         i, j = divmod(code, n)
-        sim = jaccard(sets(i), sets(j))
+        a = known(i) or sets(i)
+        b = known(j) or sets(j)
+        if 0 < len(a) < MAX_SHINGLES and 0 < len(b) < MAX_SHINGLES:
+            inter = len(a & b)
+            sim = inter / (len(a) + len(b) - inter)
+        else:
+            sim = jaccard(a, b)
         if sim >= threshold:
             confirmed[code] = sim
 
     ids = [groups[fp.exact] for fp in fps]
     out: list[tuple[str, str, float]] = []
-    for code, sim in confirmed.items():
+    # In the order of the bodies' places (ints sort fast): bodies given in
+    # path order, as the rules give them, come out sorted already, and the
+    # sort only checks it (sorting a cluster's n²/2 pairs by their paths
+    # took longer than finding them).
+    for code in sorted(confirmed):
+        sim = confirmed[code]
         i, j = divmod(code, n)
         for a in ids[i]:
             for b in ids[j]:
@@ -725,13 +737,22 @@ def _bucket_all(earlier, threshold, min_words, rows, fps, names, sets, confirmed
     max_bucket = max(map(len, shared.values()), default=0)
     if candidates is None:  # judge every pair again
         candidates = set()
-        for key, bucket in shared.items():
+        # A cluster of near-copies shares dozens of band keys, most of them
+        # with the same bodies: a bucket inside one already expanded (the
+        # biggest first) adds no pair, and expanding each would cost a
+        # cluster of n bodies dozens of times its n²/2 pairs.
+        expanded: list[frozenset[int]] = []
+        clusters = sorted((shared[key] for key, cluster in verdicts.items() if cluster), key=len, reverse=True)
+        for bucket in [bucket for bucket in shared.values() if len(bucket) <= _BUCKET_CAP] + clusters:
             size = len(bucket)
             if size == 2:
                 candidates.add(bucket[0] * n + bucket[1])
                 continue
-            if size > _BUCKET_CAP and not verdicts[key]:
-                continue
+            if size > _BUCKET_CAP:
+                members = frozenset(bucket)
+                if any(members <= done for done in expanded):
+                    continue
+                expanded.append(members)
             for x in range(size - 1):
                 base = bucket[x] * n
                 candidates.update([base + j for j in bucket[x + 1 :]])

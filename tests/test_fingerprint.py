@@ -303,7 +303,7 @@ def test_same_template_bodies_do_not_explode_into_candidates(monkeypatch):
     assert near_pairs(items, stats=stats) == []
     all_pairs = len(items) * (len(items) - 1) // 2
     assert stats["candidates"] < all_pairs // 100, stats
-    assert calls < all_pairs // 100  # every comparison made, boilerplate checks included
+    assert calls < all_pairs // 100  # the samples of the crowded buckets judged boilerplate
     assert stats["skipped_buckets"] > 0
 
 
@@ -324,6 +324,33 @@ def test_a_large_real_cluster_is_not_mistaken_for_boilerplate():
     pairs = near_pairs(items, stats=stats)
     assert stats["max_bucket"] > 64
     assert pair_ids(pairs) == {(f"c{i:03d}", f"c{j:03d}") for i, j in itertools.combinations(range(120), 2)}
+
+
+def test_clusters_sharing_some_bodies_give_every_pair_of_each():
+    """Two clusters of copies (each over the crowded-bucket size) and copies
+    of both: each crowded bucket whose bodies another one already expanded
+    holds is skipped, no other, and the pairs are those a comparison of
+    every pair finds."""
+    rng = random.Random(12)
+    vocab = _vocabulary(rng)
+    bases = [_memory(rng, vocab) for _ in range(2)]
+    bodies = []
+    for k in range(150):  # 70 copies of each base, then 10 of both, each with one word changed
+        words = (bases[k % 2] if k < 140 else bases[0] + "\n" + bases[1]).split(" ")
+        words[5 + k % (len(words) - 5)] = f"edit{k}"
+        bodies.append(" ".join(words))
+    bodies += [_memory(rng, vocab) for _ in range(60)]
+    items = [(f"b{k:03d}", fingerprint(b)) for k, b in enumerate(bodies)]
+    stats: dict = {}
+    found = pair_ids(near_pairs(items, stats=stats))
+    assert stats["max_bucket"] > 64
+
+    def similar(a, b) -> bool:
+        return (a.exact != b.exact and a.words >= 20 and b.words >= 20
+                and jaccard(a.shingles, b.shingles) >= DEFAULT_THRESHOLD)
+
+    brute = {(x, y) for (x, a), (y, b) in itertools.combinations(items, 2) if similar(a, b)}
+    assert len(brute) > 2 * 70 * 69 // 2 and found == brute
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
