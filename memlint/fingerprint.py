@@ -57,6 +57,7 @@ exactly what the plain, per-segment str algorithm returns.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import string
@@ -505,17 +506,32 @@ def _is_cluster(bucket: list[int], sets, threshold: float) -> bool:
 class NearMemo:
     """What one ``near_pairs_since`` call found, for the next call to start from.
 
-    Bodies are named by content (``_identity``), never by path. ``pairs``
-    holds every pair of ``bodies`` that was a candidate and reached the
-    threshold, with its similarity; ``verdicts`` says, for each band key
-    more than _BUCKET_CAP bodies shared, whether its bucket was expanded
-    (a cluster) or skipped (boilerplate)."""
+    Bodies are named by content (``_identity``), never by path: ``names``,
+    in the order of the call. ``pairs`` holds every pair of them that was a
+    candidate and reached the threshold, with its similarity, kept packed
+    (``codes``: ``i * len(names) + j`` for the names' places, i < j, and
+    ``similarities``, as arrays): a cluster of near-copies has n²/2 pairs,
+    which as tuples took longer to pickle and load than to find.
+    ``verdicts`` says, for each band key more than _BUCKET_CAP bodies
+    shared, whether its bucket was expanded (a cluster) or skipped
+    (boilerplate)."""
 
     threshold: float
     min_words: int
-    bodies: frozenset[bytes]
-    pairs: tuple[tuple[bytes, bytes, float], ...]
+    names: tuple[bytes, ...]
+    codes: bytes  # array("Q")
+    similarities: bytes  # array("d")
     verdicts: dict[int, bool]
+
+    @functools.cached_property
+    def bodies(self) -> frozenset[bytes]:
+        return frozenset(self.names)
+
+    @property
+    def pairs(self) -> list[tuple[bytes, bytes, float]]:
+        n, names = len(self.names), self.names
+        return [(names[code // n], names[code % n], sim)
+                for code, sim in zip(array("Q", self.codes), array("d", self.similarities))]
 
 
 def _identity(fp: Fingerprint) -> bytes:
@@ -623,15 +639,16 @@ def near_pairs_since(
     # path order, as the rules give them, come out sorted already, and the
     # sort only checks it (sorting a cluster's n²/2 pairs by their paths
     # took longer than finding them).
-    for code in sorted(confirmed):
+    codes = sorted(confirmed)
+    for code in codes:
         sim = confirmed[code]
         i, j = divmod(code, n)
         for a in ids[i]:
             for b in ids[j]:
                 out.append((a, b, sim) if a < b else (b, a, sim))
     out.sort()
-    pairs = tuple((names[code // n], names[code % n], sim) for code, sim in confirmed.items())
-    memo = NearMemo(threshold, min_words, frozenset(names), pairs, verdicts)
+    memo = NearMemo(threshold, min_words, tuple(names), array("Q", codes).tobytes(),
+                    array("d", map(confirmed.__getitem__, codes)).tobytes(), verdicts)
 
     if stats is not None:
         stats.update(
@@ -697,8 +714,10 @@ def _confirmed_since(earlier: NearMemo, names: list[bytes], confirmed: dict[int,
     """Put the pairs ``earlier`` confirmed whose bodies are both still here into ``confirmed``."""
     n = len(names)
     where = {name: idx for idx, name in enumerate(names)}
-    for a, b, sim in earlier.pairs:
-        i, j = where.get(a), where.get(b)
+    now = [where.get(name) for name in earlier.names]  # a body's place then -> its place now, or None
+    then = len(earlier.names)
+    for code, sim in zip(array("Q", earlier.codes), array("d", earlier.similarities)):
+        i, j = now[code // then], now[code % then]
         if i is not None and j is not None:
             confirmed[i * n + j if i < j else j * n + i] = sim
 
