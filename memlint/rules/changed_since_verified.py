@@ -13,9 +13,8 @@ added to it, only its line ending changed (CRLF), or, for a ``key:`` line,
 only its spacing (backfill rewriting a flow mapping or a frontmatter
 indented as a whole). A line of the body that starts with
 a field's name and says more (``expires: with Q3``) is a change. Merge commits are skipped: an edit made on a branch counts with its
-own commit's date, even where the merge kept the other side's version
-of the file (a merge verifies nothing), and what was changed only while
-resolving a merge does not count. In a staged run (pre-commit) the commit being made counts, dated
+own commit's date, and what was changed only while resolving a merge
+does not count. In a staged run (pre-commit) the commit being made counts, dated
 today, unless it is a merge (the merged branches' commits are read instead).
 Quiet without git (one notice), in a shallow clone (MEM403), for a file
 added after the date (moving a verified memory into the repository is not an
