@@ -646,7 +646,7 @@ def extract_links(
             except RecursionError:  # nested deeper than Python's stack allows
                 found = None
         if found is None:
-            found = _links_by_regex(_blank_raw_blocks(no_code, body), index, whole_lines=False)
+            found = _links_by_regex(_blank_raw_blocks(no_code, body, wikilinks), index, whole_lines=False)
         links.extend(found)
     links.sort(key=_LINE_COLUMN)
     return links, used_parser
@@ -737,7 +737,7 @@ def _block_tokens(body: str) -> list:
         return []
 
 
-def _raw_block_lines(body: str) -> list[tuple[int, int]]:
+def _raw_block_lines(body: str, wikilinks: bool = True) -> list[tuple[int, int]]:
     """(first, end) 0-based line ranges of the HTML blocks (an unclosed
     ``<!--`` runs to the end; a ``<div>`` to the next blank line) and
     indented code blocks of ``body``, by markdown-it-py's block parser,
@@ -746,18 +746,18 @@ def _raw_block_lines(body: str) -> list[tuple[int, int]]:
     MAX_PARSER_CHARS."""
     if len(body) > MAX_PARSER_CHARS:
         return []
-    return [tuple(token.map) for token in _block_tokens(body)
+    return [tuple(token.map) for token in _block_tokens(_as_parsed(body, wikilinks))
             if token.type in ("html_block", "code_block") and token.map]
 
 
-def _blank_raw_blocks(no_code: str, body: str) -> str:
+def _blank_raw_blocks(no_code: str, body: str, wikilinks: bool = True) -> str:
     """``no_code`` (``body`` with its code blanked, line for line) with the
     lines of its HTML blocks and indented code blanked too: where the
     reference parser is not run (a block too long for it), the regex pass
     must not take the text there for links."""
     if "<" not in no_code and "    " not in no_code and "\t" not in no_code:
         return no_code  # neither HTML nor indented code can start a block
-    ranges = _raw_block_lines(body)
+    ranges = _raw_block_lines(body, wikilinks)
     if not ranges:
         return no_code
     lines = no_code.split("\n")
@@ -1069,18 +1069,25 @@ _ESCAPED = re.compile(r"\\.")
 _FOOTNOTE = re.compile(r"\[\^[^\]\s\[]+\](?!\()")
 
 
+def _as_parsed(body: str, wikilinks: bool) -> str:
+    """``body`` as markdown-it-py is given it: wikilinks a word of the same
+    length ('_' could fake a thematic break), GitHub's footnotes ([^1],
+    [^1]: Source; no links to files) too, a lone \\r no line break."""
+    source = _take_wikilinks(body, "w")[0] if wikilinks and "[[" in body else body
+    if "[^" in source:
+        source = _FOOTNOTE.sub(lambda m: "w" * len(m.group()), source)
+    if "\r" in source:  # markdown-it counts a lone \r as a line break; memlint counts \n only
+        source = re.sub(r"\r(?!\n)", " ", source)
+    return source
+
+
 def _links_by_markdown_it(body: str, index: _LineIndex, probe_lines: list[str], wikilinks: bool = True) -> list[Link]:
     """CommonMark links by the reference parser, with their lines and columns.
 
     ``probe_lines`` is the body with code, comments and wikilinks blanked: it
     is where columns are looked up, so a bracket in code is never taken.
     """
-    # Wikilinks become a word of the same length: '_' could fake a thematic break.
-    source = _take_wikilinks(body, "w")[0] if wikilinks and "[[" in body else body
-    if "[^" in source:  # GitHub's footnotes ([^1], [^1]: Source) are no links to files
-        source = _FOOTNOTE.sub(lambda m: "w" * len(m.group()), source)
-    if "\r" in source:  # markdown-it counts a lone \r as a line break; memlint counts \n only
-        source = re.sub(r"\r(?!\n)", " ", source)
+    source = _as_parsed(body, wikilinks)
     out: list[Link] = []
     cursors: dict[int, int] = {}
     source_lines: list[str] | None = None

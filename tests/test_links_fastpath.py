@@ -125,11 +125,15 @@ PAST_THE_PARSER = [
     "- item\n  <div>\n  [in](d.md)\n\n[p](q.md) " + LONG + "\n",  # HTML in a list item
     "    [code](x.md)\n\n[p](q.md) " + LONG + "\n",  # indented code
     "<!-- closed -->\n[a](b.md) " + LONG + "\n<span>[inline](e.md)</span>\n",  # inline HTML: its links count
+    # a footnote is no reference definition: the lines after it are not code, nor HTML
+    "Text.[^1]\n\n[^1]: https://example.com/src\n    see [the doc](doc.md) too\n\n" + LONG + "\n",
+    "Text.[^1]\n\n[^1]: https://example.com/src\n<br>\nSee [p](p.md).\n\n" + LONG + "\n",
 ]
 
 
 @pytest.mark.parametrize("text", PAST_THE_PARSER, ids=["open-comment", "open-comment-then-link", "div", "div-in-item",
-                                                      "indented-code", "inline-html"])
+                                                      "indented-code", "inline-html", "footnote-then-indented",
+                                                      "footnote-then-html"])
 def test_past_the_parsers_limits_html_and_code_blocks_hold_no_links(text, monkeypatch):
     from memlint import markdown
 
