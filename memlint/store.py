@@ -708,9 +708,16 @@ class Store:
 
     def index_entries(self) -> bytes | None:
         """In a staged run, every entry of the git index (mode, blob id, stage
-        and path; not the times git saw the files at, which change with no
-        change of content), for the findings key; None where it was not read."""
-        return b"\0".join(head for *_, head in self._index) if self._index is not None else None
+        and path, and whether it is only intended to be added: an empty file
+        so, not in the commit, has the id of one added; not the times git saw
+        the files at, which change with no change of content), for the
+        findings key; None where it was not read."""
+        if self._index is None:
+            return None
+        from memlint.cache import INTENT_TO_ADD
+
+        return b"\0".join(head + b"\tintent-to-add" if flags != -1 and flags & INTENT_TO_ADD else head
+                           for *_, flags, head in self._index)
 
     @cached_property
     def _has_git_folder(self) -> bool:

@@ -109,6 +109,16 @@ def test_an_intent_to_add_file_is_not_in_the_commit_but_an_empty_staged_one_is(r
     git(repo, "add", "memory/a.md")
     git(repo, "add", "-N", "docs/notes.txt")  # the link target is not in the commit either
     assert ("memory/a.md", 7, "MEM202") in codes(cli, "--staged", repo / "memory")
+    # An empty file only intended to be added has the id and mode of one added: a run
+    # that kept the findings of the first must not take them for the second's.
+    write_files(repo, {"memory/b.md": GOOD.replace("name: a", "name: b") + "See [x](../docs/empty.txt).\n",
+                       "docs/empty.txt": ""})
+    git(repo, "add", "memory/b.md")
+    git(repo, "add", "-N", "docs/empty.txt")
+    assert ("memory/b.md", 7, "MEM202") in codes(cli, "--staged", repo / "memory")
+    git(repo, "add", "docs/empty.txt")
+    assert ("memory/b.md", 7, "MEM202") not in codes(cli, "--staged", repo / "memory")
+    assert codes(cli, "--staged", repo / "memory") == codes(cli, "--staged", "--no-cache", repo / "memory")
 
 
 def test_pre_commit_environment_turns_staged_on_while_git_makes_a_commit(repo, cli):
