@@ -268,6 +268,7 @@ def compare_size(cache: Path, n_files: int, n_commits: int, repeats: int, other:
     check = ["check", str(repo / meta["store"]), "--today", meta["today"], "--format", "json"]
     builds = {"this checkout": ENV, name: dict(ENV, PYTHONPATH=str(other))}
     memories = sorted(p for p, _, code, _ in defects if code == "MEM501")[:3]
+    staged = {build: "--staged" in Run(["check", "--help"], repo, env).stdout for build, env in builds.items()}
     cold: dict[str, list[Run]] = {build: [] for build in builds}
     changed: dict[str, list[Run]] = {build: [] for build in builds}
     hook: dict[str, list[Run]] = {build: [] for build in builds}
@@ -279,16 +280,17 @@ def compare_size(cache: Path, n_files: int, n_commits: int, repeats: int, other:
             change_store(repo, memories, i)
             changed[build].append(Run(check, repo, env))
             restore(repo, head)
-            Run([*check, "--staged"], repo, env)  # the hook's run of the commit before
-            stage_change(repo, memories, i)
-            hook[build].append(Run([*check, "--staged"], repo, env))
-            restore(repo, head)
+            if staged[build]:
+                Run([*check, "--staged"], repo, env)  # the hook's run of the commit before
+                stage_change(repo, memories, i)
+                hook[build].append(Run([*check, "--staged"], repo, env))
+                restore(repo, head)
     print(f"\n{n_files} files / {n_commits} commits, {repeats} runs of each build in turn:")
     for label, runs in (("cold check", cold), ("commit + 2 unstaged edits", changed), ("hook: check --staged", hook)):
         for build in builds:
-            print(f"  {label:25} {build:>14}: {median_of(runs[build])}")
+            print(f"  {label:25} {build:>14}: " + (median_of(runs[build]) if runs[build] else "(no --staged in this build)"))
         outputs = {build: {run.stdout for run in runs[build]} for build in builds}
-        if len({frozenset(found) for found in outputs.values()}) > 1:
+        if all(outputs.values()) and len({frozenset(found) for found in outputs.values()}) > 1:
             print(f"    THE TWO BUILDS' FINDINGS DIFFER ({label})")
 
 
