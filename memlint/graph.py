@@ -920,12 +920,14 @@ class _Suggester:
             return None
         by_head, by_tail, by_unprefixed = self._near_tables()
         if self.guesses < self.MAX_GUESSES:
-            self.guesses += 1
             pool: dict[str, str] = {}
             for table, k in ((by_head, key[:4]), (by_tail, key[-4:])):
                 for rel in table.get(k, ())[: self.MAX_CANDIDATES]:
                     pool.setdefault(fold(_stem(rel)), rel)
-            match = _closest_match(key, pool, cutoff=0.75)
+            match = None
+            if pool:  # (a name no file shares an end with costs no guess)
+                self.guesses += 1
+                match = _closest_match(key, pool, cutoff=0.75)
             if match is not None:  # a near spelling of the whole name (agnets: agents) before a name after a prefix
                 return pool[match]
         unprefixed = by_unprefixed.get(key, ())

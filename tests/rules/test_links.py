@@ -309,13 +309,15 @@ def test_near_spellings_are_guessed_once_a_name_and_at_most_max_guesses_a_run(ma
     monkeypatch.setattr(graph._Suggester, "MAX_GUESSES", 3)
     names = ["pricng", "pricin", "prcing", "pricingg"]
     store = make_store({
-        "MEMORY.md": "# Index\n" + "".join(f"- [P](project_{name}.md) — p\n" for name in ["pricng"] * 5 + names[1:])
+        "MEMORY.md": "# Index\n- [Q](qqqqqq.md) — no file shares an end with it: no guess\n"
+                     + "".join(f"- [P](project_{name}.md) — p\n" for name in ["pricng"] * 5 + names[1:])
                      + "- [Ok](project_pricing.md) — ok\n",
         "project_pricing.md": mem("pricing"),
     })
     messages = [f["message"] for f in run(cli, store) if f["code"] == "MEM202"]
     assert sorted(guessed) == ["projectprcing", "projectpricin", "projectpricng"]  # the first three names, once each
-    assert messages[:5] == ["link target `project_pricng.md` does not exist; did you mean project_pricing.md?"] * 5
+    assert messages[0] == "link target `qqqqqq.md` does not exist"
+    assert messages[1:6] == ["link target `project_pricng.md` does not exist; did you mean project_pricing.md?"] * 5
     assert messages[-1] == "link target `project_pricingg.md` does not exist"  # past the guesses a run makes
 
 
