@@ -1272,7 +1272,7 @@ def _index_blobs(top: Path, repo_root: Path, links: set[str] | None = None,
     ``_walk_markdown`` skips. Symbolic links and unmerged files map to None:
     an unmerged file is judged on disk; a symbolic link, added to ``links``
     when given, is followed through the index by the store. ``index``: the
-    whole index (``_whole_index``) when it was read already.
+    whole index (``_whole_index``), read where the repository has a .git.
     """
     if not (repo_root / ".git").exists() and not os.environ.get("GIT_DIR"):
         raise ConfigError(f"--staged needs a git repository; {top} is not in one")
@@ -1285,9 +1285,6 @@ def _index_blobs(top: Path, repo_root: Path, links: set[str] | None = None,
 
     if index is not None:
         records = index
-    elif (repo_root / ".git").exists():
-        records = index_records(_git(repo_root, "ls-files", "--stage", "-z", "--debug", "--full-name", "--",
-                                     prefix or "."))
     else:  # a bare "dotfiles" repository (GIT_DIR, GIT_WORK_TREE): asked from the store's folder, named from there
         records, prefix = index_records(_git(top, "ls-files", "--stage", "-z", "--debug", "--", ".")), ""
     blob_of: dict[str, str | None] = {}
