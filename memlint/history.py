@@ -188,6 +188,8 @@ class _Replay:
         self.gone: set[str] = set()  # paths a D or R has been seen to remove
         # (record, its add, an older add of its path taken for a parallel line's): `_serial_adds_undone`
         self.parallel: list[tuple[list, int, int]] = []
+        # old name -> the commit (index) whose rename left it, for the record followed back to it
+        self.left: dict[str, int] = {}
         # {commit: names}: names followed only from the commit before that one
         # on (files that left those names there: `_follow_moves_in`)
         self.after = after or {}
@@ -252,6 +254,7 @@ class _Replay:
                     rec[1] = c  # renamed with edits
                 if old not in names:
                     names[old] = rec
+                    self.left[old] = c
                     edited = orphans.pop(old, None)
                     if edited is not None and (rec[1] is None or edited < rec[1]):
                         rec[1] = edited
@@ -571,7 +574,7 @@ def _replayed_dates(root, replay: "_Replay", revisions: list[str], spec: list[st
 
 
 def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str],
-                  log_args: list[str]) -> dict[str, str]:
+                  log_args: list[str]) -> dict[str, tuple[str, str]]:
     """Date the files `replay` (of a ``--no-merges`` log of `revisions`) saw
     no commit add: only a merge brought these (say, added while resolving a
     conflict, or by `git subtree`). One more log, over those paths, with
@@ -580,34 +583,47 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
     does not add it again (a diff against each parent would; and
     ``--diff-merges=first-parent``, git 2.31, would still take a merge into
     a branch that lacked the file for its birth). (Too many paths for a
-    command line: the folders `spec`, same answer.) Returns {path: the
-    commit that made it} for those."""
-    missing = [p for p, record in replay.files.items() if record[0] is None]
+    command line: the folders `spec`, same answer.) A file renamed since is
+    looked for under the name the replay followed it back to, from the
+    commit before the rename on (a merge made that name). Returns {path:
+    (the commit that made it, the name it made)} for those."""
+    missing = {id(record): p for p, record in replay.files.items() if record[0] is None}
     if not missing:
         return {}
-    paths = missing if len(missing) <= _MAX_PATH_ARGS else spec
-    extra = _Replay(missing)
+    # name looked for -> the HEAD path: the name each record reached walking back (its own, unless renamed)
+    wanted = {name: missing[id(rec)] for name, rec in replay.names.items() if id(rec) in missing}
+    wanted.update((p, p) for p in set(missing.values()) - set(wanted.values()))
+    after: dict[str, list[str]] = {}
+    for name, p in wanted.items():
+        if name != p and name in replay.left:
+            after.setdefault(replay.commits[replay.left[name]].partition(" ")[0], []).append(name)
+    paths = sorted(wanted) if len(wanted) <= _MAX_PATH_ARGS else spec
+    extra = _Replay(sorted(wanted), after=after)
     extra.feed(_combined(_run_log(root, [*log_args, "-c", "--no-renames", *revisions, "--", *paths]).split("\0")))
     offset = len(replay.commits)
     replay.commits += extra.commits
     made = {}
-    for p, (created, changed, born_as) in extra.files.items():
+    for name, (created, changed, born_as) in extra.files.items():
         if created is not None:
-            replay.files[p] = [created + offset, changed + offset, born_as]
-            made[p] = extra.commits[created].partition(" ")[0]
+            p = wanted[name]
+            record = replay.files[p]
+            # A change the replay saw after the rename is newer than any the extra log saw before it.
+            changed = record[1] if name != p and record[1] is not None else changed + offset
+            replay.files[p] = [created + offset, changed, born_as]
+            made[p] = (extra.commits[created].partition(" ")[0], born_as)
     return made
 
 
-def _follow_renames_by_merges(root, spec: list[str], files: dict[str, FileDates], made: dict[str, str],
+def _follow_renames_by_merges(root, spec: list[str], files: dict[str, FileDates], made: dict[str, tuple[str, str]],
                               log_args: list[str]) -> None:
     """A file a merge made (``_merge_births``) may be one the merge renamed
     (a `git mv` while resolving it, which ``check --staged`` followed as
     any staged rename): the merge's diff against its first parent pairs it
     with its old name, whose dates it keeps, as a move keeps them
     (``_follow_moves_in``). One diff a merge, and only for those."""
-    by_merge: dict[str, set[str]] = {}
-    for path, commit in made.items():
-        by_merge.setdefault(commit, set()).add(path)
+    by_merge: dict[str, dict[str, str]] = {}  # merge -> {name it made: the file's path at HEAD}
+    for path, (commit, name) in made.items():
+        by_merge.setdefault(commit, {})[name] = path
     for commit, paths in sorted(by_merge.items()):
         status, out, _ = _run(root, ["diff-tree", "-r", "-z", "-M", "--name-status", "--no-color",
                                      f"{commit}^1", commit, "--", *spec], check=False)
@@ -619,7 +635,7 @@ def _follow_renames_by_merges(root, spec: list[str], files: dict[str, FileDates]
             if tok[:1] in ("R", "C"):
                 old, new = next(tokens), next(tokens)
                 if tok[0] == "R" and new in paths:
-                    renamed[new] = (old, tok == "R100")
+                    renamed[paths[new]] = (old, tok == "R100")
             elif tok:
                 next(tokens, None)  # the path of an A, D, M or T
         if not renamed:

@@ -177,6 +177,35 @@ def test_file_added_only_by_a_merge_commit(repo, monkeypatch, max_path_args):
         "resolution.md": dates(D3, merge, D3, merge)}
 
 
+
+@pytest.mark.parametrize("max_path_args", [200, 0])
+def test_a_file_only_a_merge_made_keeps_that_birth_through_later_renames(repo, monkeypatch, max_path_args):
+    """Renamed after the merge that made it, it is looked for under its old
+    name from the rename back, not taken as born at the rename; a new file
+    at the old name since is another file."""
+    monkeypatch.setattr(history_mod, "_MAX_PATH_ARGS", max_path_args)
+    repo.write("a.md", "a\n")
+    repo.commit("add", D1)
+    repo.checkout("feature", new=True)
+    repo.write("b.md", "b\n")
+    repo.commit("branch", D2)
+    repo.checkout("main")
+    repo.merge("feature", commit=False)
+    repo.write("x.md", "written while merging\n")
+    merge = repo.commit("merge with an extra file", D3)
+    repo.mv("x.md", "y.md")
+    repo.commit("a pure rename", D4)
+    assert load_history(repo.root).files["y.md"] == dates(D3, merge, D3, merge)
+    repo.write("x.md", "another file at the old name\n")
+    again = repo.commit("a new x.md", D5)
+    repo.mv("y.md", "z.md")
+    repo.write("z.md", "written while merging\nand edited\n")
+    edited = repo.commit("renamed with an edit", "2024-06-01T10:00:00+00:00")
+
+    files = load_history(repo.root).files
+    assert files["z.md"] == dates(D3, merge, "2024-06-01T10:00:00+00:00", edited)
+    assert files["x.md"] == dates(D5, again, D5, again)
+
 def test_spaces_unicode_and_tabs(repo):
     names = ["notes/dé jà vu.md", "日本/メモ 1.md", "tab\there.md", 'quote"and\\slash.md']
     for name in names:
