@@ -190,6 +190,9 @@ class _Replay:
         self.parallel: list[tuple[list, int, int]] = []
         # old name -> the commit (index) whose rename left it, for the record followed back to it
         self.left: dict[str, int] = {}
+        # names a commit deleted while a file at HEAD had them and no newer commit added it there:
+        # a merge made it anew (or kept it from a branch that had it): ``_merge_births`` tells which
+        self.deleted_open: set[str] = set()
         # {commit: names}: names followed only from the commit before that one
         # on (files that left those names there: `_follow_moves_in`)
         self.after = after or {}
@@ -260,6 +263,8 @@ class _Replay:
                         rec[1] = edited
             elif kind == "D":
                 path = next(it)
+                if path in names:
+                    self.deleted_open.add(path)
                 orphans.pop(path, None)
                 gone.add(path)
                 closed.pop(path, None)
@@ -585,9 +590,16 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
     a branch that lacked the file for its birth). (Too many paths for a
     command line: the folders `spec`, same answer.) A file renamed since is
     looked for under the name the replay followed it back to, from the
-    commit before the rename on (a merge made that name). Returns {path:
-    (the commit that made it, the name it made)} for those."""
+    commit before the rename on (a merge made that name). A file deleted
+    after its birth with no commit adding it again is looked for too: a
+    merge made it anew (added while resolving it) when the log of merges
+    finds it born later than the replay did; else the merge kept it from a
+    branch that never deleted it, and it keeps the replay's dates. Returns
+    {path: (the commit that made it, the name it made)} for those."""
     missing = {id(record): p for p, record in replay.files.items() if record[0] is None}
+    # (the deleted under their name at HEAD only: one renamed since keeps the replay's dates)
+    reborn = {p for p in replay.deleted_open if p in replay.files and replay.files[p][0] is not None}
+    missing.update((id(replay.files[p]), p) for p in reborn)
     if not missing:
         return {}
     # name looked for -> the HEAD path: the name each record reached walking back (its own, unless renamed)
@@ -600,6 +612,7 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
     paths = sorted(wanted) if len(wanted) <= _MAX_PATH_ARGS else spec
     extra = _Replay(sorted(wanted), after=after)
     extra.feed(_combined(_run_log(root, [*log_args, "-c", "--no-renames", *revisions, "--", *paths]).split("\0")))
+    replayed = {header.partition(" ")[0] for header in replay.commits} if reborn else set()  # (no merges)
     offset = len(replay.commits)
     replay.commits += extra.commits
     made = {}
@@ -607,6 +620,8 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
         if created is not None:
             p = wanted[name]
             record = replay.files[p]
+            if p in reborn and extra.commits[created].partition(" ")[0] in replayed:
+                continue  # born where the replay found it: kept by the merge, not made anew
             # A change the replay saw after the rename is newer than any the extra log saw before it.
             changed = record[1] if name != p and record[1] is not None else changed + offset
             replay.files[p] = [created + offset, changed, born_as]
@@ -766,6 +781,8 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
     shas, stamps = commit_dates(replay.commits)
     boundary = {id(record): name for name, record in replay.names.items()}  # open records: their name then
+    if replay.deleted_open:
+        return None  # a file deleted while at HEAD: a merge made it anew, or kept it (`_merge_births`)
     files, born_as = _dates_of(replay, root)  # the files born in the new commits
     for path, record in replay.files.items():
         if path in files:

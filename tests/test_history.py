@@ -206,6 +206,47 @@ def test_a_file_only_a_merge_made_keeps_that_birth_through_later_renames(repo, m
     assert files["z.md"] == dates(D3, merge, "2024-06-01T10:00:00+00:00", edited)
     assert files["x.md"] == dates(D5, again, D5, again)
 
+
+def test_a_file_deleted_then_made_anew_by_a_merge_is_born_at_that_merge(repo, tmp_path):
+    """Deleted, then written again while resolving a merge: the file at HEAD
+    is the merge's, not the one deleted (a log without merges sees only the
+    deletion and the first add). The cache, extended commit by commit, agrees."""
+    repo.write("a.md", "a\n")
+    repo.write("x.md", "the first x\n")
+    repo.commit("add", D1)
+    before = load_history(repo.root)  # a replay kept at the first x, to extend
+    repo.rm("x.md")
+    repo.commit("delete x", D2)
+    repo.checkout("feature", new=True)
+    repo.write("a.md", "a, on a branch\n")
+    repo.commit("branch", D3)
+    repo.checkout("main")
+    repo.merge("feature", commit=False)
+    repo.write("x.md", "x written anew while merging\n")
+    merge = repo.commit("merge, with x again", D4)
+
+    assert load_history(repo.root).files["x.md"] == dates(D4, merge, D4, merge)
+    assert load_history(repo.root, earlier={before.head: lambda: before}).files["x.md"] == dates(D4, merge, D4, merge)
+
+
+def test_a_file_a_branch_kept_through_a_merge_keeps_its_first_birth(repo):
+    """Deleted on one side, edited on the other, and the merge keeps the
+    edited file: the same file, born at its first add."""
+    repo.write("x.md", "x\n")
+    first = repo.commit("add", D1)
+    repo.checkout("feature", new=True)
+    repo.write("x.md", "x, edited on a branch\n")
+    edit = repo.commit("edit on a branch", D2)
+    repo.checkout("main")
+    repo.rm("x.md")
+    repo.commit("delete x", D3)
+    with pytest.raises(RuntimeError):  # modify/delete: resolved by keeping the branch's file
+        repo.merge("feature", date=D4)
+    repo.write("x.md", "x, edited on a branch\n")
+    repo.commit("merge, keeping x", D4)
+
+    assert load_history(repo.root).files["x.md"] == dates(D1, first, D2, edit)
+
 def test_spaces_unicode_and_tabs(repo):
     names = ["notes/dé jà vu.md", "日本/メモ 1.md", "tab\there.md", 'quote"and\\slash.md']
     for name in names:
