@@ -902,7 +902,12 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple:
     if new or renames or changed:  # (an index as HEAD has nothing to date: no merge looked for)
         heads = gitrun.merge_heads(root)
         if heads:
-            merged, sides = _merged_dates(root, spec, sorted(new | changed | renames.keys()), log_args, heads)
+            merged, sides, present = _merged_dates(root, spec, sorted(new | changed | renames.keys()), log_args,
+                                                   heads)
+            # Absent at HEAD and from every branch merged: written while merging (anew, if a path
+            # deleted before), so the merge will make it, as for a file no commit ever had.
+            anew = {path for path in new if path not in present}
+            merged = {path: found for path, found in merged.items() if path not in anew}
             return new - merged.keys(), renames, {}, changed - merged.keys(), heads, merged, sides
     if not (new and spec):
         return new, renames, {}, changed
@@ -929,14 +934,15 @@ def _staged(root, spec: list[str], log_args: list[str]) -> tuple:
 
 
 def _merged_dates(root, spec: list[str], paths: list[str], log_args: list[str],
-                  heads: tuple[str, ...]) -> tuple[dict[str, FileDates], dict[str, tuple[str, ...]]]:
+                  heads: tuple[str, ...]) -> tuple[dict[str, FileDates], dict[str, tuple[str, ...]], set[str]]:
     """The dates ``paths`` (as the index has them) will have once the merge
     of ``heads`` into HEAD is made: the replay of the folders ``spec`` from
     HEAD and ``heads`` together, merges skipped as they will be then; files
     only merges made, and moves into the folders, followed as for HEAD's.
     A file the merge takes as one merged commit has it (``_merge_sides``) is
-    replayed from that commit alone. And those sides."""
-    sides = _merge_sides(root, paths if len(paths) <= _MAX_PATH_ARGS else spec, heads)
+    replayed from that commit alone. And those sides, and the paths some
+    merged commit has."""
+    sides, present = _merge_sides(root, paths if len(paths) <= _MAX_PATH_ARGS else spec, heads)
     groups: dict[tuple[str, ...], list[str]] = {}
     for path in paths:
         groups.setdefault(sides.get(path, ("HEAD", *heads)), []).append(path)
@@ -945,15 +951,15 @@ def _merged_dates(root, spec: list[str], paths: list[str], log_args: list[str],
         replay = _Replay(group)
         replay.feed(_run_log(root, [*log_args, "--no-merges", *revisions, "--", *spec]).split("\0"))
         files.update(_replayed_dates(root, replay, list(revisions), spec, log_args, moves_from=list(revisions)))
-    return files, {path: side for path, side in sides.items() if path in files}
+    return files, {path: side for path, side in sides.items() if path in files}, present
 
 
-def _merge_sides(root, paths: list[str], heads: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """{path: (the merged commit)} for the staged files whose content is a
+def _merge_sides(root, paths: list[str], heads: tuple[str, ...]) -> tuple[dict[str, tuple[str, ...]], set[str]]:
+    """({path: (the merged commit)} for the staged files whose content is a
     merged commit's version of them: a conflict resolved by taking their
-    side, say. git's log of the merge, once made, follows only a parent it
-    kept a file from as it was (TREESAME): the other side's edits to it are
-    none of its history."""
+    side, say, and the paths some merged commit has). git's log of the
+    merge, once made, follows only a parent it kept a file from as it was
+    (TREESAME): the other side's edits to it are none of its history."""
     def entries(out: bytes):
         for entry in _decode(out).split("\0"):
             meta, _, path = entry.partition("\t")
@@ -963,12 +969,14 @@ def _merge_sides(root, paths: list[str], heads: tuple[str, ...]) -> dict[str, tu
     _, out, _ = _run(root, ["ls-files", "-s", "-z", "--", *paths])
     staged = {path: meta[1] for meta, path in entries(out) if len(meta) == 3 and meta[2] == "0"}  # mode id stage
     sides: dict[str, tuple[str, ...]] = {}
+    present: set[str] = set()
     for head in heads:
         _, out, _ = _run(root, ["ls-tree", "-r", "-z", "--full-tree", head, "--", *paths])
         for meta, path in entries(out):  # mode type id
+            present.add(path)
             if len(meta) == 3 and staged.get(path) == meta[2]:
                 sides.setdefault(path, (head,))
-    return sides
+    return sides, present
 
 
 def _staged_diff(root, paths: list[str], inside: tuple[str, ...] = ()) -> tuple[frozenset[str], dict[str, str], frozenset[str]]:

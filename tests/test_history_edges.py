@@ -382,6 +382,27 @@ def test_a_file_added_while_resolving_a_merge_is_created_today(tmp_path, cli):
     assert check(cli, repo, "MEM401", "--staged") == []
 
 
+
+def test_a_file_deleted_then_written_anew_while_merging_is_new_staged_and_born_at_the_merge(tmp_path, cli):
+    """Not the file deleted before: created today while the merge is being
+    made, and at the merge once it is committed."""
+    repo = store(tmp_path)
+    repo.rm("memory/b.md")
+    repo.write("memory/MEMORY.md", "# Index\n- [A](a.md) — the first memory\n")
+    repo.commit("drop b", "2024-02-01T10:00:00+00:00")
+    repo.checkout("feat", new=True)
+    repo.write("memory/a.md", mem(body="a body\nfrom the branch\n"))
+    repo.commit("edit a", "2024-03-01T10:00:00+00:00")
+    repo.checkout("main")
+    repo.merge("feat", date="2024-04-20T10:00:00+00:00", commit=False)
+    repo.write("memory/b.md", mem("b", last_verified=TODAY, created=TODAY, body="b written anew\n"))
+    repo.write("memory/MEMORY.md", INDEX)
+    assert "memory/b.md" in load_history(repo.root).staged_new
+    assert check(cli, repo, "MEM401", "--staged") == []
+    merge = repo.commit("merge feat, with b anew", f"{TODAY}T10:00:00+00:00")
+    assert load_history(repo.root).files["memory/b.md"].created_commit == merge
+    assert check(cli, repo, "MEM401") == []
+
 # ---------------------------------------------------------------- 5. one file added on two branches
 
 
