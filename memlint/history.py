@@ -188,8 +188,8 @@ class _Replay:
         self.gone: set[str] = set()  # paths a D or R has been seen to remove
         # (record, its add, an older add of its path taken for a parallel line's): `_serial_adds_undone`
         self.parallel: list[tuple[list, int, int]] = []
-        # old name -> the commit (index) whose rename left it, for the record followed back to it
-        self.left: dict[str, int] = {}
+        # id of a record -> the commit (index) of the oldest rename it was followed back through
+        self.left: dict[int, int] = {}
         # names a commit deleted while a file at HEAD had them and no newer commit added it there:
         # a merge made it anew (or kept it from a branch that had it): ``_merge_births`` tells which
         self.deleted_open: set[str] = set()
@@ -257,7 +257,7 @@ class _Replay:
                     rec[1] = c  # renamed with edits
                 if old not in names:
                     names[old] = rec
-                    self.left[old] = c
+                    self.left[id(rec)] = c
                     edited = orphans.pop(old, None)
                     if edited is not None and (rec[1] is None or edited < rec[1]):
                         rec[1] = edited
@@ -602,13 +602,18 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
     missing.update((id(replay.files[p]), p) for p in reborn)
     if not missing:
         return {}
-    # name looked for -> the HEAD path: the name each record reached walking back (its own, unless renamed)
+    # name looked for -> the file's path: the name each record reached walking back (its own, unless renamed)
     wanted = {name: missing[id(rec)] for name, rec in replay.names.items() if id(rec) in missing}
-    wanted.update((p, p) for p in set(missing.values()) - set(wanted.values()))
+    if not replay.after:  # (a replay of old names: one never followed has nothing to look for)
+        wanted.update((p, p) for p in set(missing.values()) - set(wanted.values()))
+    # Each name from the commit before the one that left it on: its rename, or where the replay began it.
+    began = {name: commit for commit, names in replay.after.items() for name in names}
     after: dict[str, list[str]] = {}
     for name, p in wanted.items():
-        if name != p and name in replay.left:
-            after.setdefault(replay.commits[replay.left[name]].partition(" ")[0], []).append(name)
+        left = replay.left.get(id(replay.files[p]))
+        commit = replay.commits[left].partition(" ")[0] if left is not None else began.get(name)
+        if commit is not None:
+            after.setdefault(commit, []).append(name)
     paths = sorted(wanted) if len(wanted) <= _MAX_PATH_ARGS else spec
     extra = _Replay(sorted(wanted), after=after)
     extra.feed(_combined(_run_log(root, [*log_args, "-c", "--no-renames", *revisions, "--", *paths]).split("\0")))
@@ -1034,6 +1039,7 @@ def _old_names_dates(root, olds: list[str], log_args: list[str], depth: int,
         return {}
     replay = _Replay(olds, after=after)
     replay.feed(_run_log(root, [*log_args, "--no-merges", *(revisions or ["HEAD"]), "--", *paths]).split("\0"))
+    _merge_births(root, replay, revisions or ["HEAD"], paths, log_args)
     before, born_as = _dates_of(replay, root)
     if paths is folders:
         _follow_moves_in(root, folders, before, born_as, log_args, depth, revisions=revisions)

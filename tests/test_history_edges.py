@@ -403,6 +403,30 @@ def test_a_file_deleted_then_written_anew_while_merging_is_new_staged_and_born_a
     assert load_history(repo.root).files["memory/b.md"].created_commit == merge
     assert check(cli, repo, "MEM401") == []
 
+
+def test_a_file_a_merge_made_keeps_that_birth_when_moved_out_of_the_store_and_back(tmp_path):
+    """Made while merging, renamed into a subfolder, moved out of the store
+    and back in: each old name's history is read from where the file left
+    it, and the merge that made the first is found there too."""
+    repo = store(tmp_path)
+    repo.checkout("feat", new=True)
+    repo.write("memory/a.md", mem(body="a body\nfrom the branch\n"))
+    repo.commit("edit a", "2024-02-01T10:00:00+00:00")
+    repo.checkout("main")
+    repo.merge("feat", commit=False)
+    repo.write("memory/x.md", mem("x", body="x, written while merging\n"))
+    merge = repo.commit("merge feat, with x", "2024-03-01T10:00:00+00:00")
+    repo.mv("memory/x.md", "memory/sub/z.md")
+    repo.write("memory/sub/z.md", mem("x", body="x, written while merging\nand edited\n"))
+    edited = repo.commit("into a subfolder, edited", "2024-03-10T10:00:00+00:00")
+    repo.mv("memory/sub/z.md", "archive/z.md")
+    repo.commit("out of the store", "2024-03-20T10:00:00+00:00")
+    repo.mv("archive/z.md", "memory/w.md")
+    repo.commit("back in", "2024-04-01T10:00:00+00:00")
+
+    dates = load_history(repo.root, under="memory").files["memory/w.md"]
+    assert (dates.created_commit, dates.changed_commit) == (merge, edited)
+
 # ---------------------------------------------------------------- 5. one file added on two branches
 
 
