@@ -178,6 +178,16 @@ def test_file_added_only_by_a_merge_commit(repo, monkeypatch, max_path_args):
 
 
 
+def merged_with_a_new_file(repo: GitRepo, path: str, text: str, branch_date: str, merge_date: str) -> str:
+    """A branch that edits a.md, merged with ``path`` written while merging: the merge's sha."""
+    repo.checkout("feature", new=True)
+    repo.write("a.md", "a, on a branch\n")
+    repo.commit("branch", branch_date)
+    repo.checkout("main")
+    repo.merge("feature", commit=False)
+    repo.write(path, text)
+    return repo.commit(f"merge, with {path}", merge_date)
+
 @pytest.mark.parametrize("max_path_args", [200, 0])
 def test_a_file_only_a_merge_made_keeps_that_birth_through_later_renames(repo, monkeypatch, max_path_args):
     """Renamed after the merge that made it, it is looked for under its old
@@ -186,13 +196,7 @@ def test_a_file_only_a_merge_made_keeps_that_birth_through_later_renames(repo, m
     monkeypatch.setattr(history_mod, "_MAX_PATH_ARGS", max_path_args)
     repo.write("a.md", "a\n")
     repo.commit("add", D1)
-    repo.checkout("feature", new=True)
-    repo.write("b.md", "b\n")
-    repo.commit("branch", D2)
-    repo.checkout("main")
-    repo.merge("feature", commit=False)
-    repo.write("x.md", "written while merging\n")
-    merge = repo.commit("merge with an extra file", D3)
+    merge = merged_with_a_new_file(repo, "x.md", "written while merging\n", D2, D3)
     repo.mv("x.md", "y.md")
     repo.commit("a pure rename", D4)
     assert load_history(repo.root).files["y.md"] == dates(D3, merge, D3, merge)
@@ -207,7 +211,7 @@ def test_a_file_only_a_merge_made_keeps_that_birth_through_later_renames(repo, m
     assert files["x.md"] == dates(D5, again, D5, again)
 
 
-def test_a_file_deleted_then_made_anew_by_a_merge_is_born_at_that_merge(repo, tmp_path):
+def test_a_file_deleted_then_made_anew_by_a_merge_is_born_at_that_merge(repo):
     """Deleted, then written again while resolving a merge: the file at HEAD
     is the merge's, not the one deleted (a log without merges sees only the
     deletion and the first add). The cache, extended commit by commit, agrees."""
@@ -217,13 +221,7 @@ def test_a_file_deleted_then_made_anew_by_a_merge_is_born_at_that_merge(repo, tm
     before = load_history(repo.root)  # a replay kept at the first x, to extend
     repo.rm("x.md")
     repo.commit("delete x", D2)
-    repo.checkout("feature", new=True)
-    repo.write("a.md", "a, on a branch\n")
-    repo.commit("branch", D3)
-    repo.checkout("main")
-    repo.merge("feature", commit=False)
-    repo.write("x.md", "x written anew while merging\n")
-    merge = repo.commit("merge, with x again", D4)
+    merge = merged_with_a_new_file(repo, "x.md", "x written anew while merging\n", D3, D4)
 
     assert load_history(repo.root).files["x.md"] == dates(D4, merge, D4, merge)
     assert load_history(repo.root, earlier={before.head: lambda: before}).files["x.md"] == dates(D4, merge, D4, merge)
