@@ -784,10 +784,10 @@ def _extend(root, previous: History, head: str, spec: list[str], log_args: list[
     deleted = gitrun.background(_deleted_outside, root, spec, list(new)) if spec else set
     replay = _Replay(_decode(listed()[1]).split("\0")[:-1])
     replay.feed(_run_log(root, [*log_args, "--no-merges", f"{previous.head}..{head}", "--", *spec]).split("\0"))
-    shas, stamps = commit_dates(replay.commits)
-    boundary = {id(record): name for name, record in replay.names.items()}  # open records: their name then
     if replay.deleted_open:
         return None  # a file deleted while at HEAD: a merge made it anew, or kept it (`_merge_births`)
+    shas, stamps = commit_dates(replay.commits)
+    boundary = {id(record): name for name, record in replay.names.items()}  # open records: their name then
     files, born_as = _dates_of(replay, root)  # the files born in the new commits
     for path, record in replay.files.items():
         if path in files:
