@@ -606,32 +606,49 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
     wanted = {name: missing[id(rec)] for name, rec in replay.names.items() if id(rec) in missing}
     if not replay.after:  # (a replay of old names: one never followed has nothing to look for)
         wanted.update((p, p) for p in set(missing.values()) - set(wanted.values()))
-    # Each name from the commit before the one that left it on: its rename, or where the replay began it.
+    # A renamed file's old name from the commit before its oldest rename on; an old name's own
+    # from where the replay began it; a name at HEAD from the top.
     began = {name: commit for commit, names in replay.after.items() for name in names}
     after: dict[str, list[str]] = {}
     for name, p in wanted.items():
-        left = replay.left.get(id(replay.files[p]))
-        commit = replay.commits[left].partition(" ")[0] if left is not None else began.get(name)
+        commit = replay.commits[replay.left[id(replay.files[p])]].partition(" ")[0] if name != p else began.get(name)
         if commit is not None:
             after.setdefault(commit, []).append(name)
-    paths = sorted(wanted) if len(wanted) <= _MAX_PATH_ARGS else spec
-    extra = _Replay(sorted(wanted), after=after)
-    extra.feed(_combined(_run_log(root, [*log_args, "-c", "--no-renames", *revisions, "--", *paths]).split("\0")))
     replayed = {header.partition(" ")[0] for header in replay.commits} if reborn else set()  # (no merges)
-    offset = len(replay.commits)
-    replay.commits += extra.commits
     made = {}
-    for name, (created, changed, born_as) in extra.files.items():
-        if created is not None:
-            p = wanted[name]
-            record = replay.files[p]
-            if p in reborn and extra.commits[created].partition(" ")[0] in replayed:
-                continue  # born where the replay found it: kept by the merge, not made anew
-            # A change the replay saw after the rename is newer than any the extra log saw before it.
-            changed = record[1] if name != p and record[1] is not None else changed + offset
-            replay.files[p] = [created + offset, changed, born_as]
-            made[p] = (extra.commits[created].partition(" ")[0], born_as)
+    while wanted:
+        extra = _births(root, sorted(wanted), after, revisions, spec, log_args)
+        offset = len(replay.commits)
+        replay.commits += extra.commits
+        for name, (created, changed, born_as) in extra.files.items():
+            if created is not None:
+                p = wanted[name]
+                record = replay.files[p]
+                if p in reborn and extra.commits[created].partition(" ")[0] in replayed:
+                    continue  # born where the replay found it: kept by the merge, not made anew
+                # A change the replay saw after the rename is newer than any the extra log saw before it.
+                changed = record[1] if name != p and record[1] is not None else changed + offset
+                replay.files[p] = [created + offset, changed, born_as]
+                made[p] = (extra.commits[created].partition(" ")[0], born_as)
+        # An old name the log never reached from its rename (git's history simplification can leave
+        # that commit out when the merge after it took the file from the other side): at its path
+        # at HEAD, from the top, as before the rename was followed.
+        shown = {header.partition(" ")[0] for header in extra.commits}
+        unreached = {name for commit, names in after.items() if commit not in shown for name in names}
+        wanted = {p: p for name, p in wanted.items() if name != p and name in unreached and replay.files[p][0] is None}
+        after = {}
     return made
+
+
+def _births(root, names: list[str], after: dict[str, list[str]], revisions: list[str], spec: list[str],
+            log_args: list[str]) -> "_Replay":
+    """The replay of ``names`` (each from its ``after`` commit on) in the log with merges as combined
+    diffs (``_merge_births``); a change a merge made to a file it did not make is none (a merge's
+    edits are not counted, as the log without merges leaves them out)."""
+    paths = names if len(names) <= _MAX_PATH_ARGS else spec
+    extra = _Replay(names, after=after)
+    extra.feed(_combined(_run_log(root, [*log_args, "-c", "--no-renames", *revisions, "--", *paths]).split("\0")))
+    return extra
 
 
 def _follow_renames_by_merges(root, spec: list[str], files: dict[str, FileDates], made: dict[str, tuple[str, str]],
@@ -676,8 +693,10 @@ def _combined(tokens: Iterable[str]):
     """The tokens of a ``-c --no-renames --name-status -z`` log as the replay
     reads them: a merge's combined status, one letter per parent, as one
     letter: A when the path is new to every parent (the merge made it), D
-    when it is gone from every one, M otherwise (it came from a parent and
-    the merge changed it). Every status is followed by one path."""
+    when it is gone from every one. Every status is followed by one path.
+    Any other (it came from a parent and the merge changed it) is left out
+    with its path: a merge's edits are not changes, as in the log without
+    merges, which an extended replay (``_extend``) reads."""
     it = iter(tokens)
     for tok in it:
         status = tok[1:] if tok[:1] == "\n" else tok
@@ -685,7 +704,10 @@ def _combined(tokens: Iterable[str]):
             yield tok
             continue
         if len(status) > 1:
-            tok = "A" if not status.strip("A") else "D" if not status.strip("D") else "M"
+            if status.strip("A") and status.strip("D"):
+                next(it, "")
+                continue
+            tok = "A" if not status.strip("A") else "D"
         yield tok
         yield next(it, "")
 

@@ -227,6 +227,77 @@ def test_a_file_deleted_then_made_anew_by_a_merge_is_born_at_that_merge(repo):
     assert load_history(repo.root, earlier={before.head: lambda: before}).files["x.md"] == dates(D4, merge, D4, merge)
 
 
+
+def test_a_file_renamed_onto_a_name_a_merge_made_before_is_not_that_file(repo):
+    """A merge made p, p was deleted, o was added and renamed to p, and a
+    branch that deleted p was merged keeping it: p is o, born at o's add."""
+    repo.write("a.md", "a\n")
+    repo.commit("add", D1)
+    merged_with_a_new_file(repo, "p.md", "the first p\n", D2, D3)
+    repo.rm("p.md")
+    repo.commit("delete p", D4)
+    repo.write("o.md", "o\n")
+    born = repo.commit("add o", D5)
+    repo.mv("o.md", "p.md")
+    repo.commit("o becomes p", "2024-06-01T10:00:00+00:00")
+    repo.checkout("side", new=True)
+    repo.rm("p.md")
+    repo.commit("delete p on a side", "2024-06-10T10:00:00+00:00")
+    repo.checkout("main")
+    repo.write("p.md", "o\nedited\n")
+    edited = repo.commit("edit p", "2024-06-20T10:00:00+00:00")
+    with pytest.raises(RuntimeError):  # modify/delete: resolved by keeping p
+        repo.merge("side", date="2024-07-01T10:00:00+00:00")
+    repo.add("p.md")
+    repo.commit("merge side, keeping p", "2024-07-01T10:00:00+00:00")
+
+    assert load_history(repo.root).files["p.md"] == dates(D5, born, "2024-06-20T10:00:00+00:00", edited)
+
+
+def test_a_file_a_merge_made_and_both_branches_renamed_keeps_that_birth(repo):
+    """Both lines renamed n to q and were merged: git's log of n follows one
+    side only, and may not show the rename the replay met; the file is still
+    born at the merge that made n."""
+    repo.write("a.md", "a\n")
+    repo.commit("add", D1)
+    merge = merged_with_a_new_file(repo, "n.md", "made by a merge\n", D2, D3)
+    repo.branch("b")
+    repo.mv("n.md", "q.md")
+    repo.write("x.md", "x\n")
+    repo.commit("rename on main", D4)
+    repo.checkout("b")
+    repo.mv("n.md", "q.md")
+    repo.write("y.md", "y\n")
+    repo.commit("rename on b", D5)
+    repo.checkout("main")
+    repo.merge("b", date="2024-06-01T10:00:00+00:00")
+
+    assert load_history(repo.root).files["q.md"] == dates(D3, merge, D3, merge)
+
+
+def test_a_merges_edit_to_a_file_a_merge_made_is_no_change_replayed_or_extended(repo):
+    """Merges are skipped for every file: an edit made while resolving a
+    later merge changes neither a full replay's dates nor an extended one's."""
+    repo.write("a.md", "a\n")
+    repo.commit("add", D1)
+    merged_with_a_new_file(repo, "p.md", "p\n", D2, D3)
+    before = load_history(repo.root)
+    repo.checkout("side", new=True)
+    repo.write("p.md", "p\nside\n")
+    repo.commit("edit p on a side", D4)
+    repo.checkout("main")
+    repo.write("p.md", "p\nmain\n")
+    edited = repo.commit("edit p on main", D5)
+    with pytest.raises(RuntimeError):  # both edited p: resolved with a third text
+        repo.merge("side", date="2024-06-01T10:00:00+00:00")
+    repo.write("p.md", "p\nresolved\n")
+    repo.commit("merge side", "2024-06-01T10:00:00+00:00")
+
+    full = load_history(repo.root).files["p.md"]
+    extended = load_history(repo.root, earlier={before.head: lambda: before}).files["p.md"]
+    assert full == extended
+    assert full.changed_commit == edited
+
 def test_a_file_a_branch_kept_through_a_merge_keeps_its_first_birth(repo):
     """Deleted on one side, edited on the other, and the merge keeps the
     edited file: the same file, born at its first add."""
