@@ -611,7 +611,9 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
     began = {name: commit for commit, names in replay.after.items() for name in names}
     after: dict[str, list[str]] = {}
     for name, p in wanted.items():
-        commit = replay.commits[replay.left[id(replay.files[p])]].partition(" ")[0] if name != p else began.get(name)
+        record = replay.files[p]
+        held = replay.names.get(name) is record and id(record) in replay.left  # followed back through renames
+        commit = replay.commits[replay.left[id(record)]].partition(" ")[0] if held else began.get(name)
         if commit is not None:
             after.setdefault(commit, []).append(name)
     replayed = {header.partition(" ")[0] for header in replay.commits} if reborn else set()  # (no merges)
@@ -626,8 +628,10 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
                 record = replay.files[p]
                 if p in reborn and extra.commits[created].partition(" ")[0] in replayed:
                     continue  # born where the replay found it: kept by the merge, not made anew
-                # A change the replay saw after the rename is newer than any the extra log saw before it.
-                changed = record[1] if name != p and record[1] is not None else changed + offset
+                # The replay's last change, where it saw one of this file: the log of these names alone
+                # follows one side of a merge that took the file as one side had it.
+                ours = record[1] is not None and p not in reborn and p not in replay.deleted_open
+                changed = record[1] if ours else changed + offset
                 replay.files[p] = [created + offset, changed, born_as]
                 made[p] = (extra.commits[created].partition(" ")[0], born_as)
         # An old name the log never reached from its rename (git's history simplification can leave

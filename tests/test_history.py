@@ -298,6 +298,37 @@ def test_a_merges_edit_to_a_file_a_merge_made_is_no_change_replayed_or_extended(
     assert full == extended
     assert full.changed_commit == edited
 
+
+@pytest.mark.parametrize("renamed_and_back", [False, True])
+def test_a_file_a_merge_made_is_dated_alike_replayed_or_extended(repo, renamed_and_back):
+    """Edited after the merge that made it (renamed away and back, or
+    edited on a branch whose merge kept the other side): a full replay
+    gives the dates a replay extended from that merge gives."""
+    repo.write("a.md", "a\n")
+    repo.commit("add", D1)
+    merge = merged_with_a_new_file(repo, "p.md", "made\nby\na merge\n", D2, D3)
+    before = load_history(repo.root)
+    if renamed_and_back:
+        repo.write("p.md", "made\nby\na merge\nedited\n")
+        edited = repo.commit("edit p", D4)
+        repo.mv("p.md", "r.md")
+        repo.commit("p to r", D5)
+        repo.mv("r.md", "p.md")
+        repo.commit("r to p", "2024-06-01T10:00:00+00:00")
+    else:
+        repo.checkout("c", new=True)
+        repo.write("p.md", "made\nby\na merge\nedited on c\n")
+        edited = repo.commit("edit p on c", D4)
+        repo.checkout("main")
+        repo.write("z.md", "z\n")
+        repo.commit("z", D5)
+        repo.run("merge", "-q", "-s", "ours", "--no-edit", "c",
+                 env={"GIT_AUTHOR_DATE": "2024-06-01T10:00:00+00:00", "GIT_COMMITTER_DATE": "2024-06-01T10:00:00+00:00"})
+
+    full = load_history(repo.root).files["p.md"]
+    assert full == load_history(repo.root, earlier={before.head: lambda: before}).files["p.md"]
+    assert (full.created_commit, full.changed_commit) == (merge, edited)
+
 def test_a_file_a_branch_kept_through_a_merge_keeps_its_first_birth(repo):
     """Deleted on one side, edited on the other, and the merge keeps the
     edited file: the same file, born at its first add."""
