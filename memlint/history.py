@@ -704,8 +704,8 @@ def _combined(tokens: Iterable[str]):
     it = iter(tokens)
     for tok in it:
         status = tok[1:] if tok[:1] == "\n" else tok
-        if not status or len(status) > 8:  # the empty string after a merge's header or at the end; a header
-            yield tok
+        if not status or " " in status:  # the empty string after a merge's header or at the end; a header
+            yield tok  # (a status is a letter a parent: an octopus merge's may be longer than any header test)
             continue
         if len(status) > 1:
             if status.strip("A") and status.strip("D"):

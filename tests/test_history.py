@@ -329,6 +329,24 @@ def test_a_file_a_merge_made_is_dated_alike_replayed_or_extended(repo, renamed_a
     assert full == load_history(repo.root, earlier={before.head: lambda: before}).files["p.md"]
     assert (full.created_commit, full.changed_commit) == (merge, edited)
 
+
+def test_a_file_an_octopus_merge_of_nine_branches_made_is_born_there(repo):
+    """Its combined status has a letter per parent: nine or more are no commit header."""
+    repo.write("a.md", "a\n")
+    repo.commit("add", D1)
+    for i in range(9):
+        repo.checkout("main")
+        repo.checkout(f"b{i}", new=True)
+        repo.write(f"b{i}.md", f"{i}\n")
+        repo.commit(f"b{i}", D2)
+    repo.checkout("main")
+    env = {"GIT_AUTHOR_DATE": D3, "GIT_COMMITTER_DATE": D3}
+    repo.run("merge", "-q", "--no-commit", *(f"b{i}" for i in range(9)), env=env)
+    repo.write("o.md", "written while merging nine branches\n")
+    octopus = repo.commit("octopus", D3)
+
+    assert load_history(repo.root).files["o.md"] == dates(D3, octopus, D3, octopus)
+
 def test_a_file_a_branch_kept_through_a_merge_keeps_its_first_birth(repo):
     """Deleted on one side, edited on the other, and the merge keeps the
     edited file: the same file, born at its first add."""
