@@ -630,7 +630,7 @@ def _merge_births(root, replay: "_Replay", revisions: list[str], spec: list[str]
                     continue  # born where the replay found it: kept by the merge, not made anew
                 # The replay's last change, where it saw one of this file: the log of these names alone
                 # follows one side of a merge that took the file as one side had it.
-                ours = record[1] is not None and p not in reborn and p not in replay.deleted_open
+                ours = record[1] is not None and p not in replay.deleted_open  # (a deleted one: perhaps another file's)
                 changed = record[1] if ours else changed + offset
                 replay.files[p] = [created + offset, changed, born_as]
                 made[p] = (extra.commits[created].partition(" ")[0], born_as)
