@@ -353,6 +353,62 @@ def test_clusters_sharing_some_bodies_give_every_pair_of_each():
     assert len(brute) > 2 * 70 * 69 // 2 and found == brute
 
 
+@pytest.mark.parametrize("huge, copies", [(False, False), (True, False), (False, True), (True, True)])
+def test_similarities_counted_on_bits_are_those_of_intersecting_the_sets(monkeypatch, huge, copies):
+    """Many candidate pairs (a cluster of near-copies has m²/2 of them) are
+    judged on bits, one per shingle two bodies share: the pairs found and
+    their similarities are exactly those of intersecting the shingle sets,
+    with exact copies, bodies cut to MAX_SHINGLES, short bodies, unrelated
+    ones and names not given in order among them."""
+    rng = random.Random(14)
+    vocab = _vocabulary(rng)
+    base = _memory(rng, vocab)
+    bodies: dict[str, str] = {}
+    for k in range(50):  # named in reverse order: the pairs' names must still come out ordered
+        words = base.split(" ")
+        words[3 + (7 * k) % (len(words) - 3)] = f"edit{k}"
+        bodies[f"c{99 - k:03d}"] = " ".join(words)
+    for k in range(30):
+        bodies[f"u{k:03d}"] = _memory(rng, vocab)
+    bodies["short"] = "too short to judge"
+    if copies:
+        bodies["a-copy"] = bodies["c060"]
+        bodies["b-copy"] = bodies["u003"]
+    if huge:
+        words = [f"w{rng.randrange(10**6)}" for _ in range(6000)]
+        big = "\n".join(" ".join(words[i : i + 12]) + "." for i in range(0, len(words), 12))
+        bodies["big-1"] = big
+        bodies["big-2"] = big.replace(words[100], "changed", 1)
+        bodies["big-3"] = big.replace(words[2000], "other", 1)
+    items = [(name, fingerprint(body)) for name, body in bodies.items()]
+    assert (max(len(fp.shingles) for _, fp in items) == MAX_SHINGLES) == huge
+    monkeypatch.setattr(fingerprint_module, "_BITS_FROM", 10**9)
+    on_sets = near_pairs(items)
+    monkeypatch.setattr(fingerprint_module, "_BITS_FROM", 0)
+    on_bits = near_pairs(items)
+    assert on_bits == on_sets
+    found = pair_ids(on_bits)
+    assert {(f"c{i:03d}", f"c{j:03d}") for i, j in itertools.combinations(range(50, 100), 2)} <= found
+    assert (("big-1", "big-2") in found) == huge and (("a-copy", "c051") in found) == copies
+    assert all(a < b for a, b, _ in on_bits) and on_bits == sorted(on_bits)
+
+
+def test_pairs_sharing_crowded_buckets_are_each_listed_once():
+    """The pairs of bodies sharing one of many overlapping buckets (a
+    cluster's band keys), as the bits of their OR give them: every pair of
+    each bucket, none other, whatever the overlaps."""
+    rng = random.Random(15)
+    n = 500
+    for _ in range(20):
+        buckets = [sorted(rng.sample(range(n), rng.randint(2, 120))) for _ in range(rng.randint(1, 12))]
+        found: set[int] = set()
+        fingerprint_module._add_pairs_sharing(buckets, n, found)
+        assert found == {i * n + j for bucket in buckets for i, j in itertools.combinations(bucket, 2)}
+    empty: set[int] = set()
+    fingerprint_module._add_pairs_sharing([], n, empty)
+    assert empty == set()
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_near_pairs_since_an_earlier_memo_equal_a_full_run(seed):
     """A store that changes a little at a time (bodies added, edited,
@@ -406,6 +462,7 @@ def test_near_pairs_since_an_earlier_memo_equal_a_full_run(seed):
         stats: dict = {}
         since, memo = near_pairs_since(items, memo, stats=stats)
         assert since == full, f"step {step}"
+        assert memo.pairs == [(a, b, sim) for a, b, sim in memo.pairs if memo.names.index(a) < memo.names.index(b)]
         saved += stats["candidates"] < full_stats["candidates"] // 2
     assert saved >= 10  # most steps judged only the pairs of new bodies
     assert near_pairs_since(items, memo, 0.5)[0] == near_pairs(items, 0.5)  # another threshold: all judged

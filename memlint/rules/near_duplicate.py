@@ -38,6 +38,7 @@ retire the old one. If both are right and distinct, say so with
 from __future__ import annotations
 
 import heapq
+from operator import itemgetter
 
 from memlint.finding import Problem
 from memlint.fingerprint import DEFAULT_THRESHOLD, near_pairs_since
@@ -71,26 +72,33 @@ def check(store, options):
     if not pairs:
         return
     ages = _duplicates.Ages(store)
-    age = {}  # rel -> its key in oldest-first order, made once per file, not once per pair
-    olders: dict[str, list[tuple[float, str, object]]] = {}  # newer -> (-similarity, older's path, older)
+    # Each file's key in oldest-first order and its path, made once per file,
+    # not once per pair (a cluster of m near-copies has m²/2 pairs).
+    involved = set(map(itemgetter(0), pairs))
+    involved.update(map(itemgetter(1), pairs))
+    age = {rel: ages.key(docs[rel]) for rel in involved}
+    path = {rel: docs[rel].path for rel in involved}
+    olders: dict[str, list[tuple[float, str]]] = {}  # newer -> (-similarity, older's path)
     check_related = bool(store.lifecycle.newer)  # no memory supersedes another: no pair is expected
     for a, b, similarity in pairs:
         if check_related and _duplicates.related(store, a, b):
             continue
-        for rel in (a, b):
-            if rel not in age:
-                age[rel] = ages.key(docs[rel])
-        older, newer = (docs[a], docs[b]) if age[a] <= age[b] else (docs[b], docs[a])
-        olders.setdefault(newer.rel, []).append((-similarity, older.path, older))
+        older, newer = (a, b) if age[a] <= age[b] else (b, a)
+        found = olders.get(newer)
+        if found is None:
+            olders[newer] = [(-similarity, path[older])]
+        else:
+            found.append((-similarity, path[older]))
     # One finding per newer file (findings on one line with one code are one
     # finding), naming the older copies most similar first: SHOWN of them
     # after the first, and how many more.
+    by_path = {docs[rel].path: docs[rel] for rel in involved}
     for rel in sorted(olders):
         newer = docs[rel]
         found = olders[rel]
         ranked = heapq.nsmallest(SHOWN + 1, found)
-        similarity, older = -ranked[0][0], ranked[0][2]
-        others = [f"{d.path}:1 ({-s:.2f})" for s, _, d in ranked[1:]]
+        similarity, older = -ranked[0][0], by_path[ranked[0][1]]
+        others = [f"{other}:1 ({-s:.2f})" for s, other in ranked[1:]]
         also = f"; also of {name_some(others, SHOWN, len(found) - len(ranked))}" if others else ""
         yield Problem(
             newer.path, 1, 0,

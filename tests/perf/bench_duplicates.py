@@ -1,6 +1,6 @@
 """Benchmark the duplicate rules (MEM301-303) on a synthetic store. This is not a test.
 
-    python3 -m tests.perf.bench_duplicates [--n 10000] [--planted 1000] [--repeat 3]
+    python3 -m tests.perf.bench_duplicates [--n 10000] [--planted 1000] [--cluster 0] [--repeat 3]
 
 Writes N memory files (the bodies of bench_fingerprint, with frontmatter and
 a root) to a temporary folder outside git, loads the store, computes
@@ -8,10 +8,13 @@ a root) to a temporary folder outside git, loads the store, computes
 precomputed fingerprints: the duplicate step proper. "first" is the first
 run, which also builds what the store computes once for every rule (the
 supersession map of ``Store.lifecycle``); "best" is the best of ``--repeat``.
+``--cluster M`` makes M of the N bodies near-copies of one (eight words of
+each changed): MEM302's worst case, a cluster with M²/2 pairs to report.
 """
 from __future__ import annotations
 
 import argparse
+import random
 import tempfile
 import time
 from pathlib import Path
@@ -39,9 +42,16 @@ def main() -> None:
     ap.add_argument("--planted", type=int, default=1_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cluster", type=int, default=0)
     args = ap.parse_args()
 
     bodies, _ = bodies_for(args.n, args.planted, args.seed)
+    rng = random.Random(args.seed)
+    for k in range(args.cluster):  # near-copies of the first body, in place of the last M
+        words = bodies[0].split(" ")
+        for _ in range(8):  # (each copy its own band keys: the cluster's buckets overlap, none holds another)
+            words[rng.randrange(3, len(words))] = f"edit{rng.randrange(10**6)}"
+        bodies[len(bodies) - 1 - k] = " ".join(words)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "store"
         folder.mkdir()
