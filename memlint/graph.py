@@ -27,6 +27,7 @@ import re
 import stat
 import unicodedata
 from collections import defaultdict, deque
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -856,7 +857,7 @@ class _Suggester:
     (``[[beta]]`` for ``feedback_beta.md``). Of several files, the one with
     fewest folders, then in path order. ``by_fold`` ({folded stem: paths in
     that order}, ``WikiNames``'s ``f:`` table) saves making it again; the
-    tables of the fuzzy steps are made on the first name that needs them.
+    fuzzy steps look up only the names they are asked for (``_near``).
     """
 
     MAX_CANDIDATES = 200
@@ -864,6 +865,9 @@ class _Suggester:
     # up to 2 * MAX_CANDIDATES names): an index with thousands of broken links to
     # names no file has must not take seconds. Past it, the other steps only.
     MAX_GUESSES = 1000
+    # Names ``_near`` looks for a file by scanning every folded stem (about
+    # half a millisecond each); past it, the files are filed by all their names at once.
+    MAX_SCANS = 32
 
     def __init__(self, docs, by_fold: dict[str, list[str]] | None = None):
         self.docs = docs
@@ -875,30 +879,63 @@ class _Suggester:
             for rel in sorted(docs, key=_fewest_folders):
                 by_fold[fold(_stem(rel))].append(rel)
         self.by_fold = by_fold
-        self._near: tuple[dict, dict, dict] | None = None  # by_head, by_tail, by_unprefixed
+        self._ends: tuple[dict, dict] | None = None  # (first, last) four characters -> folded stems, for ``_near``
+        self._unfiled: dict[str, list[str]] = {}  # folded stem -> the files ``by_fold`` lacks with it
+        self._near_found: dict[tuple[str, str], list[str]] = {}  # ``_near``'s answers
+        self._scans = 0  # names ``_near`` scanned every folded stem for
+        self._by_unprefixed: dict[str, set[str]] | None = None  # every file by ``_unprefixed``, once ``_near`` is asked often
         self._found: dict[tuple[str, bool], str | None] = {}  # (file name asked for, fuzzy) -> ``closest``'s answer
         self.guesses = 0  # near spellings guessed so far (MAX_GUESSES)
 
-    def _near_tables(self) -> tuple[dict, dict, dict]:
-        if self._near is None:
-            by_head: dict[str, list[str]] = defaultdict(list)
-            by_tail: dict[str, list[str]] = defaultdict(list)
-            by_unprefixed: dict[str, list[str]] = defaultdict(list)  # folded stem after `project_`, `feedback-`
-            folded = {rel: key for key, rels in self.by_fold.items() for rel in rels}
-            for rel in sorted(self.docs, key=_fewest_folders):
-                stem = _stem(rel)
-                key = folded.get(rel)
-                if key is None:
-                    key = fold(stem)
-                prefixed = _TYPE_PREFIX.match(stem)
-                if prefixed:
-                    rest = fold(stem[prefixed.end():])
-                    if rest:
-                        by_unprefixed[rest].append(rel)
-                by_head[key[:4]].append(rel)
-                by_tail[key[-4:]].append(rel)
-            self._near = by_head, by_tail, by_unprefixed
-        return self._near
+    def _near(self, table: str, key: str) -> list[str]:
+        """The store paths, fewest folders first, then in path order, whose
+        folded stem begins (``table`` "head") or ends ("tail") with ``key``,
+        or whose folded stem after a type prefix is ``key`` ("unprefixed").
+
+        Made for the keys asked for, not for every file: a run asks for a
+        few (one per broken name), and filing all 10,000 files of a store
+        took 0.1 s of every run with a broken link."""
+        found = self._near_found.get((table, key))
+        if found is not None:
+            return found
+        if self._ends is None:
+            heads: dict[str, list[str]] = defaultdict(list)  # first four characters -> folded stems
+            tails: dict[str, list[str]] = defaultdict(list)  # last four -> folded stems
+            filed = set()
+            for folded, rels in self.by_fold.items():
+                heads[folded[:4]].append(folded)
+                tails[folded[-4:]].append(folded)
+                filed.update(rels)
+            for rel in self.docs:  # (files the table given lacks, if any: by their own folded stem)
+                if rel not in filed:
+                    folded = fold(_stem(rel))
+                    self._unfiled.setdefault(folded, []).append(rel)
+                    heads[folded[:4]].append(folded)
+                    tails[folded[-4:]].append(folded)
+            self._ends = heads, tails
+        heads, tails = self._ends
+        if table == "unprefixed" and self._scans >= self.MAX_SCANS:
+            if self._by_unprefixed is None:  # asked for many: every file filed once
+                self._by_unprefixed = defaultdict(set)
+                for rel in self.docs:
+                    rest = _unprefixed(_stem(rel))
+                    if rest is not None:
+                        self._by_unprefixed[rest].add(rel)
+            rels = self._by_unprefixed.get(key, ())
+        else:
+            if table == "unprefixed":
+                # fold works a character at a time, so a stem's folded rest
+                # after its prefix ends its folded whole: only those are parsed.
+                self._scans += 1
+                stems = [folded for folded in chain(self.by_fold, self._unfiled) if folded.endswith(key)]
+            else:
+                stems = (heads if table == "head" else tails).get(key, ())
+            rels = {rel for folded in stems for rel in (*self.by_fold.get(folded, ()), *self._unfiled.get(folded, ()))
+                    if rel in self.docs}
+            if table == "unprefixed":
+                rels = {rel for rel in rels if _unprefixed(_stem(rel)) == key}
+        found = self._near_found[(table, key)] = sorted(rels, key=_fewest_folders)
+        return found
 
     def closest(self, wanted: str, *, fuzzy: bool = True) -> str | None:
         base = _strip_anchor(wanted).rstrip("/").rsplit("/", 1)[-1]
@@ -918,11 +955,10 @@ class _Suggester:
                 return min(table[k], key=_fewest_folders)
         if not fuzzy or len(key) < 3:
             return None
-        by_head, by_tail, by_unprefixed = self._near_tables()
         if self.guesses < self.MAX_GUESSES:
             pool: dict[str, str] = {}
-            for table, k in ((by_head, key[:4]), (by_tail, key[-4:])):
-                for rel in table.get(k, ())[: self.MAX_CANDIDATES]:
+            for table, k in (("head", key[:4]), ("tail", key[-4:])):
+                for rel in self._near(table, k)[: self.MAX_CANDIDATES]:
                     pool.setdefault(fold(_stem(rel)), rel)
             match = None
             if pool:  # (a name no file shares an end with costs no guess)
@@ -930,7 +966,7 @@ class _Suggester:
                 match = _closest_match(key, pool, cutoff=0.75)
             if match is not None:  # a near spelling of the whole name (agnets: agents) before a name after a prefix
                 return pool[match]
-        unprefixed = by_unprefixed.get(key, ())
+        unprefixed = self._near("unprefixed", key)
         return unprefixed[0] if len(unprefixed) == 1 else None  # two files (feedback_x, project_x): no guess
 
 
@@ -977,6 +1013,12 @@ def common_prefix_len(a: str, b: str) -> int:
 
 # A filename's type prefix: up to its first ``_`` or ``-`` (``project_``, ``feedback-``), if before any ``.``
 _TYPE_PREFIX = re.compile(r"^([^_\-.]+)[_\-]")
+
+
+def _unprefixed(stem: str) -> str | None:
+    """The folded stem after its type prefix (``project_``, ``feedback-``); None without one, or nothing after it."""
+    prefixed = _TYPE_PREFIX.match(stem)
+    return (fold(stem[prefixed.end():]) or None) if prefixed else None
 
 
 def entry_key(rel: str) -> tuple[str, str]:

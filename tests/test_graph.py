@@ -290,6 +290,49 @@ def test_suggestions_use_names_not_a_scan():
     assert suggester.closest("zzzz-unrelated.md") is None
 
 
+@pytest.mark.parametrize("given_table", ["none", "whole", "partial"])
+def test_near_names_are_those_of_filing_every_file(given_table):
+    """The fuzzy steps' lookups (files by their folded stem's first or last
+    four characters, or by their folded stem after a type prefix), made only
+    for the names asked for, give what filing every file would: the same
+    files in the same order (fewest folders, then path), with a table of
+    folded stems given whole, in part, or not at all, and past the scans
+    after which every file is filed at once."""
+    import random
+    from collections import defaultdict
+
+    rng = random.Random(9)
+    parts = ["project", "feedback", "Project", "note", "ab", "price", "pricing", "Prix", "café", "e\u0301t\u00e9", "a b"]
+    docs = {}
+    while len(docs) < 600:
+        folders = "/".join(rng.choice(["area", "x", "Deep"]) for _ in range(rng.randint(0, 2)))
+        stem = rng.choice(parts) + rng.choice(["_", "-", "", " ", "."]) + rng.choice(parts) + rng.choice(["", "-2", "_old"])
+        docs[(folders + "/" if folders else "") + stem + rng.choice([".md", ".md", ".txt"])] = None
+    by_fold = None
+    if given_table != "none":
+        by_fold = defaultdict(list)
+        for rel in sorted(docs, key=graph_mod._fewest_folders):
+            if given_table == "whole" or rng.random() < 0.7:
+                by_fold[graph_mod.fold(graph_mod._stem(rel))].append(rel)
+        by_fold["projectpricing"].append("gone/project_pricing.md")  # a file no longer there: never an answer
+    suggester = graph_mod._Suggester(docs, by_fold)
+    expected = {"head": defaultdict(list), "tail": defaultdict(list), "unprefixed": defaultdict(list)}
+    for rel in sorted(docs, key=graph_mod._fewest_folders):
+        folded = graph_mod.fold(graph_mod._stem(rel))
+        expected["head"][folded[:4]].append(rel)
+        expected["tail"][folded[-4:]].append(rel)
+        prefixed = graph_mod._TYPE_PREFIX.match(graph_mod._stem(rel))
+        if prefixed and graph_mod.fold(graph_mod._stem(rel)[prefixed.end():]):
+            expected["unprefixed"][graph_mod.fold(graph_mod._stem(rel)[prefixed.end():])].append(rel)
+    asked = 0
+    for table, keys in expected.items():
+        for key in [*keys, "zzzz", "pric", "ject"]:
+            assert suggester._near(table, key) == keys.get(key, []), (table, key)
+            asked += table == "unprefixed"
+    assert asked > suggester.MAX_SCANS and suggester._by_unprefixed is not None
+    assert suggester.closest("project_pricng.md") == graph_mod._Suggester(docs).closest("project_pricng.md")
+
+
 def _synthetic_store(base: Path, n: int) -> Path:
     topics = 50
     (base / "topics").mkdir(parents=True)
