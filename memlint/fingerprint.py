@@ -591,6 +591,7 @@ def near_pairs_since(
     ``keys`` and ``max_bucket`` count only the keys looked up.)"""
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+    threshold = float(threshold)  # (a config's `threshold: 1` is an int, whose __le__ cannot take a float)
     groups: dict[bytes, list[str]] = {}
     fps: list[Fingerprint] = []
     for ident, fp in items:

@@ -393,6 +393,27 @@ def test_similarities_counted_on_bits_are_those_of_intersecting_the_sets(monkeyp
     assert all(a < b for a, b, _ in on_bits) and on_bits == sorted(on_bits)
 
 
+def test_a_threshold_of_one_written_as_an_integer_reports_only_identical_shingle_sets(monkeypatch):
+    """``threshold: 1`` in a config is an int: on bits as on sets, only the
+    reordered copies (similarity 1.0) are pairs, not the edited ones."""
+    rng = random.Random(5)
+    vocab = _vocabulary(rng)
+    lines = _memory(rng, vocab).splitlines()
+    bodies = {}
+    for k in range(30):
+        shuffled = lines[:]
+        rng.shuffle(shuffled)
+        bodies[f"r{k:02d}"] = "\n".join(shuffled)
+    bodies["edited"] = "\n".join(lines).replace(" ", " changed ", 1)
+    items = [(name, fingerprint(body)) for name, body in bodies.items()]
+    monkeypatch.setattr(fingerprint_module, "_BITS_FROM", 0)
+    on_bits = near_pairs(items, 1)
+    assert {sim for _, _, sim in on_bits} == {1.0} and len(on_bits) >= 30 * 29 // 2 - 30
+    assert all("edited" not in pair for pair in on_bits)
+    monkeypatch.setattr(fingerprint_module, "_BITS_FROM", 10**9)
+    assert near_pairs(items, 1) == on_bits
+
+
 def test_pairs_sharing_crowded_buckets_are_each_listed_once():
     """The pairs of bodies sharing one of many overlapping buckets (a
     cluster's band keys), as the bits of their OR give them: every pair of
