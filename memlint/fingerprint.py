@@ -625,18 +625,7 @@ def near_pairs_since(
     if len(candidates) >= _BITS_FROM:
         _judge_as_bits(candidates, n, sets, threshold, confirmed)
     else:
-        known = decoded.get
-        for code in candidates:  # (``jaccard``'s common case inline)
-            i, j = divmod(code, n)
-            a = known(i) or sets(i)
-            b = known(j) or sets(j)
-            if 0 < len(a) < MAX_SHINGLES and 0 < len(b) < MAX_SHINGLES:
-                inter = len(a & b)
-                sim = inter / (len(a) + len(b) - inter)
-            else:
-                sim = jaccard(a, b)
-            if sim >= threshold:
-                confirmed[code] = sim
+        _judge_on_sets(candidates, n, sets, threshold, confirmed)
 
     ids = [groups[fp.exact] for fp in fps]
     out: list[tuple[str, str, float]] = []
@@ -679,6 +668,26 @@ def near_pairs_since(
 # Candidate pairs from which their similarities are counted on bits
 # (``_judge_as_bits``): a cluster of n near-copies has n²/2 of them.
 _BITS_FROM = 20_000
+# The most shingles shared by two or more of the bodies judged for which
+# they are: a cluster of near-copies shares a few hundred (2,000 copies of
+# one template: 180 to 750); candidates spread over thousands of unrelated
+# bodies share far more, and ints that wide cost more than the sets.
+_BITS_WIDEST = MAX_SHINGLES
+
+
+def _judge_on_sets(candidates, n: int, sets, threshold: float, confirmed: dict[int, float]) -> None:
+    """``_judge_as_bits``'s answer, by intersecting the shingle sets."""
+    for code in candidates:  # (``jaccard``'s common case inline)
+        i, j = divmod(code, n)
+        a = sets(i)
+        b = sets(j)
+        if 0 < len(a) < MAX_SHINGLES and 0 < len(b) < MAX_SHINGLES:
+            inter = len(a & b)
+            sim = inter / (len(a) + len(b) - inter)
+        else:
+            sim = jaccard(a, b)
+        if sim >= threshold:
+            confirmed[code] = sim
 
 
 def _judge_as_bits(candidates, n: int, sets, threshold: float, confirmed: dict[int, float]) -> None:
@@ -692,8 +701,15 @@ def _judge_as_bits(candidates, n: int, sets, threshold: float, confirmed: dict[i
     pair's intersection is the count of the bits of the two ints' AND."""
     involved = set(map(n.__rfloordiv__, candidates))
     involved.update(map(n.__rmod__, candidates))
+    if sum(map(len, map(sets, involved))) > 250 * _BITS_WIDEST:  # (candidates spread over many unrelated bodies)
+        _judge_on_sets(candidates, n, sets, threshold, confirmed)
+        return
     counts = Counter(chain.from_iterable(map(sets, involved)))
-    shared = sorted((shingle for shingle, count in counts.items() if count > 1), key=counts.__getitem__, reverse=True)
+    shared = [shingle for shingle, count in counts.items() if count > 1]
+    if len(shared) > _BITS_WIDEST:  # (each AND would cost more than it saves)
+        _judge_on_sets(candidates, n, sets, threshold, confirmed)
+        return
+    shared.sort(key=counts.__getitem__, reverse=True)
     place = {shingle: k for k, shingle in enumerate(shared)}
     width = (len(shared) + 7) // 8
     bits: list[int | None] = [None] * n  # None: a body cut to MAX_SHINGLES, which ``jaccard`` compares
@@ -849,7 +865,37 @@ def _add_pairs_sharing(buckets: list[list[int]], n: int, candidates: set[int]) -
     the same bodies: listing each bucket's pairs would cost a cluster of m
     bodies dozens of times its m²/2 pairs. Each body's partners are instead
     the OR of its buckets, as ints with one bit per body."""
-    if not buckets:
+    # Clusters of different bodies (daily notes of several templates, their
+    # members interleaved in path order) each get ints as wide as themselves.
+    buckets = list({tuple(bucket): bucket for bucket in buckets}.values())  # (a cluster's keys share most buckets whole)
+    owner: dict[int, int] = {}  # body -> the first bucket it was in, merged through its other buckets
+    parent = list(range(len(buckets)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for k, bucket in enumerate(buckets):
+        for first in set(map(owner.setdefault, bucket, repeat(k))):
+            if first != k:
+                parent[root(first)] = root(k)
+    groups: dict[int, list[list[int]]] = {}
+    for k, bucket in enumerate(buckets):
+        groups.setdefault(root(k), []).append(bucket)
+    for group in groups.values():
+        _add_pairs_of_group(group, n, candidates)
+
+
+def _add_pairs_of_group(buckets: list[list[int]], n: int, candidates: set[int]) -> None:
+    """``_add_pairs_sharing`` for buckets that share bodies, one way or another."""
+    buckets = sorted(buckets, key=len, reverse=True)
+    whole = frozenset(buckets[0])
+    if all(whole.issuperset(bucket) for bucket in buckets):  # (one holds the rest: its pairs are all)
+        bucket = buckets[0]
+        for x in range(len(bucket) - 1):  # (in ascending order: each pair i < j)
+            candidates.update(map((bucket[x] * n).__add__, islice(bucket, x + 1, None)))
         return
     members = sorted(set().union(*buckets))
     place = {idx: k for k, idx in enumerate(members)}

@@ -353,8 +353,9 @@ def test_clusters_sharing_some_bodies_give_every_pair_of_each():
     assert len(brute) > 2 * 70 * 69 // 2 and found == brute
 
 
-@pytest.mark.parametrize("huge, copies", [(False, False), (True, False), (False, True), (True, True)])
-def test_similarities_counted_on_bits_are_those_of_intersecting_the_sets(monkeypatch, huge, copies):
+@pytest.mark.parametrize("huge, copies, widest", [(False, False, None), (True, False, None), (False, True, None),
+                                                  (True, True, None), (False, False, 10), (False, False, 0)])
+def test_similarities_counted_on_bits_are_those_of_intersecting_the_sets(monkeypatch, huge, copies, widest):
     """Many candidate pairs (a cluster of near-copies has m²/2 of them) are
     judged on bits, one per shingle two bodies share: the pairs found and
     their similarities are exactly those of intersecting the shingle sets,
@@ -385,6 +386,8 @@ def test_similarities_counted_on_bits_are_those_of_intersecting_the_sets(monkeyp
     monkeypatch.setattr(fingerprint_module, "_BITS_FROM", 10**9)
     on_sets = near_pairs(items)
     monkeypatch.setattr(fingerprint_module, "_BITS_FROM", 0)
+    if widest is not None:  # too many shared shingles (10), or too many shingles in all (0): judged on the sets
+        monkeypatch.setattr(fingerprint_module, "_BITS_WIDEST", widest)
     on_bits = near_pairs(items)
     assert on_bits == on_sets
     found = pair_ids(on_bits)
@@ -420,8 +423,16 @@ def test_pairs_sharing_crowded_buckets_are_each_listed_once():
     each bucket, none other, whatever the overlaps."""
     rng = random.Random(15)
     n = 500
-    for _ in range(20):
-        buckets = [sorted(rng.sample(range(n), rng.randint(2, 120))) for _ in range(rng.randint(1, 12))]
+    shapes = []
+    for _ in range(20):  # overlapping buckets
+        shapes.append([sorted(rng.sample(range(n), rng.randint(2, 120))) for _ in range(rng.randint(1, 12))])
+    for _ in range(5):  # one cluster's buckets: the same bodies, or some of them
+        whole = sorted(rng.sample(range(n), 90))
+        shapes.append([whole] * 3 + [sorted(rng.sample(whole, 70)) for _ in range(4)])
+    for _ in range(5):  # clusters of other bodies, their members interleaved (every k-th body)
+        k = rng.randint(2, 6)
+        shapes.append([list(range(c, n, k)) for c in range(k) for _ in range(2)] + [sorted(rng.sample(range(n), 40))])
+    for buckets in shapes:
         found: set[int] = set()
         fingerprint_module._add_pairs_sharing(buckets, n, found)
         assert found == {i * n + j for bucket in buckets for i, j in itertools.combinations(bucket, 2)}
