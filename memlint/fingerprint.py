@@ -709,39 +709,25 @@ def _judge_as_bits(candidates, n: int, sets, threshold: float, confirmed: dict[i
     if len(shared) > _BITS_WIDEST:  # (each AND would cost more than it saves)
         _judge_on_sets(candidates, n, sets, threshold, confirmed)
         return
+    if not all(0 < len(sets(idx)) < MAX_SHINGLES for idx in involved):  # (a body cut to a sample: ``jaccard``'s)
+        _judge_on_sets(candidates, n, sets, threshold, confirmed)
+        return
     shared.sort(key=counts.__getitem__, reverse=True)
     place = {shingle: k for k, shingle in enumerate(shared)}
     width = (len(shared) + 7) // 8
-    bits: list[int | None] = [None] * n  # None: a body cut to MAX_SHINGLES, which ``jaccard`` compares
+    bits = [0] * n
     sizes = [0] * n
     for idx in involved:
         found = sets(idx)
-        if not 0 < len(found) < MAX_SHINGLES:
-            continue
-        packed = bytearray(width)
-        for k in map(place.get, found):
-            if k is not None:
-                packed[k >> 3] |= 1 << (k & 7)
-        bits[idx] = int.from_bytes(packed, "little")
+        bits[idx] = _bit_set(filter(functools.partial(is_not, None), map(place.get, found)), width)
         sizes[idx] = len(found)
-    if all(bits[idx] is not None for idx in involved):  # (the usual case: a pass of C-level calls per step)
-        codes = list(candidates)
-        firsts, seconds = list(map(n.__rfloordiv__, codes)), list(map(n.__rmod__, codes))
-        common = list(map(int.bit_count, map(and_, map(bits.__getitem__, firsts), map(bits.__getitem__, seconds))))
-        unions = map(sub, map(add, map(sizes.__getitem__, firsts), map(sizes.__getitem__, seconds)), common)
-        similarities = list(map(truediv, common, unions))
-        confirmed.update(compress(zip(codes, similarities), map(threshold.__le__, similarities)))
-        return
-    for code in candidates:
-        i, j = divmod(code, n)
-        a, b = bits[i], bits[j]
-        if a is not None and b is not None:
-            inter = (a & b).bit_count()
-            sim = inter / (sizes[i] + sizes[j] - inter)
-        else:
-            sim = jaccard(sets(i), sets(j))
-        if sim >= threshold:
-            confirmed[code] = sim
+    # a pass of C-level calls per step
+    codes = list(candidates)
+    firsts, seconds = list(map(n.__rfloordiv__, codes)), list(map(n.__rmod__, codes))
+    common = list(map(int.bit_count, map(and_, map(bits.__getitem__, firsts), map(bits.__getitem__, seconds))))
+    unions = map(sub, map(add, map(sizes.__getitem__, firsts), map(sizes.__getitem__, seconds)), common)
+    similarities = list(map(truediv, common, unions))
+    confirmed.update(compress(zip(codes, similarities), map(threshold.__le__, similarities)))
 
 
 def _scan_since(earlier, threshold, min_words, rows, fps, names, sets, confirmed):
@@ -847,13 +833,26 @@ def _bucket_all(earlier, threshold, min_words, rows, fps, names, sets, confirmed
             if size == 2:
                 candidates.add(bucket[0] * n + bucket[1])
             elif size <= _BUCKET_CAP:
-                for x in range(size - 1):  # (the bucket is in ascending order: each pair i < j)
-                    candidates.update(map((bucket[x] * n).__add__, islice(bucket, x + 1, None)))
+                _add_bucket_pairs(bucket, n, candidates)
         _add_pairs_sharing([shared[key] for key, cluster in verdicts.items() if cluster], n, candidates)
     return candidates, verdicts, n_keys, max_bucket
 
 
 _ONE_BITS = bytes.maketrans(b"01", b"\0\1")
+
+
+def _add_bucket_pairs(bucket: list[int], n: int, candidates: set[int]) -> None:
+    """Add each pair of a bucket's bodies (``i * n + j``; the bucket is in ascending order, so i < j)."""
+    for x in range(len(bucket) - 1):
+        candidates.update(map((bucket[x] * n).__add__, islice(bucket, x + 1, None)))
+
+
+def _bit_set(places, width: int) -> int:
+    """An int with the bits at ``places`` set (``width`` bytes wide, at least)."""
+    packed = bytearray(width)
+    for k in places:
+        packed[k >> 3] |= 1 << (k & 7)
+    return int.from_bytes(packed, "little")
 
 
 def _add_pairs_sharing(buckets: list[list[int]], n: int, candidates: set[int]) -> None:
@@ -893,9 +892,7 @@ def _add_pairs_of_group(buckets: list[list[int]], n: int, candidates: set[int]) 
     buckets = sorted(buckets, key=len, reverse=True)
     whole = frozenset(buckets[0])
     if all(whole.issuperset(bucket) for bucket in buckets):  # (one holds the rest: its pairs are all)
-        bucket = buckets[0]
-        for x in range(len(bucket) - 1):  # (in ascending order: each pair i < j)
-            candidates.update(map((bucket[x] * n).__add__, islice(bucket, x + 1, None)))
+        _add_bucket_pairs(buckets[0], n, candidates)
         return
     members = sorted(set().union(*buckets))
     place = {idx: k for k, idx in enumerate(members)}
@@ -903,10 +900,7 @@ def _add_pairs_of_group(buckets: list[list[int]], n: int, candidates: set[int]) 
     partners = [0] * len(members)  # a member's place -> its partners, a bit each
     for bucket in buckets:
         places = list(map(place.__getitem__, bucket))
-        packed = bytearray(width)
-        for k in places:
-            packed[k >> 3] |= 1 << (k & 7)
-        mask = int.from_bytes(packed, "little")
+        mask = _bit_set(places, width)
         for k in places:
             partners[k] |= mask
     for k, idx in enumerate(members):

@@ -78,7 +78,7 @@ def check(store, options):
     involved.update(map(itemgetter(1), pairs))
     age = {rel: ages.key(docs[rel]) for rel in involved}
     path = {rel: docs[rel].path for rel in involved}
-    olders: dict[str, list[tuple[float, str]]] = {}  # newer -> (-similarity, older's path)
+    olders: dict[str, list[tuple[float, str, str]]] = {}  # newer -> (-similarity, older's path, older)
     check_related = bool(store.lifecycle.newer)  # no memory supersedes another: no pair is expected
     for a, b, similarity in pairs:
         if check_related and _duplicates.related(store, a, b):
@@ -86,19 +86,18 @@ def check(store, options):
         older, newer = (a, b) if age[a] <= age[b] else (b, a)
         found = olders.get(newer)
         if found is None:
-            olders[newer] = [(-similarity, path[older])]
+            olders[newer] = [(-similarity, path[older], older)]
         else:
-            found.append((-similarity, path[older]))
+            found.append((-similarity, path[older], older))
     # One finding per newer file (findings on one line with one code are one
     # finding), naming the older copies most similar first: SHOWN of them
     # after the first, and how many more.
-    by_path = {docs[rel].path: docs[rel] for rel in involved}
     for rel in sorted(olders):
         newer = docs[rel]
         found = olders[rel]
         ranked = heapq.nsmallest(SHOWN + 1, found)
-        similarity, older = -ranked[0][0], by_path[ranked[0][1]]
-        others = [f"{other}:1 ({-s:.2f})" for s, other in ranked[1:]]
+        similarity, older = -ranked[0][0], docs[ranked[0][2]]
+        others = [f"{other}:1 ({-s:.2f})" for s, other, _ in ranked[1:]]
         also = f"; also of {name_some(others, SHOWN, len(found) - len(ranked))}" if others else ""
         yield Problem(
             newer.path, 1, 0,
