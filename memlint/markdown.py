@@ -52,7 +52,7 @@ class Parsed:
     frontmatter_lines: tuple[int, int] | None = None  # 1-based lines of the opening and closing ---
     preamble_lines: int = 0  # lines before an opening --- that is not on line 1
     key_lines: dict[str, int] = field(default_factory=dict)  # "name", "metadata.type" -> 1-based line
-    body: str = ""
+    body_start: int = 0  # where the body starts in the text (after the frontmatter): see ``body``
     body_line: int = 1  # 1-based line where the body starts
     links: tuple[Link, ...] = ()
     used_reference_parser: bool = False
@@ -60,12 +60,18 @@ class Parsed:
     # looked): every run asks it of every file, and a cached parse answers at once.
     names_memlint: bool | None = None
 
+    @property
+    def body(self) -> str:
+        """The text after the frontmatter (all of it when there is none).
+        Sliced when asked, not kept: three places ask, once a file each, and
+        a second copy of every text held 17 MB more of a 10,000-file store
+        in memory, made on every load of its cache."""
+        return self.text[self.body_start:]
+
     def __reduce__(self):
-        # Compact for the cache (memlint.cache): fields as a tuple, and the
-        # body (always a suffix of the text) as an offset, not a second copy.
-        body = self.body if not self.text.endswith(self.body) else len(self.text) - len(self.body)
+        # Compact for the cache (memlint.cache): the fields as a tuple.
         return _parsed, (self.text, self.line_count, self.frontmatter, self.frontmatter_error, self.frontmatter_lines,
-                         self.preamble_lines, self.key_lines, body, self.body_line, self.links,
+                         self.preamble_lines, self.key_lines, self.body_start, self.body_line, self.links,
                          self.used_reference_parser, self.names_memlint)
 
     def may_hold_directives(self) -> bool:
@@ -75,10 +81,10 @@ class Parsed:
         return self.names_memlint
 
 
-def _parsed(text, line_count, frontmatter, error, fm_lines, preamble, key_lines, body, body_line, links, slow,
+def _parsed(text, line_count, frontmatter, error, fm_lines, preamble, key_lines, body_start, body_line, links, slow,
             names_memlint=None) -> Parsed:
-    return Parsed(text, line_count, frontmatter, error, fm_lines, preamble, key_lines,
-                  text[body:] if isinstance(body, int) else body, body_line, links, slow, names_memlint)
+    return Parsed(text, line_count, frontmatter, error, fm_lines, preamble, key_lines, body_start, body_line, links,
+                  slow, names_memlint)
 
 
 # ---------------------------------------------------------------- frontmatter
@@ -289,7 +295,7 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
                 fences = None
     # Lines before a preamble-frontmatter are body-like text too; keep them out
     # of the body but count lines correctly: the body starts after the fence.
-    result.body = text[_line_offset(lines, body_index):] if body_index else text  # "\n".join(lines[body_index:])
+    result.body_start = _line_offset(lines, body_index) if body_index else 0  # the text of lines[body_index:]
     result.body_line = body_index + 1
     links, slow = extract_links(result.body, result.body_line, backtick_refs=backtick_refs, wikilinks=wikilinks)
     if result.preamble_lines and fences is not None:

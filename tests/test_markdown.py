@@ -18,6 +18,28 @@ def test_frontmatter_lines_and_body_start():
     assert p.body_line == 6 and p.links[0].line == 6
 
 
+@pytest.mark.parametrize("text, body", [
+    ("---\nname: a\n---\nBody [x](x.md)\n", "Body [x](x.md)\n"),
+    ("# Title\n\nText\n", "# Title\n\nText\n"),  # no frontmatter: the whole text
+    ("---\nname: a\n---\n", ""),  # frontmatter only
+    ("---\r\nname: a\r\n---\r\nBody\r\n", "Body\r\n"),
+    ("\ufeff---\nname: a\n---\nB\n", "B\n"),  # the byte order mark is not text
+    ("Intro\n\n---\nname: late\n---\nAfter\n", "After\n"),  # a frontmatter after a preamble
+    ("---\nname: never closed\nText\n", "---\nname: never closed\nText\n"),  # all of it is body
+    ("---\n| a | b |\n---\nRuled\n", "---\n| a | b |\n---\nRuled\n"),  # two rules, no frontmatter
+])
+def test_body_is_the_text_after_the_frontmatter_also_from_the_cache(text, body):
+    """The body (what the duplicate rules compare, and index detection
+    reads) is the rest of the text after the frontmatter, and a parse loaded
+    back from the cache (pickled) has the same body and fields."""
+    import pickle
+
+    p = parse(text)
+    assert p.body == body
+    again = pickle.loads(pickle.dumps(p, protocol=5))
+    assert again == p and again.body == body
+
+
 def test_crlf_frontmatter_key_lines():
     p = parse("---\r\nname: a\r\nmetadata:\r\n  type: user\r\n---\r\nBody\r\n")
     assert p.key_lines == {"name": 2, "metadata": 3, "metadata.type": 4}
