@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from itertools import accumulate, repeat
 from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
@@ -202,8 +203,24 @@ _ANY_KEY_LINE = re.compile(r"""^( *)(?:"((?:[^"\\]|\\.)+)"|'((?:[^']|'')+)'|([^\
 _FLOW_KEY = re.compile(r"""[{,]\s*["']?([A-Za-z_][\w.-]*)["']?\s*:""")  # a key of a flow mapping on one line
 
 
+def _interned_keys(data: dict) -> dict:
+    """``data`` with its keys (and those of a mapping one level down, as
+    ``metadata:`` holds) interned: a store's files repeat the same few
+    field names, and the cache then keeps one string for each in a shard
+    rather than one per file (on 10,000 files, 120,000 strings fewer to
+    load, with ``_key_lines``'s). Two levels only: YAML aliases can make a
+    mapping hold itself."""
+    return {_intern(key): {_intern(k): v for k, v in value.items()} if type(value) is dict else value
+            for key, value in data.items()}
+
+
+def _intern(key):
+    return sys.intern(key) if type(key) is str else key
+
+
 def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:
-    """Map top-level keys (and keys one level down, dotted) to 1-based lines."""
+    """Map top-level keys (and keys one level down, dotted) to 1-based lines
+    (the keys interned, as ``_interned_keys`` does)."""
     out: dict[str, int] = {}
     parent = None
     for offset, raw in enumerate(fm_lines):
@@ -216,13 +233,13 @@ def _key_lines(fm_lines: list[str], first_line: int) -> dict[str, int]:
         line = first_line + offset
         if indent == 0:
             parent = key
-            out.setdefault(key, line)
+            out.setdefault(sys.intern(key), line)
             value = raw[m.end():].lstrip()
             if value.startswith("{"):  # `metadata: {type: user, status: x}`: its keys are on this line
                 for inner in _FLOW_KEY.findall(value):
-                    out.setdefault(f"{key}.{inner}", line)
+                    out.setdefault(sys.intern(f"{key}.{inner}"), line)
         elif parent is not None:
-            out.setdefault(f"{parent}.{key}", line)
+            out.setdefault(sys.intern(f"{parent}.{key}"), line)
     return out
 
 
@@ -270,7 +287,7 @@ def parse(text: str, *, backtick_refs: bool = True, wikilinks: bool = True) -> P
                     f"frontmatter is a YAML {type(data).__name__}, not a mapping of fields", start + 2, 1
                 )
             else:
-                result.frontmatter = data
+                result.frontmatter = _interned_keys(data)
             body_index = end + 1
             if result.frontmatter_error is not None and not result.key_lines and start == 0 \
                     and (_no_fields(data, fm_lines) or any(map(_MARKDOWN_ONLY.match, fm_lines))):
