@@ -64,7 +64,7 @@ class Parsed:
     @property
     def body(self) -> str:
         """The text after the frontmatter (all of it when there is none).
-        Sliced when asked, not kept: three places ask, once a file each, and
+        Sliced when asked, not kept: four places ask, once a file each, and
         a second copy of every text held 17 MB more of a 10,000-file store
         in memory, made on every load of its cache."""
         return self.text[self.body_start:]
