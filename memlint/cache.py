@@ -58,7 +58,13 @@ from memlint import deferred, gitrun
 
 FORMAT = 1
 MAGIC = b"memlint-cache"
-MISSING = object()
+
+
+class MISSING:
+    """No value. A class rather than an ``object()``: pickle stores a class by
+    its name, so a MISSING a forked child sends back is this very one."""
+
+
 SECRET_KINDS = "secrets:"  # the kinds of secret scans, which hold no secret: MEM601's (secret_in_memory.content_memo)
 SCANNED = "secrets:scanned"  # and the cache's own, of a text MEM601 did not scan: [True] for a secret found
 LOCAL_KINDS = "local:"  # the local rules' findings; a shard keeps only the kind this run used (``local_kind``)

@@ -845,7 +845,10 @@ class _File:
         return Path(self.path)
 
 
-_MISSING = object()
+class _MISSING:
+    """No value (a content task's that failed, or was not wanted). A class:
+    pickle stores it by name, so the one a forked child sends back is this
+    one, never a new object taken for a value and cached."""
 
 
 def _read_bytes(path: str | Path) -> bytes | None:

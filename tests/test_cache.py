@@ -1299,6 +1299,39 @@ def test_split_rules_stop_on_the_configuration_error_the_serial_run_stops_on(cli
     assert (split.exit_code, split.stderr) == (serial.exit_code, serial.stderr)
 
 
+def test_a_content_task_that_fails_in_the_child_leaves_no_value_in_the_cache(check, repo, monkeypatch):
+    """A content task that fails (or is not wanted) gives "no value", and
+    the rule computes its own. Sent back from the forked child that read
+    the file, it must still be "no value": a stand-in object kept as the
+    file's fingerprint made the duplicate rules fail, then and in every
+    later run."""
+    from memlint import store as store_mod
+
+    repo.write("memory/e.md", (repo.root / "memory" / "a.md").read_text())  # a copy: MEM301
+    repo.commit("a copy of a", "2025-02-10T10:00:00+00:00")
+    monkeypatch.setattr(store_mod, "SPLIT_MIN", 1)
+    monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
+    forks, real_fork, real_task = [], store_mod.fork_work, store_mod._fingerprint_of
+
+    def recorded(work):
+        child = real_fork(work)
+        forks.append(child is not None)
+        return child
+
+    def failing(doc):
+        raise RuntimeError("no fingerprint today")
+
+    monkeypatch.setattr(store_mod, "fork_work", recorded)
+    monkeypatch.setattr(store_mod, "_fingerprint_of", failing)
+    expected = check(repo, "--no-cache")
+    assert ("memory/e.md", "MEM301") in {(path, code) for path, _, code, _ in expected}
+    assert check(repo) == expected  # the run that fills the cache
+    assert forks[:1] == [True]
+    monkeypatch.setattr(store_mod, "_fingerprint_of", real_task)
+    repo.write("memory/d.md", memory("d", extra="Edited.\n"))  # the findings are judged again, the fingerprints kept
+    assert check(repo) == check(repo, "--no-cache")
+
+
 def test_a_store_checked_before_reads_its_history_meanwhile_and_still_splits(check, repo, monkeypatch):
     """With the parses cached, the history loads while they are read; when
     many files changed after all, its thread ends before the read forks."""
