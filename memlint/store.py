@@ -512,10 +512,30 @@ class Store:
             self.link_twins[dropped] = kept  # a link to the one dropped leads to the one kept (memlint.graph)
             real[target] = kept
 
+    @cached_property
+    def _role_globs(self) -> tuple:
+        """The globs that give a path its role (exempt, daily logs, topics), and a matcher of each."""
+        globs = tuple(tuple(self.settings[key]) for key in ("exempt", "daily-logs", "topics"))
+        return globs, tuple(glob_matcher(patterns) for patterns in globs)
+
+    def role_by_path(self, rel: str) -> str:
+        """The role a store-relative path gives a file: "root", "exempt",
+        "log", "index" or "memory" (``_assign_roles`` may then make a log
+        whose frontmatter declares a memory a memory, and a memory that is
+        mostly a list of links an index)."""
+        if rel == self.root_name:
+            return "root"
+        exempt, log, topic = self._role_globs[1]
+        if exempt(rel):
+            return "exempt"
+        if log(rel):
+            return "log"
+        if topic(rel) or rel.rsplit("/", 1)[-1] == "MEMORY.md":
+            return "index"  # a MEMORY.md in a folder of the store: that folder's index
+        return "memory"
+
     def _assign_roles(self) -> None:
-        s = self.settings
-        globs = tuple(tuple(s[key]) for key in ("exempt", "daily-logs", "topics"))
-        exempt, log, topic = (glob_matcher(patterns) for patterns in globs)
+        globs = self._role_globs[0]
         # A path's role by the globs is the same from run to run: the last
         # run's are kept, and only new paths matched (10,000 paths: 40 ms).
         kept = self.kept("roles")
@@ -525,17 +545,7 @@ class Store:
             if rel == self.root_name:
                 doc.role = "root"
                 continue
-            role = earlier.get(rel)
-            if role is None:
-                if exempt(rel):
-                    role = "exempt"
-                elif log(rel):
-                    role = "log"
-                elif topic(rel) or rel.rsplit("/", 1)[-1] == "MEMORY.md":
-                    role = "index"  # a MEMORY.md in a folder of the store: that folder's index
-                else:
-                    role = "memory"
-            doc.role = roles[rel] = role
+            doc.role = roles[rel] = earlier.get(rel) or self.role_by_path(rel)
         if roles != earlier:
             self.keep("roles", (globs, roles))
         # Files the root links to whose body is mostly a list of links are
@@ -675,18 +685,11 @@ class Store:
             return None
 
     @cached_property
-    def fingerprints(self) -> dict:
-        """Body fingerprint of every memory and daily log, by store-relative path."""
-        if self.cache is None:
-            return fingerprint_docs(self.by_role("memory", "log"))
-        docs = [doc for doc in self.by_role("memory", "log") if doc.parsed is not None]
-        held = self.cache.table("fingerprint", [doc.blob for doc in docs if doc.blob])  # one lookup a shard
-        out = {}
-        for doc in docs:
-            found = held.get(doc.blob, _MISSING) if doc.blob else _MISSING
-            out[doc.rel] = (found if found is not _MISSING
-                            else self.memo(doc, "fingerprint", lambda doc=doc: fingerprint_docs([doc])[doc.rel]))
-        return out
+    def fingerprints(self) -> "Fingerprints":
+        """Body fingerprint of each memory and daily log, by store-relative
+        path, found in the cache or made when a rule first asks for it (the
+        duplicate rules compare daily logs only when told to)."""
+        return Fingerprints(self)
 
     @cached_property
     def git_dates(self):
@@ -1160,9 +1163,56 @@ def map_split(fn, items: list, meanwhile=None) -> list:
     return [value for i in range(len(runs)) for value in results[i]]
 
 
+class Fingerprints:
+    """``Store.fingerprints``: {store-relative path: fingerprint} of the
+    memories and daily logs that parsed, each made when first asked for."""
+
+    def __init__(self, store: "Store"):
+        self._store = store
+        self._made: dict = {}
+        self._held: dict | None = None  # the cache's, of every memory and log (one lookup a shard)
+
+    def __getitem__(self, rel: str):
+        found = self._made.get(rel)
+        if found is None:
+            found = self._made[rel] = self._make(rel)
+        return found
+
+    def _make(self, rel: str):
+        store = self._store
+        doc = store.docs.get(rel)
+        if doc is None or doc.parsed is None or doc.role not in ("memory", "log"):
+            raise KeyError(rel)
+        if store.cache is None:
+            return fingerprint_docs([doc])[rel]
+        if self._held is None:
+            self._held = store.cache.table("fingerprint", [d.blob for d in store.by_role("memory", "log")
+                                                           if d.blob and d.parsed is not None])
+        found = self._held.get(doc.blob, _MISSING) if doc.blob else _MISSING
+        return found if found is not _MISSING else store.memo(doc, "fingerprint", lambda: fingerprint_docs([doc])[rel])
+
+
 def fingerprint_task(store: "Store", options: dict):
-    """The duplicate rules' content task: each body's fingerprint, as ``Store.fingerprints`` keeps it."""
-    return "fingerprint", _fingerprint_of
+    """The duplicate rules' content task: the fingerprint of each body they
+    will compare, as ``Store.fingerprints`` keeps it. Not of the root, an
+    index or an exempt file, nor of a daily log or a generated report unless
+    ``include-logs``: an OpenClaw store is mostly daily logs, and their
+    fingerprints were half of a first run's (a rule that does ask for one
+    gets it made then)."""
+    from memlint.lifecycle import declares_memory
+
+    include_logs = options["include-logs"]
+    is_report = glob_matcher(options["reports"])
+
+    def compared_fingerprint(doc: Doc):
+        role = store.role_by_path(doc.rel)
+        if role == "log" and declares_memory(doc):
+            role = "memory"  # a dated name, and a memory's frontmatter (as ``_assign_roles`` says)
+        if role == "memory" and (include_logs or not is_report(doc.rel)) or role == "log" and include_logs:
+            return _fingerprint_of(doc)
+        return _MISSING
+
+    return "fingerprint", compared_fingerprint
 
 
 def _fingerprint_of(doc: Doc):

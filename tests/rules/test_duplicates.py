@@ -402,6 +402,28 @@ def test_logs_and_reports_are_not_compared_by_default(make_store, findings):
     assert dup_findings(findings, openclaw_store(make_store)) == []
 
 
+@pytest.mark.parametrize("cached", [True, False], ids=["cache", "no cache"])
+@pytest.mark.parametrize("include_logs", [False, True], ids=["memories", "logs too"])
+def test_only_the_bodies_the_rules_compare_are_fingerprinted(make_store, findings, monkeypatch, cached, include_logs):
+    """A check fingerprints the memories it compares, while it reads the
+    files (with the cache) or when a rule asks: not the root, nor daily logs
+    and reports unless ``include-logs``. An OpenClaw store is mostly daily
+    logs, whose fingerprints were half of a first run's work."""
+    store = openclaw_store(make_store)
+    if include_logs:
+        write_config(store, "rules:\n" + "".join(f"  {r}: {{include-logs: true}}\n" for r in ("MEM301", "MEM302")))
+    bodies = []
+    real = fingerprint_module.fingerprint
+    monkeypatch.setattr(fingerprint_module, "fingerprint", lambda body: bodies.append(body) or real(body))
+    found = dup_findings(findings, store, *(() if cached else ("--no-cache",)))
+    compared = ["feedback_always-report-errors.md"]
+    if include_logs:
+        compared += ["memory/2026-03-01.md", "memory/2026-03-02.md", "memory/2026-03-03.md",
+                     "memory/2026-03-04-deploys.md", "memory/job-report-2026-03-05.md", "reports/weekly.md"]
+    assert sorted(bodies) == sorted((store / rel).read_text().split("---\n")[-1] for rel in compared)
+    assert bool(found) == include_logs
+
+
 def test_include_logs_compares_logs_and_reports(make_store, findings):
     store = openclaw_store(make_store)
     write_config(store, "rules:\n" + "".join(f"  {r}: {{include-logs: true}}\n" for r in ("MEM301", "MEM302", "MEM303")))
@@ -471,7 +493,9 @@ def test_fingerprints_are_computed_once_per_store_for_both_rules(make_store, mon
     # c.md is a's copy and near b.md (newer than both)
     assert [(f.path, f.code) for f in result.findings] == [("b.md", "MEM302"), ("c.md", "MEM301"), ("c.md", "MEM302")]
     assert len(calls) == 3  # the three memories; not the root, not once per rule
-    assert set(store.fingerprints) == {"a.md", "b.md", "c.md"}
+    assert store.fingerprints["a.md"] is store.fingerprints["a.md"]
+    with pytest.raises(KeyError):  # the root is no memory
+        store.fingerprints["MEMORY.md"]
 
 
 def test_sample_clean_store_is_quiet_even_with_logs(tmp_path, findings):
