@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field as dataclass_field, replace
 from datetime import date
 from functools import cached_property
+from collections.abc import Mapping
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -1163,14 +1164,27 @@ def map_split(fn, items: list, meanwhile=None) -> list:
     return [value for i in range(len(runs)) for value in results[i]]
 
 
-class Fingerprints:
+class Fingerprints(Mapping):
     """``Store.fingerprints``: {store-relative path: fingerprint} of the
-    memories and daily logs that parsed, each made when first asked for."""
+    memories and daily logs that parsed, each made when first asked for
+    (``in``, ``len`` and iterating make none)."""
 
     def __init__(self, store: "Store"):
         self._store = store
         self._made: dict = {}
         self._held: dict | None = None  # the cache's, of every memory and log (one lookup a shard)
+
+    def _has(self, doc: Doc | None) -> bool:
+        return doc is not None and doc.parsed is not None and doc.role in ("memory", "log")
+
+    def __contains__(self, rel) -> bool:
+        return self._has(self._store.docs.get(rel))
+
+    def __iter__(self):
+        return (rel for rel, doc in self._store.docs.items() if self._has(doc))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
     def __getitem__(self, rel: str):
         found = self._made.get(rel)
@@ -1181,7 +1195,7 @@ class Fingerprints:
     def _make(self, rel: str):
         store = self._store
         doc = store.docs.get(rel)
-        if doc is None or doc.parsed is None or doc.role not in ("memory", "log"):
+        if not self._has(doc):
             raise KeyError(rel)
         if store.cache is None:
             return fingerprint_docs([doc])[rel]
@@ -1194,11 +1208,11 @@ class Fingerprints:
 
 def fingerprint_task(store: "Store", options: dict):
     """The duplicate rules' content task: the fingerprint of each body they
-    will compare, as ``Store.fingerprints`` keeps it. Not of the root, an
-    index or an exempt file, nor of a daily log or a generated report unless
-    ``include-logs``: an OpenClaw store is mostly daily logs, and their
-    fingerprints were half of a first run's (a rule that does ask for one
-    gets it made then)."""
+    may compare, as ``Store.fingerprints`` keeps it. Not of the root, an
+    index by its path or an exempt file, nor of a daily log or a generated
+    report unless ``include-logs`` (a rule that does ask for one, its
+    options being another rule's, gets it made then). An OpenClaw store is
+    mostly daily logs: their fingerprints took 0.12 s of a 0.5 s first run."""
     from memlint.lifecycle import declares_memory
 
     include_logs = options["include-logs"]

@@ -28,8 +28,9 @@ OPTIONS = {
 
 
 def content_memo(store, options):
-    """The content task of the rules that compare fingerprints: each body's,
-    computed while the files are read (``Store.fingerprints`` then finds it)."""
+    """The content task of the rules that compare fingerprints: the
+    fingerprint of each body they may compare, computed while the files are
+    read (``Store.fingerprints`` then finds it)."""
     from memlint.store import fingerprint_task
 
     return fingerprint_task(store, options)

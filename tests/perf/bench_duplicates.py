@@ -66,7 +66,7 @@ def main() -> None:
         [store] = load_stores(folder, cfg)
         print(f"load + parse     cpu {time.process_time() - c:6.3f} s  wall {time.perf_counter() - w:6.3f} s  ({len(store.docs)} files)")
         c, w = time.process_time(), time.perf_counter()
-        fingerprints = store.fingerprints
+        fingerprints = dict(store.fingerprints)  # each made when first asked for: all of them, here
         print(f"fingerprints     cpu {time.process_time() - c:6.3f} s  wall {time.perf_counter() - w:6.3f} s  ({len(fingerprints)} bodies, once per store)")
         total_first = total_cpu = total_wall = 0.0
         for rule in (duplicate_content, near_duplicate, duplicate_name):

@@ -408,7 +408,7 @@ def test_only_the_bodies_the_rules_compare_are_fingerprinted(make_store, finding
     """A check fingerprints the memories it compares, while it reads the
     files (with the cache) or when a rule asks: not the root, nor daily logs
     and reports unless ``include-logs``. An OpenClaw store is mostly daily
-    logs, whose fingerprints were half of a first run's work."""
+    logs, whose fingerprints were a quarter of its first run."""
     store = openclaw_store(make_store)
     if include_logs:
         write_config(store, "rules:\n" + "".join(f"  {r}: {{include-logs: true}}\n" for r in ("MEM301", "MEM302")))
@@ -496,6 +496,9 @@ def test_fingerprints_are_computed_once_per_store_for_both_rules(make_store, mon
     assert store.fingerprints["a.md"] is store.fingerprints["a.md"]
     with pytest.raises(KeyError):  # the root is no memory
         store.fingerprints["MEMORY.md"]
+    assert set(store.fingerprints) == {"a.md", "b.md", "c.md"} and len(store.fingerprints) == 3
+    assert "a.md" in store.fingerprints and "MEMORY.md" not in store.fingerprints
+    assert len(calls) == 3  # asking what it holds makes none
 
 
 def test_sample_clean_store_is_quiet_even_with_logs(tmp_path, findings):
