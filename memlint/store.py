@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field as dataclass_field, replace
 from datetime import date
 from functools import cached_property
-from collections.abc import Mapping
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -329,7 +329,7 @@ class Store:
         # blob -> (problem, line, size, parse): one lookup a shard, not one a file
         held = cache.table(kind, [f.blob for f in self._files if f.blob]) if cache is not None else {}
         todo = [f for f in self._files
-                if f.problem is None and (not f.blob or f.unchecked or held.get(f.blob, _MISSING) is _MISSING)]
+                if f.problem is None and (not f.blob or f.unchecked or held.get(f.blob, MISSING) is MISSING)]
         contents: dict[str, bytes] = {}
         if self.staged:  # the staged content to parse, in one `git cat-file --batch`
             contents = _read_blobs(self.repo_root, {f.blob for f in todo if f.blob and f.data is None})
@@ -385,7 +385,7 @@ class Store:
             if cache is not None and f.blob and values is not None:
                 cache.put(kind, f.blob, outcome)
                 for (task_kind, _), value in zip(tasks, values):
-                    if value is not _MISSING:
+                    if value is not MISSING:
                         cache.put(task_kind, f.blob, value)
         if lengths and cache is not None:  # the next run checks the files' lengths against these
             cache.set_single("blob-sizes", lengths)
@@ -849,10 +849,10 @@ class _File:
         return Path(self.path)
 
 
-class _MISSING:
-    """No value (a content task's that failed, or was not wanted). A class:
-    pickle stores it by name, so the one a forked child sends back is this
-    one, never a new object taken for a value and cached."""
+class MISSING:
+    """No value: a content task's that failed, or that it does not compute.
+    A class: pickle stores it by name, so the one a forked child sends back
+    is this one, never a new object taken for a value and cached."""
 
 
 def _read_bytes(path: str | Path) -> bytes | None:
@@ -1202,46 +1202,23 @@ class Fingerprints(Mapping):
         if self._held is None:
             self._held = store.cache.table("fingerprint", [d.blob for d in store.by_role("memory", "log")
                                                            if d.blob and d.parsed is not None])
-        found = self._held.get(doc.blob, _MISSING) if doc.blob else _MISSING
-        return found if found is not _MISSING else store.memo(doc, "fingerprint", lambda: fingerprint_docs([doc])[rel])
+        found = self._held.get(doc.blob, MISSING) if doc.blob else MISSING
+        return found if found is not MISSING else store.memo(doc, "fingerprint", lambda: fingerprint_docs([doc])[rel])
 
 
-def fingerprint_task(store: "Store", options: dict):
-    """The duplicate rules' content task: the fingerprint of each body they
-    may compare, as ``Store.fingerprints`` keeps it. Not of the root, an
-    index by its path or an exempt file, nor of a daily log or a generated
-    report unless ``include-logs`` (a rule that does ask for one, its
-    options being another rule's, gets it made then). An OpenClaw store is
-    mostly daily logs: their fingerprints took 0.12 s of a 0.5 s first run."""
-    from memlint.lifecycle import declares_memory
-
-    include_logs = options["include-logs"]
-    is_report = glob_matcher(options["reports"])
-
-    def compared_fingerprint(doc: Doc):
-        role = store.role_by_path(doc.rel)
-        if role == "log" and declares_memory(doc):
-            role = "memory"  # a dated name, and a memory's frontmatter (as ``_assign_roles`` says)
-        if role == "memory" and (include_logs or not is_report(doc.rel)) or role == "log" and include_logs:
-            return _fingerprint_of(doc)
-        return _MISSING
-
-    return "fingerprint", compared_fingerprint
-
-
-def _fingerprint_of(doc: Doc):
+def fingerprint_of(doc: Doc):
     from memlint.fingerprint import fingerprint
 
     return fingerprint(compared_body(doc))
 
 
 def _run_task(fn, doc: Doc):
-    """``fn(doc)``, or _MISSING when it fails: the rule that asked for it
+    """``fn(doc)``, or MISSING when it fails: the rule that asked for it
     then computes it again, where a failure is reported as the rule's."""
     try:
         return fn(doc)
     except Exception:  # noqa: BLE001
-        return _MISSING
+        return MISSING
 
 
 def _open_cache(repo_root: Path, store_dir: Path):

@@ -1306,12 +1306,13 @@ def test_a_content_task_that_fails_in_the_child_leaves_no_value_in_the_cache(che
     file's fingerprint made the duplicate rules fail, then and in every
     later run."""
     from memlint import store as store_mod
+    from memlint.rules import _duplicates as duplicates_mod
 
     repo.write("memory/e.md", (repo.root / "memory" / "a.md").read_text())  # a copy: MEM301
     repo.commit("a copy of a", "2025-02-10T10:00:00+00:00")
     monkeypatch.setattr(store_mod, "SPLIT_MIN", 1)
     monkeypatch.setattr(store_mod, "cores_busy", lambda cpus: False)
-    forks, real_fork, real_task = [], store_mod.fork_work, store_mod._fingerprint_of
+    forks, real_fork, real_task = [], store_mod.fork_work, duplicates_mod.fingerprint_of
 
     def recorded(work):
         child = real_fork(work)
@@ -1322,12 +1323,12 @@ def test_a_content_task_that_fails_in_the_child_leaves_no_value_in_the_cache(che
         raise RuntimeError("no fingerprint today")
 
     monkeypatch.setattr(store_mod, "fork_work", recorded)
-    monkeypatch.setattr(store_mod, "_fingerprint_of", failing)
+    monkeypatch.setattr(duplicates_mod, "fingerprint_of", failing)
     expected = check(repo, "--no-cache")
     assert ("memory/e.md", "MEM301") in {(path, code) for path, _, code, _ in expected}
     assert check(repo) == expected  # the run that fills the cache
     assert forks[:1] == [True]
-    monkeypatch.setattr(store_mod, "_fingerprint_of", real_task)
+    monkeypatch.setattr(duplicates_mod, "fingerprint_of", real_task)
     repo.write("memory/d.md", memory("d", extra="Edited.\n"))  # the findings are judged again, the fingerprints kept
     assert check(repo) == check(repo, "--no-cache")
 
