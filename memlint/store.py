@@ -1197,16 +1197,15 @@ class Fingerprints(Mapping):
         doc = store.docs.get(rel)
         if not self._has(doc):
             raise KeyError(rel)
-        if store.cache is None:
-            return fingerprint_docs([doc])[rel]
-        if self._held is None:
+        if store.cache is not None and self._held is None:
             self._held = store.cache.table("fingerprint", [d.blob for d in store.by_role("memory", "log")
                                                            if d.blob and d.parsed is not None])
-        found = self._held.get(doc.blob, MISSING) if doc.blob else MISSING
-        return found if found is not MISSING else store.memo(doc, "fingerprint", lambda: fingerprint_docs([doc])[rel])
+        found = self._held.get(doc.blob, MISSING) if self._held is not None and doc.blob else MISSING
+        return found if found is not MISSING else store.memo(doc, "fingerprint", lambda: fingerprint_of(doc))
 
 
 def fingerprint_of(doc: Doc):
+    """The fingerprint of the body the duplicate rules compare (``compared_body``)."""
     from memlint.fingerprint import fingerprint
 
     return fingerprint(compared_body(doc))
