@@ -810,15 +810,6 @@ class Store:
         return Lifecycle(self)
 
 
-def fingerprint_docs(docs) -> dict:
-    """{store-relative path: fingerprint of its body (frontmatter removed)} for
-    the docs that parsed. Each fingerprint depends only on the body, so this is
-    the one place a cache keyed by git blob id can wrap."""
-    from memlint.fingerprint import fingerprint
-
-    return {doc.rel: fingerprint(compared_body(doc)) for doc in docs if doc.parsed is not None}
-
-
 _DIRECTIVE_COMMENT = re.compile(r"<!--\s*memlint-[^<>]*?-->")
 
 
@@ -1444,4 +1435,4 @@ def load_stores(path: Path, config: Config, *, preset: str | None = None, today:
     return [Store(folder, name, config, preset=preset, today=today) for folder, name in discover(path, config)]
 
 
-__all__ = ["Doc", "Store", "discover", "fingerprint_docs", "load_stores", "ROOT_NAMES"]
+__all__ = ["Doc", "Store", "discover", "load_stores", "ROOT_NAMES"]
