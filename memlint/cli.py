@@ -370,12 +370,21 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             if not found and conf.root is not None:
                 raise UsageError(f"{p}: not the memory store {config_mod.where_is(conf, ('root',))} names (root: {conf.data['root']}), nor a "
                                  f"folder above it; a store of its own needs a .memlint.yaml of its own there")
-            key = _store_of_file(p / "_", conf) if not found else None  # a folder inside a store, as a file in it
-            if key is not None:
+            # A folder inside a store is part of it, even with a root index of its own (then a topic
+            # index): named, it is judged as a file in it is, in the store a check of the whole
+            # repository finds (and so is the folder memlint runs in, named by default).
+            key = _store_of_file(p / "_", conf) if not found or conf.root is None else None
+            if key is not None and (not found or key[0] != p.resolve()):
                 store = store_at(key)
                 inside = store._repo_path(p.resolve()) + "/"
                 files_named.setdefault(key, set()).update(
                     path for path in (store._repo_path(store.dir / f.rel) for f in store._files) if path.startswith(inside))
+                # a store below it that the outer one does not walk into (a hidden folder, a submodule) is its own
+                listed = {store.dir / f.rel for f in store._files}
+                for own in found:
+                    if own[0] / own[1] not in listed:
+                        store_at(own)
+                        named_whole.add(own)
                 continue
             if not found:
                 raise UsageError(

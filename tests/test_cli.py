@@ -624,6 +624,38 @@ def test_a_file_is_judged_in_the_store_a_check_of_the_repository_finds(tmp_path,
     assert [(f["path"], f["code"]) for f in hidden] == [(".claude/memory/c.md", "MEM001")]
 
 
+def test_a_folder_of_a_store_named_or_checked_from_is_judged_in_that_store(tmp_path, cli):
+    # mem/team has a MEMORY.md of its own: a topic index of mem/, which nothing links to. Named as a
+    # folder, or checked from inside it, it used to be a store of its own, where that index is the
+    # root and nothing is wrong: a clean exit where a check of the repository fails.
+    import subprocess
+
+    files = {"mem/MEMORY.md": "- [a](a.md)\n", "mem/a.md": "---\nname: a\ndescription: d\ntype: user\n---\nok\n",
+             "mem/team/MEMORY.md": "- [b](b.md)\n", "mem/team/b.md": "---\nname: b\ndescription: d\ntype: user\n---\nok\n",
+             "mem/notes/x.md": "---\nname: x\ndescription: d\ntype: user\n---\nok\n",
+             "mem/notes/.claude/memory/MEMORY.md": "- [c](c.md)\n", "mem/notes/.claude/memory/c.md": "no frontmatter\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    whole = {(f["path"], f["line"], f["code"]) for f in cli("check", "--format", "json", cwd=tmp_path).json()}
+    in_team = {key for key in whole if key[0].startswith("mem/team/")}
+    assert ("mem/team/MEMORY.md", 1, "MEM201") in in_team
+    for args, cwd in ((["mem/team"], tmp_path), (["mem/team/"], tmp_path), ([], tmp_path / "mem" / "team")):
+        result = cli("check", "--format", "json", *args, cwd=cwd)
+        assert result.exit_code == 1, (args, cwd)
+        assert {(f["path"], f["line"], f["code"]) for f in result.json()} == in_team, (args, cwd)
+    # A folder without a root index, holding a store in a hidden folder (which no store above walks
+    # into): its own files are judged in mem/, and the hidden store as a store of its own.
+    assert ("mem/notes/x.md", 1, "MEM201") in whole
+    assert not any(path.startswith("mem/notes/.claude/") for path, _, _ in whole)
+    notes = {(f["path"], f["line"], f["code"]) for f in cli("check", "--format", "json", "mem/notes", cwd=tmp_path).json()}
+    assert notes == {key for key in whole if key[0].startswith("mem/notes/")} | {("mem/notes/.claude/memory/c.md", 1, "MEM001")}
+    # the outermost store's own folder is the whole store, as before
+    named = {(f["path"], f["line"], f["code"]) for f in cli("check", "--format", "json", "mem", cwd=tmp_path).json()}
+    assert named == whole
+
+
 def test_a_check_run_in_process_leaves_the_cycle_collector_on(make_store, cli):
     """The program turns Python's cycle collector off for a check (it ends
     with the check); memlint run in-process, as a library, must not leave
