@@ -263,6 +263,7 @@ class Store:
         unchanged, else hashed from the bytes read)."""
         included = glob_matcher(self.config_globs(self.settings["include"]))
         excluded = glob_matcher(self.config_globs(self.settings["exclude"]))
+        self._check_root_kept()
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
         unchecked: frozenset[str] = frozenset()  # repo paths whose index blob id is to be checked when read
@@ -286,7 +287,8 @@ class Store:
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
         listed = []
         for path, rel, kind in files:
-            if not included(rel) or excluded(rel):
+            # the root is the store's, whatever its name: never one of the project docs left out by default (README.md)
+            if rel != self.root_name and (not included(rel) or excluded(rel)):
                 continue
             entry = _File(rel, path, blob_of.get(rel))
             if unchecked and entry.blob is not None:
@@ -313,6 +315,25 @@ class Store:
                     entry.blob = _blob_id(entry.data)
             listed.append(entry)
         return listed
+
+    def _check_root_kept(self) -> None:
+        """Raise ConfigError when the configuration's own ``include`` or
+        ``exclude`` leaves the root index out: every rule that starts from
+        it (the load budget, orphans, links) would then find nothing, and
+        say nothing."""
+        for key, leaves_out in (("include", lambda found: not found), ("exclude", bool)):
+            globs = self.config.data.get(key)
+            if globs is None or not leaves_out(glob_matcher(self.config_globs(globs))(self.root_name)):
+                continue
+            if key == "include":
+                hint = f"; add {self.root_name!r} to it"
+            elif any(glob == self.root_name or glob.endswith("/" + self.root_name) for glob in globs):
+                hint = f"; to leave out the {self.root_name} of the folders below it, `*/{self.root_name}`"
+            else:
+                hint = ""
+            raise ConfigError(f"{where_is(self.config, (key,))}: {key} leaves out the store's root, "
+                              f"{self._repo_path(self.dir / self.root_name)}, which every agent loads first and "
+                              f"every link rule starts from: it cannot be left out{hint}")
 
     def _read_files(self) -> None:
         from memlint import markdown  # imports YAML: not needed when the cache holds the findings

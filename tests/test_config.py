@@ -111,7 +111,9 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         ("schema: 5\n", "'schema' has the wrong type"),
         ("rules:\n  near-duplicate: {threshold: .nan}\n", "threshold must be from 0.01 to 1.0, not nan"),
         ("rules:\n  MEM404: {tolerance-days: .inf}\n", "tolerance-days must be"),
-        ("index-depth: -1\n", "'index-depth' must be 0 or more, not -1"),
+        ("index-depth: -1\n", "'index-depth' must be 1 or more, not -1"),
+        # 0 reaches no memory at all: every one an orphan, told to link its index from one nearer the root
+        ("index-depth: 0\n", "'index-depth' must be 1 or more, not 0 (links from the root to a memory"),
         ("backtick-refs: 1\n", "'backtick-refs' has the wrong type (int)"),
         ("retired-exempt-rules: [stale, no-such-rule]\n", "retired-exempt-rules: no rule, tag or code prefix matches 'no-such-rule'"),
         ("root: .\n", ".memlint.yaml:1: root '.' is a folder"),
@@ -126,6 +128,10 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         ("rules:\n  MEM601: {allow: [312345678901]}\n", "item 1 is 312345678901, not a string (quote it)"),
         ("schema: nope.json\n", ".memlint.yaml:1: schema 'nope.json': no such file"),
         ("schema: claude-code\n", "(shipped: claude-code.json, moc.json, three-layer.json)"),
+        # globs that leave the root out: every rule that starts from it would find nothing, silently
+        ("exclude: [MEMORY.md]\n", ".memlint.yaml:1: exclude leaves out the store's root, MEMORY.md"),
+        ("exclude: ['**/MEMORY.md']\n", "to leave out the MEMORY.md of the folders below it, `*/MEMORY.md`"),
+        ("include: ['notes/**']\n", ".memlint.yaml:1: include leaves out the store's root, MEMORY.md"),
     ],
 )
 def test_bad_config_exits_2_with_message(make_store, cli, text, needle):
@@ -135,6 +141,19 @@ def test_bad_config_exits_2_with_message(make_store, cli, text, needle):
     assert needle in result.stderr
     assert ".memlint.yaml" in result.stderr
     assert "Traceback" not in result.stderr + result.output
+
+
+def test_globs_that_keep_the_root_leave_the_root_rules_on(make_store, cli):
+    # `*/MEMORY.md` leaves out the MEMORY.md of the folders below the root, not the root; and a root
+    # named as a project doc (CLAUDE.md, which the default excludes) is still the store's root.
+    files = {"MEMORY.md": "# M\n- [A](a.md) — a\n- [gone](gone.md) — gone\n- [Team](team/MEMORY.md) — team\n",
+             "a.md": MEM, "team/MEMORY.md": "- [gone too](gone-too.md) — x\n", ".memlint.yaml": "exclude: ['*/MEMORY.md']\n"}
+    found = cli("check", "--format", "json", make_store(files)).json()
+    assert {(f["path"].rsplit("store/", 1)[-1], f["code"]) for f in found} == {("MEMORY.md", "MEM202")}
+    files = {"CLAUDE.md": "# M\n- [A](a.md) — a\n- [gone](gone.md) — gone\n", "a.md": MEM,
+             "b.md": MEM.replace("name: a", "name: b"), ".memlint.yaml": "root: CLAUDE.md\n"}
+    found = cli("check", "--format", "json", make_store(files, "claude")).json()
+    assert {(f["path"].rsplit("claude/", 1)[-1], f["code"]) for f in found} == {("CLAUDE.md", "MEM202"), ("b.md", "MEM201")}
 
 
 @pytest.mark.parametrize("text, line", [
