@@ -58,7 +58,14 @@ def state_dir(repo_root: Path, store_dir: Path) -> Path:
     else:
         # A relative XDG_CACHE_HOME is to be ignored (the XDG spec): it would put the cache in the store
         xdg = os.environ.get("XDG_CACHE_HOME") or ""
-        cache = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+        try:
+            cache = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+        except RuntimeError as exc:  # no HOME, and no user entry to find one in
+            raise OSError(str(exc)) from None
+        # A home that does not exist is not made: HOME=/nonexistent is how a
+        # service account says it has none (the cache folder itself is made).
+        if not cache.parent.is_dir():
+            raise OSError(f"{cache.parent}: no such folder: no cache outside a repository")
         key = hashlib.blake2b(os.fsencode(store_dir.resolve()), digest_size=8).hexdigest()
         folder = cache / "memlint" / key
     folder.mkdir(parents=True, exist_ok=True)

@@ -873,6 +873,7 @@ def test_a_relative_xdg_cache_home_is_ignored_so_check_writes_nothing_into_the_s
     store (``check`` never writes a file there)."""
     store = write(tmp_path / "store", {"MEMORY.md": "# Index\n- [a](a.md)\n", "a.md": MEM.format(name="a")})
     home = tmp_path / "home"
+    home.mkdir()
     env = {**_env(), "XDG_CACHE_HOME": ".cache", "HOME": str(home)}
     before = sorted(p.relative_to(store) for p in store.rglob("*"))
     result = subprocess.run([sys.executable, "-m", "memlint", "check", "."], cwd=store, env=env,
@@ -880,6 +881,21 @@ def test_a_relative_xdg_cache_home_is_ignored_so_check_writes_nothing_into_the_s
     assert result.returncode == 0, result.stderr
     assert sorted(p.relative_to(store) for p in store.rglob("*")) == before
     assert list((home / ".cache" / "memlint").iterdir())  # the cache went to ~/.cache
+
+
+def test_a_home_folder_that_does_not_exist_is_not_made_for_the_cache(tmp_path):
+    """HOME=/nonexistent is how a service account says it has no home:
+    outside git, the check runs without a cache rather than make one (nor an
+    XDG_CACHE_HOME below a folder that does not exist)."""
+    store = write(tmp_path / "store", {"MEMORY.md": "# Index\n- [a](a.md)\n", "a.md": MEM.format(name="a")})
+    for extra in ({"HOME": str(tmp_path / "no-home")},
+                  {"HOME": str(tmp_path / "no-home"), "XDG_CACHE_HOME": str(tmp_path / "no-home" / ".cache")}):
+        env = {**{k: v for k, v in _env().items() if k != "XDG_CACHE_HOME"}, **extra}
+        result = subprocess.run([sys.executable, "-m", "memlint", "check", "--format", "json", "."], cwd=store,
+                                env=env, capture_output=True, text=True)
+        assert result.returncode == 0 and json.loads(result.stdout) == [], result.stderr
+        assert "Traceback" not in result.stderr
+        assert not (tmp_path / "no-home").exists(), extra
 
 
 def test_a_transcript_cut_inside_an_emoji_is_indexed_not_an_internal_error(tmp_path):
