@@ -91,8 +91,10 @@ def is_live(doc: "Doc", settings: dict) -> bool:
     return status_of(doc) not in retired_statuses(settings)
 
 
-def is_retired_memory(doc: "Doc", settings: dict) -> bool:
-    return doc.is_memory and not is_live(doc, settings)
+def is_retired(doc: "Doc", settings: dict) -> bool:
+    """A memory, or a topic index, whose ``status`` is a retired one: kept
+    for provenance, not to be routed to (a retired topic routes nobody)."""
+    return (doc.is_memory or doc.role == "index") and not is_live(doc, settings)
 
 
 def retire_as(settings: dict) -> str:
@@ -476,9 +478,10 @@ class Lifecycle:
 
     def retired_because(self, rel: str) -> str | None:
         """Why no index should route to this memory, or None: its status is
-        retired, it is superseded, or it has expired."""
+        retired, it is superseded, or it has expired. A topic index too, by
+        its status or its expiry (no memory supersedes a topic)."""
         doc = self.store.docs.get(rel)
-        if doc is None or doc.parsed is None or not doc.is_memory:
+        if doc is None or doc.parsed is None or not (doc.is_memory or doc.role == "index"):
             return None
         fields = doc._fields()
         if "status" not in fields and "expires" not in fields and rel not in self.newer:
@@ -575,7 +578,7 @@ __all__ = [
     "expired_on",
     "is_core",
     "is_live",
-    "is_retired_memory",
+    "is_retired",
     "keys_of",
     "retire_as",
     "stale_window",

@@ -358,7 +358,7 @@ def _dates_key(store: Store):
 
 
 def _lint_store(store: Store, selection: Selection) -> Result:
-    from memlint.lifecycle import is_retired_memory
+    from memlint.lifecycle import is_retired
     from memlint.redaction import redact_findings
 
     result = Result()
@@ -398,7 +398,7 @@ def _lint_store(store: Store, selection: Selection) -> Result:
                                                         else suppress.Suppressions())
                 if sup.hides(problem.line, keys):
                     continue
-            if skips_retired and doc is not None and is_retired_memory(doc, store.settings):
+            if skips_retired and doc is not None and is_retired(doc, store.settings):
                 result.exempted += 1
                 continue
             result.findings.append(

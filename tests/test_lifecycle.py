@@ -26,7 +26,7 @@ def doc_with(make_store, extra: str, preset: str = "claude-code"):
 def test_retired_statuses(make_store, status):
     store, doc = doc_with(make_store, f"status: {status}\n")
     assert not lifecycle.is_live(doc, store.settings)
-    assert lifecycle.is_retired_memory(doc, store.settings)
+    assert lifecycle.is_retired(doc, store.settings)
 
 
 @pytest.mark.parametrize("extra", ["status: active\n", "status: stale\n", "status: pending\n", "status: confirmed\n",

@@ -81,9 +81,9 @@ def check(store, options):
     # Not so for an index whose own finding no one will see (an archive the
     # `exempt` option names, a retired topic): the live files it lists are
     # reported each.
-    from memlint.lifecycle import is_retired_memory
+    from memlint.lifecycle import is_retired
 
-    covering = {rel for rel in unreached_indexes & candidates if not is_retired_memory(docs[rel], store.settings)}
+    covering = {rel for rel in unreached_indexes & candidates if not is_retired(docs[rel], store.settings)}
     covered: dict[str, int] = {}  # reported index -> files lost with it
 
     def flood(start: str) -> set[str]:

@@ -229,6 +229,26 @@ def test_a_retired_topic_or_an_exempt_archive_index_does_not_hide_the_live_memor
     assert sorted(p for p, _, _ in only(run(cli, store), "MEM201")) == ["live.md", *[f"p{i}.md" for i in range(1, 6)]]
 
 
+def test_a_retired_topic_the_topics_globs_name_is_retired_too(make_store, cli):
+    """A topic index by its name (MOC-*.md under moc) with a retired status:
+    unreached, it is not itself reported (advice to route to it again) while
+    the live memories only it lists are lost in silence; reached, the entry
+    routing to it is MEM205's, and it routes nobody itself."""
+    listing = "".join(f"- [p{i}](p{i}.md) — p\n" for i in range(1, 4))
+    old = "---\nstatus: archived\n---\n# Old\n" + listing + "- [Gone](gone.md) — retired too\n"
+    files = {"MEMORY.md": "# M\n- [A](a.md) — a\n", "a.md": mem("a"), "MOC-old.md": old,
+             "gone.md": mem("gone", status="archived"), **{f"p{i}.md": mem(f"p{i}") for i in range(1, 4)}}
+    store = make_store(files)
+    found = run(cli, store, "--preset", "moc")
+    assert sorted(p for p, _, _ in only(found, "MEM201")) == ["p1.md", "p2.md", "p3.md"]
+    (store / "MEMORY.md").write_text("# M\n- [A](a.md) — a\n- [Old](MOC-old.md) — old topic\n")
+    found = run(cli, store, "--preset", "moc")
+    assert only(found, "MEM205") == [("MEMORY.md", 3, 3)]
+    assert only(found, "MEM201") == []
+    (store / "MOC-old.md").write_text(old.replace("status: archived", "status: active"))  # live again: it routes
+    assert only(run(cli, store, "--preset", "moc"), "MEM205") == [("MOC-old.md", 8, 3)]
+
+
 def test_orphan_beyond_index_depth_and_behind_body_links(make_store, cli):
     store = make_store(
         {
