@@ -13,11 +13,12 @@ future. The fields checked are the store setting ``date-fields`` (default
 ``exempt`` names (``NOW.md``, templates) are not checked: a template's
 ``created: YYYY-MM-DD`` is a placeholder.
 
-Fires:
+Fires (each on the line of the field at fault):
 
     ---
-    created: 2026-13-01
+    created: 2026-01-10
     last_verified: 2025-01-01   # before created
+    updated: 2026-13-01         # no month 13
     ---
 
 Fix: write dates as ``YYYY-MM-DD``; run ``memlint backfill`` to take them

@@ -4,7 +4,7 @@ Why: one memory should hold one fact; a bloated file costs context every
 time it is loaded and hides its point.
 
 Options: ``max-lines`` (openclaw 500, others 300), ``max-bytes``
-(claude-code 25000, openclaw 50000); ``null`` turns one off. Applies to memory files, not indexes or
+(openclaw 50000, others 25000); ``null`` turns one off. Applies to memory files, not indexes or
 daily logs, and not to retired memories (tag ``content``: no agent loads them).
 
 Fires: a 450-line ``project_notes.md`` (on line 301, the first over the cap;

@@ -16,7 +16,7 @@ copies, most similar first, and how many more there are. Exact copies are duplic
 Memories where one supersedes the other, and retired memories, are not
 reported (as for MEM301).
 
-Options: ``threshold`` (0.4, from 0 to 1): the lowest similarity reported.
+Options: ``threshold`` (0.4, from 0.01 to 1): the lowest similarity reported.
 Measured on 443 distinct versions of the files of four real stores: 57 pairs
 reach 0.4, and the 20 read by hand were all true; the false pairs found (two
 templates, a plan and its overview, same-template notes) score 0.27 or less.
