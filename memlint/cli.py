@@ -245,7 +245,6 @@ def _read_by_store(output: Path, stores) -> tuple:
     target = output.absolute().resolve()  # a link named link.txt to MEMORY.md is MEMORY.md
     if target.suffix.lower() != ".md":
         return None, None
-    from memlint.config import glob_matcher
     from memlint.store import _is_walked
 
     for store in stores:
@@ -254,9 +253,7 @@ def _read_by_store(output: Path, stores) -> tuple:
         rel = target.relative_to(store.dir).as_posix()
         nested = any((folder / ".git").exists() for folder in target.parents
                      if folder != store.dir and folder.is_relative_to(store.dir))  # a repository of its own
-        read = (_is_walked(rel) and glob_matcher(store.config_globs(store.settings["include"]))(rel)
-                and not glob_matcher(store.config_globs(store.settings["exclude"]))(rel))
-        if read and not nested:
+        if _is_walked(rel) and store.chooses(rel) and not nested:
             return store, rel
     return None, None
 
@@ -370,19 +367,14 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             if not found and conf.root is not None:
                 raise UsageError(f"{p}: not the memory store {config_mod.where_is(conf, ('root',))} names (root: {conf.data['root']}), nor a "
                                  f"folder above it; a store of its own needs a .memlint.yaml of its own there")
-            # A folder inside a store is part of it, even with a root index of its own (then a topic
-            # index): named, it is judged as a file in it is, in the store a check of the whole
-            # repository finds (and so is the folder memlint runs in, named by default).
-            key = _store_of_file(p / "_", conf) if not found or conf.root is None else None
-            if key is not None and (not found or key[0] != p.resolve()):
+            key = _enclosing_store(p, conf, found)
+            if key is not None:  # a folder inside a store: judged as a file in it is, in that store
                 store = store_at(key)
                 inside = store._repo_path(p.resolve()) + "/"
                 files_named.setdefault(key, set()).update(
                     path for path in (store._repo_path(store.dir / f.rel) for f in store._files) if path.startswith(inside))
-                # a store below it that the outer one does not walk into (a hidden folder, a submodule) is its own
-                listed = {store.dir / f.rel for f in store._files}
-                for own in found:
-                    if own[0] / own[1] not in listed:
+                for own in found:  # a store below it the outer one does not walk into (a hidden folder, a submodule)
+                    if own != key and not _walks_into(key[0], own[0]):
                         store_at(own)
                         named_whole.add(own)
                 continue
@@ -461,13 +453,48 @@ def resolve_staged(flag: bool | None, paths) -> bool:
     return _find_git_root(first if first.is_dir() else first.parent) is not None
 
 
-def _store_of_file(path: Path, conf):
+def _enclosing_store(folder: Path, conf, found: list) -> tuple | None:
+    """The store a folder named on the command line (or the folder memlint
+    runs in) lies inside, strictly, as a check of the whole repository finds
+    it: its files are judged there, even when the folder has a root index of
+    its own (that store's topic index, then). None for a store's own folder,
+    a folder above the stores ``found`` in it, and outside git, where each
+    file's store is its nearest (``_store_of_file``): those in it are their own."""
+    if not found:  # no store in it: the one it is in, if any
+        return _store_of_file(folder / "_", conf)
+    here = folder.resolve()  # `team/sub/..` and a link to a folder of the store name the folder itself
+    if conf.root is not None:  # the one store the configuration names
+        top = found[0][0].resolve()
+        return found[0] if here != top and here.is_relative_to(top) else None
+    from memlint.store import _find_git_root
+
+    if _find_git_root(here) is None:
+        return None
+    # (not a map of content above it: a check of the repository finds the store roots below it instead)
+    key = _store_of_file(here / "_", conf, maps=False)
+    return key if key is not None and key[0] != here else None
+
+
+def _walks_into(outer: Path, folder: Path) -> bool:
+    """Whether the store in ``outer`` lists the files of ``folder``, below it:
+    no hidden or skipped folder on the way, nor a repository of its own."""
+    from memlint.store import SKIP_DIRS
+
+    try:
+        parts = folder.relative_to(outer).parts
+    except ValueError:
+        return False
+    return not any(part.startswith(".") or part in SKIP_DIRS or os.path.lexists(outer.joinpath(*parts[:i + 1], ".git"))
+                   for i, part in enumerate(parts))
+
+
+def _store_of_file(path: Path, conf, maps: bool = True):
     """The store a file named on the command line belongs to, as a check of
     the whole repository finds it (the pre-commit hook names files, CI the
     repository): the outermost folder above it with a root index whose walk
     reaches it (not past a hidden folder); outside git, the nearest. An
     INDEX.md beside a map of content only when there is no other (as
-    discovery takes them)."""
+    discovery takes them; never with ``maps`` false)."""
     from memlint.presets import is_moc_root, is_store_root
     from memlint.store import SKIP_DIRS, _find_git_root, discover
 
@@ -489,7 +516,7 @@ def _store_of_file(path: Path, conf):
             break
         if store is not None and (candidate.name.startswith(".") or candidate.name in SKIP_DIRS):
             break  # a store further up does not walk into this folder
-    return store or moc
+    return store or (moc if maps else None)
 
 
 # Set by ``run``: memlint runs as the program, which ends when the command does

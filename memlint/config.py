@@ -376,9 +376,8 @@ def _type_names(types) -> str:
     return " or ".join(names.get(t, t.__name__) for t in types)
 
 
-# The whole-number settings that 0 would make meaningless, and why.
-_LEAST = {"index-depth": 1}
-_LEAST_WHY = {"index-depth": " (links from the root to a memory: 1 when the root lists every memory)"}
+# The least value of a whole-number setting (0 for the others), and what it counts.
+_LEAST = {"index-depth": (1, " (links from the root to a memory: 1 when the root lists every memory)")}
 
 
 def validate(data, where: str = "config") -> None:
@@ -413,17 +412,15 @@ def validate(data, where: str = "config") -> None:
         elif isinstance(default, bool):
             ok = isinstance(value, bool)
         elif isinstance(default, int):
-            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            least, counts = _LEAST.get(key, (0, ""))
+            ok = isinstance(value, int) and not isinstance(value, bool) and value >= least
         elif key == "schema":
             ok = value is None or isinstance(value, str)
         else:
             ok = value is None or isinstance(value, (str, int)) and not isinstance(value, bool)
-        least = _LEAST.get(key, 0)
-        if ok and isinstance(default, int) and not isinstance(default, bool) and value < least:
-            ok = False
         if not ok and isinstance(default, int) and not isinstance(default, bool) and isinstance(value, int) \
                 and not isinstance(value, bool):
-            raise ConfigError(f"{where}: {key!r} must be {least} or more, not {value}{_LEAST_WHY.get(key, '')}", key=(key,))
+            raise ConfigError(f"{where}: {key!r} must be {least} or more, not {value}{counts}", key=(key,))
         if not ok and isinstance(default, list) and isinstance(value, list):
             raise ConfigError(f"{where}: {key!r} must be a list of strings{_bad_item(value)}", key=(key,))
         if not ok:

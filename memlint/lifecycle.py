@@ -91,10 +91,16 @@ def is_live(doc: "Doc", settings: dict) -> bool:
     return status_of(doc) not in retired_statuses(settings)
 
 
+def has_lifecycle(doc: "Doc") -> bool:
+    """A memory, or a topic index: what a ``status`` retires (a topic index
+    by that alone: no memory supersedes one, and MEM502's expiry is a memory's)."""
+    return doc.is_memory or doc.role == "index"
+
+
 def is_retired(doc: "Doc", settings: dict) -> bool:
     """A memory, or a topic index, whose ``status`` is a retired one: kept
     for provenance, not to be routed to (a retired topic routes nobody)."""
-    return (doc.is_memory or doc.role == "index") and not is_live(doc, settings)
+    return has_lifecycle(doc) and not is_live(doc, settings)
 
 
 def retire_as(settings: dict) -> str:
@@ -478,10 +484,10 @@ class Lifecycle:
 
     def retired_because(self, rel: str) -> str | None:
         """Why no index should route to this memory, or None: its status is
-        retired, it is superseded, or it has expired. A topic index too, by
-        its status or its expiry (no memory supersedes a topic)."""
+        retired, it is superseded, or it has expired. A topic index, by its
+        status alone (``has_lifecycle``)."""
         doc = self.store.docs.get(rel)
-        if doc is None or doc.parsed is None or not (doc.is_memory or doc.role == "index"):
+        if doc is None or doc.parsed is None or not has_lifecycle(doc):
             return None
         fields = doc._fields()
         if "status" not in fields and "expires" not in fields and rel not in self.newer:
@@ -489,6 +495,8 @@ class Lifecycle:
         status = status_of(doc)
         if status in retired_statuses(self.settings):
             return f"status: {status} (line {doc.key_line('status')})"
+        if not doc.is_memory:
+            return None
         newer = self.newer.get(rel)
         if newer:
             first = sorted(newer)[0]
@@ -578,6 +586,7 @@ __all__ = [
     "expired_on",
     "is_core",
     "is_live",
+    "has_lifecycle",
     "is_retired",
     "keys_of",
     "retire_as",

@@ -50,6 +50,22 @@ def common_dir(repo_root: Path) -> Path | None:
     return (folder / shared).resolve() if shared else folder
 
 
+def _home() -> Path:
+    """The user's home folder, for the cache under it. One that does not
+    exist is not made (HOME=/nonexistent is how a service account says it has
+    none), and one not written as an absolute path (HOME="") would put the
+    cache in the current folder: either way, no cache (OSError)."""
+    if os.environ.get("HOME") == "":  # (which Python reads as the top of the file system)
+        raise OSError("HOME is empty: memlint keeps no cache for this store")
+    try:
+        home = Path.home()
+    except RuntimeError as exc:  # no HOME, and no user entry to find one in
+        raise OSError(str(exc)) from None
+    if not home.is_absolute() or not home.is_dir():
+        raise OSError(f"home folder {str(home)!r} does not exist: memlint keeps no cache for this store")
+    return home
+
+
 def state_dir(repo_root: Path, store_dir: Path) -> Path:
     """A writable folder for this store's state, created if needed."""
     base = git_dir(repo_root)
@@ -58,14 +74,7 @@ def state_dir(repo_root: Path, store_dir: Path) -> Path:
     else:
         # A relative XDG_CACHE_HOME is to be ignored (the XDG spec): it would put the cache in the store
         xdg = os.environ.get("XDG_CACHE_HOME") or ""
-        try:
-            cache = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
-        except RuntimeError as exc:  # no HOME, and no user entry to find one in
-            raise OSError(str(exc)) from None
-        # A home that does not exist is not made: HOME=/nonexistent is how a
-        # service account says it has none (the cache folder itself is made).
-        if not cache.parent.is_dir():
-            raise OSError(f"{cache.parent}: no such folder: no cache outside a repository")
+        cache = Path(xdg) if os.path.isabs(xdg) else _home() / ".cache"
         key = hashlib.blake2b(os.fsencode(store_dir.resolve()), digest_size=8).hexdigest()
         folder = cache / "memlint" / key
     folder.mkdir(parents=True, exist_ok=True)

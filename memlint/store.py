@@ -261,9 +261,6 @@ class Store:
         """The files of the store, without parsing them; with the cache on,
         each with its blob id (from the git index when git says the file is
         unchanged, else hashed from the bytes read)."""
-        included = glob_matcher(self.config_globs(self.settings["include"]))
-        excluded = glob_matcher(self.config_globs(self.settings["exclude"]))
-        self._check_root_kept()
         prefix = self._repo_path(self.dir)
         prefix = "" if prefix in ("", ".") else prefix + "/"
         unchecked: frozenset[str] = frozenset()  # repo paths whose index blob id is to be checked when read
@@ -287,8 +284,7 @@ class Store:
                 blob_of = {path[len(prefix):]: blob for path, blob in tracked.items()}
         listed = []
         for path, rel, kind in files:
-            # the root is the store's, whatever its name: never one of the project docs left out by default (README.md)
-            if rel != self.root_name and (not included(rel) or excluded(rel)):
+            if not self.chooses(rel):
                 continue
             entry = _File(rel, path, blob_of.get(rel))
             if unchecked and entry.blob is not None:
@@ -314,26 +310,54 @@ class Store:
                 if entry.data is not None and len(entry.data) <= MAX_FILE_BYTES:
                     entry.blob = _blob_id(entry.data)
             listed.append(entry)
+        if listed and self._root_left_out is not None:
+            self._refuse_root_left_out()
         return listed
 
-    def _check_root_kept(self) -> None:
-        """Raise ConfigError when the configuration's own ``include`` or
-        ``exclude`` leaves the root index out: every rule that starts from
-        it (the load budget, orphans, links) would then find nothing, and
-        say nothing."""
-        for key, leaves_out in (("include", lambda found: not found), ("exclude", bool)):
-            globs = self.config.data.get(key)
-            if globs is None or not leaves_out(glob_matcher(self.config_globs(globs))(self.root_name)):
-                continue
-            if key == "include":
-                hint = f"; add {self.root_name!r} to it"
-            elif any(glob == self.root_name or glob.endswith("/" + self.root_name) for glob in globs):
-                hint = f"; to leave out the {self.root_name} of the folders below it, `*/{self.root_name}`"
-            else:
-                hint = ""
-            raise ConfigError(f"{where_is(self.config, (key,))}: {key} leaves out the store's root, "
-                              f"{self._repo_path(self.dir / self.root_name)}, which every agent loads first and "
-                              f"every link rule starts from: it cannot be left out{hint}")
+    @cached_property
+    def _globs(self) -> tuple:
+        """Matchers of the ``include`` and ``exclude`` globs (the built-in excludes too)."""
+        return (glob_matcher(self.config_globs(self.settings["include"])),
+                glob_matcher(self.config_globs(self.settings["exclude"])))
+
+    def chooses(self, rel: str) -> bool:
+        """Whether the ``include`` and ``exclude`` globs make a store-relative
+        path one of the store's files. The root always is, whatever its name
+        (a root named README.md is no project doc the built-in excludes mean),
+        unless the configuration's own globs leave it out."""
+        if rel == self.root_name and self._root_left_out is None:
+            return True
+        included, excluded = self._globs
+        return included(rel) and not excluded(rel)
+
+    @cached_property
+    def _root_left_out(self) -> str | None:
+        """"include" or "exclude" when the configuration's own globs of that
+        name leave out the root; else None."""
+        include, exclude = self.config.data.get("include"), self.config.data.get("exclude")
+        if include is not None and not glob_matcher(self.config_globs(include))(self.root_name):
+            return "include"
+        if exclude is not None and glob_matcher(self.config_globs(exclude))(self.root_name):
+            return "exclude"
+        return None
+
+    def _refuse_root_left_out(self) -> None:
+        """A ConfigError for globs that leave out the root but not the rest of
+        the store: every rule that starts from the root (the load budget,
+        orphans, links) would go quiet. Globs that leave out all of it leave a
+        store out, which is theirs to do."""
+        key = self._root_left_out
+        written = (self.config_prefix or "") + self.root_name  # as the config file names it
+        if key == "include":
+            hint = f"add {written!r} to it"
+        elif any(glob.endswith(self.root_name) for glob in self.config.data["exclude"]):
+            hint = f"`{(self.config_prefix or '')}*/{self.root_name}` leaves out the {self.root_name} of the folders below it"
+        else:
+            hint = "narrow it"
+        raise ConfigError(f"{where_is(self.config, (key,))}: {key} leaves out the store's root, "
+                          f"{self._repo_path(self.dir / self.root_name)}, but not the rest of the store: every rule that "
+                          f"starts from the root would go quiet; {hint}, or leave out the whole store "
+                          f"(`{(self.config_prefix or '')}**`)")
 
     def _read_files(self) -> None:
         from memlint import markdown  # imports YAML: not needed when the cache holds the findings

@@ -31,7 +31,7 @@ class StoreSummary:
     superseded_live: int = 0
     conflict_members: int = 0
     conflict_keys: int = 0
-    retired_routes: int = 0  # index entries that route to a retired, superseded or expired memory
+    retired_routes: int = 0  # index entries that route to a retired, superseded or expired memory, or a retired topic
 
 
 def _display(folder: Path) -> str:
@@ -61,7 +61,9 @@ def summarize(store) -> StoreSummary:
     conflicts = lc.conflicts()
     out.conflict_keys = len(conflicts)
     out.conflict_members = len({rel for _, members in conflicts for rel in members})
-    out.retired_routes = sum(len(routes) for target, routes in lc.routes.items() if lc.retired_because(target))
+    # (from an index retired itself, no route: it routes nobody, as MEM205 has it)
+    out.retired_routes = sum(1 for target, routes in lc.routes.items() if lc.retired_because(target)
+                             for route in routes if not lc.retired_because(route.index))
     return out
 
 
@@ -81,7 +83,7 @@ def render(summaries: list[StoreSummary], exempted: int = 0) -> str:
             f"  expired        {s.expired_live} still live",
             f"  superseded     {s.superseded_live} still live",
             f"  in conflict    {plural(s.conflict_members, 'memory')} in {plural(s.conflict_keys, 'group')} sharing a `key`",
-            f"  index entries  {s.retired_routes} route to retired, superseded or expired memories",
+            f"  index entries  {s.retired_routes} route to retired, superseded or expired memories, or retired topics",
         ]
     if exempted:
         lines.append(f"not reported: {plural(exempted, 'finding')} on retired memories (store setting retired-exempt-rules)")

@@ -885,17 +885,17 @@ def test_a_relative_xdg_cache_home_is_ignored_so_check_writes_nothing_into_the_s
 
 def test_a_home_folder_that_does_not_exist_is_not_made_for_the_cache(tmp_path):
     """HOME=/nonexistent is how a service account says it has no home:
-    outside git, the check runs without a cache rather than make one (nor an
-    XDG_CACHE_HOME below a folder that does not exist)."""
+    outside git, the check runs without a cache rather than make one; an
+    empty HOME, which Python reads as no path at all, puts none in the store."""
     store = write(tmp_path / "store", {"MEMORY.md": "# Index\n- [a](a.md)\n", "a.md": MEM.format(name="a")})
-    for extra in ({"HOME": str(tmp_path / "no-home")},
-                  {"HOME": str(tmp_path / "no-home"), "XDG_CACHE_HOME": str(tmp_path / "no-home" / ".cache")}):
+    for extra in ({"HOME": str(tmp_path / "no-home")}, {"HOME": ""}):
         env = {**{k: v for k, v in _env().items() if k != "XDG_CACHE_HOME"}, **extra}
         result = subprocess.run([sys.executable, "-m", "memlint", "check", "--format", "json", "."], cwd=store,
                                 env=env, capture_output=True, text=True)
         assert result.returncode == 0 and json.loads(result.stdout) == [], result.stderr
         assert "Traceback" not in result.stderr
         assert not (tmp_path / "no-home").exists(), extra
+        assert sorted(p.name for p in store.iterdir()) == ["MEMORY.md", "a.md"], extra
 
 
 def test_a_transcript_cut_inside_an_emoji_is_indexed_not_an_internal_error(tmp_path):

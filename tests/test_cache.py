@@ -1993,3 +1993,27 @@ def test_commit_messages_are_read_as_utf8_whatever_git_is_told_to_write(tmp_path
     before = health()
     repo.run("config", "i18n.logOutputEncoding", "ISO-8859-1")
     assert health() == health(MEMLINT_NO_CACHE="1") == before
+
+
+def test_outside_git_the_cache_goes_under_a_home_that_exists_and_is_made_nowhere_else(tmp_path, monkeypatch):
+    """The user cache folder outside a repository: made under an existing
+    home, or in an absolute XDG_CACHE_HOME (made, as the XDG spec says); no
+    cache (OSError, which the cache takes for "none") for a home that does
+    not exist, an empty HOME (Python reads it as /) or a relative one."""
+    from memlint.statedir import state_dir
+
+    store = tmp_path / "store"
+    store.mkdir()
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    (tmp_path / "home").mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert state_dir(store, store).is_relative_to(tmp_path / "home" / ".cache" / "memlint")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg" / "cache"))
+    assert state_dir(store, store).is_relative_to(tmp_path / "xdg" / "cache" / "memlint")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.chdir(tmp_path)
+    for home in (str(tmp_path / "no-home"), "", "home"):
+        monkeypatch.setenv("HOME", home)
+        with pytest.raises(OSError):
+            state_dir(store, store)
+    assert not (tmp_path / "no-home").exists() and not (tmp_path / ".cache").exists()

@@ -656,6 +656,95 @@ def test_a_folder_of_a_store_named_or_checked_from_is_judged_in_that_store(tmp_p
     assert named == whole
 
 
+def test_a_named_folder_is_found_in_its_store_however_it_is_named(tmp_path, cli):
+    """The folder inside a store, named through `..` or a symbolic link, is
+    judged in its store; an excluded topic index is not taken for a store of
+    its own (reported twice); an untracked one does not stop a staged run."""
+    import subprocess
+
+    def repo(top, files):
+        for rel, text in files.items():
+            (top / rel).parent.mkdir(parents=True, exist_ok=True)
+            (top / rel).write_text(text)
+        subprocess.run(["git", "init", "-q"], cwd=top, check=True)
+        return top
+
+    def keys(*args, cwd):
+        result = cli("check", "--format", "json", *args, cwd=cwd)
+        assert result.exit_code in (0, 1), result.stderr
+        return sorted((f["path"], f["code"]) for f in result.json())
+
+    mem = "---\nname: {}\ndescription: d\ntype: user\n---\nok\n"
+    top = repo(tmp_path / "r1", {"mem/MEMORY.md": "- [a](a.md)\n", "mem/a.md": mem.format("a"),
+                                 "mem/team/MEMORY.md": "- [b](b.md)\n", "mem/team/b.md": mem.format("b"),
+                                 "mem/team/sub/c.md": mem.format("c")})
+    (top / "teamlink").symlink_to("mem/team")
+    team = [key for key in keys(cwd=top) if key[0].startswith("mem/team/")]
+    assert ("mem/team/MEMORY.md", "MEM201") in team
+    for args, cwd in ((["mem/team/sub/.."], top), ([".."], top / "mem" / "team" / "sub"), (["teamlink"], top)):
+        assert keys(*args, cwd=cwd) == team, args
+    (top / ".memlint.yaml").write_text("exclude: ['*/MEMORY.md']\n")  # team/MEMORY.md is no file of the store now
+    assert keys("mem/team", cwd=top) == [key for key in keys(cwd=top) if key[0].startswith("mem/team/")]
+    (top / ".memlint.yaml").unlink()
+    subprocess.run(["git", "add", "mem/a.md", "mem/MEMORY.md", "mem/team/b.md", "mem/team/sub/c.md"], cwd=top, check=True)
+    staged = cli("check", "--format", "json", "--staged", "mem/team", cwd=top)  # team/MEMORY.md is untracked
+    assert staged.exit_code == 1 and ("mem/team/sub/c.md", "MEM201") in {(f["path"], f["code"]) for f in staged.json()}
+
+    # A map of content at the top (a docs folder, say) is not where a store below the folder is judged:
+    # a check of the repository finds app/mem, and so does one of app.
+    top = repo(tmp_path / "r2", {"INDEX.md": "# Docs\n- [Setup](topics/setup.md)\n", "topics/setup.md": "# Setup\n",
+                                 "app/mem/MEMORY.md": "- [a](a.md)\n", "app/mem/a.md": mem.format("a"),
+                                 "app/mem/unlinked.md": mem.format("u"), "app/NOTES.md": "# App\n"})
+    assert keys(cwd=top) == keys("app", cwd=top) == keys(cwd=top / "app") == [("app/mem/unlinked.md", "MEM201")]
+
+    # Outside git, each file's store is its nearest: a MEMORY.md in a folder above takes in nothing below.
+    top = tmp_path / "r3"
+    for rel, text in {"MEMORY.md": "# Work\n", "proj/mem/MEMORY.md": "- [a](a.md)\n", "proj/mem/a.md": mem.format("a"),
+                      "proj/mem/unlinked.md": mem.format("u"), "proj/other/z.md": mem.format("z")}.items():
+        (top / rel).parent.mkdir(parents=True, exist_ok=True)
+        (top / rel).write_text(text)
+    assert [path.rsplit("/", 1)[-1] for path, _ in keys(cwd=top / "proj")] == ["unlinked.md"]
+
+
+def test_with_a_configured_root_a_named_folder_of_the_store_reports_on_its_files(tmp_path, cli):
+    import subprocess
+
+    mem = "---\nname: {}\ndescription: d\ntype: user\n---\nok\n"
+    for rel, text in {"memory/MEMORY.md": "- [a](a.md)\n", "memory/a.md": mem.format("a"),
+                      "memory/notes/x.md": mem.format("x"), "memory/team/y.md": mem.format("y"),
+                      ".memlint.yaml": "root: memory/MEMORY.md\n"}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    whole = sorted(f["path"] for f in cli("check", "--format", "json", cwd=tmp_path).json())
+    assert whole == ["memory/notes/x.md", "memory/team/y.md"]
+    assert [f["path"] for f in cli("check", "--format", "json", "memory/notes", cwd=tmp_path).json()] == ["memory/notes/x.md"]
+    assert sorted(f["path"] for f in cli("check", "--format", "json", "memory", cwd=tmp_path).json()) == whole
+
+
+def test_globs_that_leave_out_a_whole_store_leave_it_out(tmp_path, cli):
+    """Excluding a second store of the repository (an old copy, a fixture)
+    leaves it out; it is only leaving out a root while keeping the rest of
+    its store that is refused."""
+    import subprocess
+
+    mem = "---\nname: {}\ndescription: d\ntype: user\n---\nok\n"
+    for rel, text in {"memory/MEMORY.md": "- [a](a.md)\n", "memory/a.md": mem.format("a"),
+                      "memory/unlinked.md": mem.format("u"), "old-memory/MEMORY.md": "- [z](z.md)\n",
+                      "old-memory/z.md": mem.format("z"), "old-memory/lost.md": mem.format("l")}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for conf in ("exclude: ['old-memory/**']\n", "include: ['memory/**']\n"):
+        (tmp_path / ".memlint.yaml").write_text(conf)
+        result = cli("check", "--format", "json", cwd=tmp_path)
+        assert result.exit_code == 1, (conf, result.stderr)
+        assert [f["path"] for f in result.json()] == ["memory/unlinked.md"], conf
+    (tmp_path / ".memlint.yaml").write_text("exclude: ['old-memory/MEMORY.md']\n")
+    result = cli("check", "--format", "json", cwd=tmp_path)
+    assert result.exit_code == 2 and "leave out the whole store (`old-memory/**`)" in result.stderr
+
+
 def test_a_check_run_in_process_leaves_the_cycle_collector_on(make_store, cli):
     """The program turns Python's cycle collector off for a check (it ends
     with the check); memlint run in-process, as a library, must not leave

@@ -129,9 +129,9 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         ("schema: nope.json\n", ".memlint.yaml:1: schema 'nope.json': no such file"),
         ("schema: claude-code\n", "(shipped: claude-code.json, moc.json, three-layer.json)"),
         # globs that leave the root out: every rule that starts from it would find nothing, silently
-        ("exclude: [MEMORY.md]\n", ".memlint.yaml:1: exclude leaves out the store's root, MEMORY.md"),
-        ("exclude: ['**/MEMORY.md']\n", "to leave out the MEMORY.md of the folders below it, `*/MEMORY.md`"),
-        ("include: ['notes/**']\n", ".memlint.yaml:1: include leaves out the store's root, MEMORY.md"),
+        ("exclude: [MEMORY.md]\n", ".memlint.yaml:1: exclude leaves out the store's root, MEMORY.md, but not the rest"),
+        ("exclude: ['**/MEMORY.md']\n", "`*/MEMORY.md` leaves out the MEMORY.md of the folders below it"),
+        ("include: ['a.md']\n", ".memlint.yaml:1: include leaves out the store's root, MEMORY.md, but not the rest"),
     ],
 )
 def test_bad_config_exits_2_with_message(make_store, cli, text, needle):

@@ -131,7 +131,7 @@ def test_summary_counts_text(make_store, cli):
         "  expired        1 still live",
         "  superseded     1 still live",
         "  in conflict    2 memories in 1 group sharing a `key`",
-        "  index entries  3 route to retired, superseded or expired memories",
+        "  index entries  3 route to retired, superseded or expired memories, or retired topics",
     ]
     assert "memories " not in result.stderr  # stderr holds only the one no-git notice
 

@@ -108,13 +108,11 @@ def check(store, options):
                  else f"`{store.since}` and HEAD's merge base ({since[:7]})")
         against = dict.fromkeys(found, named)
         if store.staged or since is not None:  # a log deleted whole: every line of it is gone
-            included = glob_matcher(store.config_globs(store.settings["include"]))
-            excluded = glob_matcher(store.config_globs(store.settings["exclude"]))
             exempt = glob_matcher(store.settings.get("exempt") or ())
             def judged(paths):
                 return [path for path in paths
                         if path.startswith(prefix) and is_log(rel := path[len(prefix):])
-                        and included(rel) and not excluded(rel) and not exempt(rel)]  # as the store's files are chosen
+                        and store.chooses(rel) and not exempt(rel)]  # as the store's files are chosen
 
             gone = dict.fromkeys(judged(deleted_paths(root, since, staged=store.staged, under=under)), since)
             if store.staged and since is not None:

@@ -13,9 +13,8 @@ outdated, archived, conflicted, conflict, cancelled, canceled, deleted,
 deprecated, obsolete, retired), when another memory supersedes it (either
 side naming the other), or when its ``expires`` date is before today
 (``--today`` sets the date); ``memlint.lifecycle`` decides, for every rule.
-A topic index is retired by its ``status`` or ``expires`` too: an entry
-routing to an archived topic is reported, and the topic itself routes
-nobody. Only the first store file each index line links to counts: ``- [New](new.md)
+A topic index is retired by its ``status`` too: an entry routing to an
+archived topic is reported, and the topic itself routes nobody. Only the first store file each index line links to counts: ``- [New](new.md)
 — replaces [old](old.md)`` routes to new.md.
 
 Options: none (see the store settings ``retired-statuses`` and

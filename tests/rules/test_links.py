@@ -245,8 +245,15 @@ def test_a_retired_topic_the_topics_globs_name_is_retired_too(make_store, cli):
     found = run(cli, store, "--preset", "moc")
     assert only(found, "MEM205") == [("MEMORY.md", 3, 3)]
     assert only(found, "MEM201") == []
+    summary = cli("check", store, "--preset", "moc", "--summary", "--format", "text").output
+    assert "index entries  1 route to retired" in summary  # the root's entry; none from the retired topic
     (store / "MOC-old.md").write_text(old.replace("status: archived", "status: active"))  # live again: it routes
     assert only(run(cli, store, "--preset", "moc"), "MEM205") == [("MOC-old.md", 8, 3)]
+    # An `expires` past does not retire a topic (MEM502's expiry is a memory's): routed to, it is no
+    # MEM205, or MEM201's advice to route to it would be answered by MEM205's to stop.
+    (store / "MOC-old.md").write_text(old.replace("status: archived", "expires: 2020-01-01"))
+    found = run(cli, store, "--preset", "moc")
+    assert only(found, "MEM205") == [("MOC-old.md", 8, 3)] and only(found, "MEM201") == []
 
 
 def test_orphan_beyond_index_depth_and_behind_body_links(make_store, cli):
