@@ -752,6 +752,7 @@ def graph_probes(store) -> dict[str, tuple] | None:
     graph = store.__dict__.get("graph")
     lifecycle = store.__dict__.get("lifecycle")
     looked = _unread_probes(store, lifecycle) if lifecycle is not None else {}
+    looked.update(store.disk_probes)  # what a staged run's rules looked for on disk (Store.on_disk)
     if graph is None:
         return looked or None
     kinds = getattr(graph.files, "_kinds", None)
@@ -792,8 +793,6 @@ def _unread_probes(store, lifecycle) -> dict[str, tuple]:
 
 def probes_hold(store, probes: dict[str, tuple] | None) -> bool:
     """Whether every path the graph looked up is still what it was."""
-    import stat as stat_mod
-
     for rel, (kind, target) in (probes or {}).items():
         if rel == _UNREAD:  # the folders walked for files the store does not read: each as it was
             from memlint.lifecycle import folders_unchanged
@@ -801,15 +800,23 @@ def probes_hold(store, probes: dict[str, tuple] | None) -> bool:
             if not folders_unchanged(target):
                 return False
             continue
-        try:
-            mode = os.lstat(store.repo_root / rel).st_mode if rel else None
-        except (OSError, ValueError):
-            now = None
-        else:
-            now = "dir" if mode is None else "link" if stat_mod.S_ISLNK(mode) else "dir" if stat_mod.S_ISDIR(mode) else "file"
-        if now != kind or (kind == "link" and _readlink(store.repo_root / rel) != target):
+        if disk_probe(store.repo_root, rel) != (kind, target):
             return False
     return True
+
+
+def disk_probe(repo_root: Path, rel: str) -> tuple[str | None, str | None]:
+    """(what a repository path is on disk: "file", "dir", "link" or None,
+    the link's target for a link): a probe of the findings' key."""
+    import stat as stat_mod
+
+    try:
+        mode = os.lstat(repo_root / rel).st_mode if rel else None
+    except (OSError, ValueError):
+        return None, None
+    if mode is not None and stat_mod.S_ISLNK(mode):
+        return "link", _readlink(repo_root / rel)
+    return ("dir" if mode is None or stat_mod.S_ISDIR(mode) else "file"), None
 
 
 def _readlink(path: Path) -> str | None:

@@ -332,7 +332,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     holds) instead of the working tree. ``cache`` uses memlint.cache.
     """
     from memlint import config as config_mod
-    from memlint.store import Store, discover
+    from memlint.store import Store, _find_git_root, discover
 
     paths = [Path(p) for p in (paths or (".",))]
     for p in paths:
@@ -357,6 +357,19 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                                 cache=cache)
         return stores[key]
 
+    # A staged run judges the commit being made, of the repository of the first path (as
+    # resolve_staged has it): a store found below in another repository (a submodule, whose
+    # commit this one holds as one id) is not in it, and its findings could not be mended in it.
+    first = paths[0].resolve()
+    committing = _find_git_root(first if first.is_dir() else first.parent) if staged else None
+    elsewhere: set = set()  # those stores left out
+
+    def in_commit(key) -> bool:
+        if committing is None or _find_git_root(key[0]) == committing:
+            return True
+        elsewhere.add(key)
+        return False
+
     owners: dict = {}  # folder of a file named -> the store its files belong to, or None
     named_whole: set = set()  # stores a folder was named for: reported whole
     files_named: dict = {}  # store key -> the repo-relative files named in it
@@ -374,7 +387,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                 files_named.setdefault(key, set()).update(
                     path for path in (store._repo_path(store.dir / f.rel) for f in store._files) if path.startswith(inside))
                 for own in found:  # a store below it the outer one does not walk into (a hidden folder, a submodule)
-                    if own != key and not _walks_into(key[0], own[0]):
+                    if own != key and not _walks_into(key[0], own[0]) and in_commit(own):
                         store_at(own)
                         named_whole.add(own)
                 continue
@@ -385,8 +398,9 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                     "name the root in .memlint.yaml (root: path/to/MEMORY.md)"
                 )
             for key in found:
-                store_at(key)
-                named_whole.add(key)
+                if in_commit(key):
+                    store_at(key)
+                    named_whole.add(key)
         else:
             folder = p.absolute().parent
             if folder not in owners:  # the hook names many files of few folders: each folder looked up once
@@ -417,6 +431,9 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                              f"`git add {root}`")
     from memlint.linter import name_stores
 
+    for folder, _ in sorted(elsewhere):
+        say(f"{os.path.relpath(folder)}: a store in another repository (a submodule): not part of this commit, "
+            "so not judged")
     found = list(stores.values())
     name_stores(found)
     for store in found:  # every command: what it judges or writes leaves these files out

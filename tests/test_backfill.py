@@ -542,8 +542,9 @@ def test_no_git_and_shallow_clones_are_usage_errors(repo, tmp_path, cli):
     assert result.exit_code == 2 and "not in a git repository" in result.stderr
     clone = GitRepo(tmp_path / "clone", init=False)
     clone.run("clone", "-q", "--depth", "1", f"file://{repo.root}", ".")
-    result = cli("backfill", clone.root / "memory")
-    assert result.exit_code == 2 and "shallow clone" in result.stderr and "fetch-depth: 0" in result.stderr
+    result = cli("backfill", "memory", cwd=clone.root)
+    assert result.exit_code == 2 and "fetch-depth: 0" in result.stderr
+    assert result.stderr.startswith("memlint: memory: shallow clone")  # the store as findings name it, not /tmp/...
     assert clone.read("memory/a.md") == "---\nname: a\n---\nBody, edited\n"
 
 
@@ -669,3 +670,18 @@ def test_the_hook_reads_the_store_the_commit_holds(tmp_path, cli):
     repo.write("b.md", "No frontmatter.\n")
     result = cli("backfill", "--staged", "--today", "2026-12-01", repo.root / "b.md")
     assert result.exit_code == 1 and repo.read("b.md").startswith("---\ncreated: 2026-12-01\n")
+
+
+def test_the_backfill_hook_started_with_no_file_staged_dates_none(repo, cli):
+    """pre-commit starts a hook with `always_run: true` even when the commit
+    stages none of its files: `memlint backfill --` with no filenames. Dating
+    the whole store then would put every undated memory into your commit."""
+    before = {rel: repo.read(rel) for rel in ("memory/a.md", "memory/b c é.md")}
+    hook = {"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo.root / ".git" / "index")}
+    result = cli("backfill", "--", cwd=repo.root, env=hook)
+    assert result.exit_code == 0, result.stderr
+    assert "no staged file named: nothing to date" in result.stderr
+    assert {rel: repo.read(rel) for rel in before} == before
+    # by hand (no hook), or named, the same store is dated as ever
+    assert cli("backfill", "--dry-run", cwd=repo.root).output != ""
+    assert cli("backfill", "--dry-run", "memory/a.md", cwd=repo.root, env=hook).output != ""

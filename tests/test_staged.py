@@ -411,3 +411,45 @@ def test_a_link_through_a_symbolic_link_to_a_folder_of_the_store_reaches_its_fil
     expected = [("memory/projects-2026/stray.md", 1, "MEM201")]  # listed nowhere: still an orphan
     assert codes(cli, "--select", "MEM2", memory) == expected
     assert codes(cli, "--staged", "--select", "MEM2", memory) == expected
+
+
+def test_a_store_in_a_submodule_is_not_judged_in_a_staged_run_of_the_outer_repository(tmp_path, repo, cli, monkeypatch):
+    """The commit of the outer repository holds a submodule as one commit id:
+    a broken link in the submodule's store cannot be mended in it, and must
+    not block it. A check of the disk (CI) still judges it."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q", "-b", "main")
+    write_files(sub, {"MEMORY.md": "# Index\n- [X](x.md) — gone\n"})
+    git(sub, "add", "-A")
+    git(sub, "commit", "-q", "-m", "sub")
+    write_files(repo, {"memory/MEMORY.md": "# Index\n- [A](a.md) — first\n", "memory/a.md": GOOD})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "outer")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor/mem")
+    git(repo, "commit", "-q", "-m", "submodule")
+    write_files(repo, {"README.md": "# readme\n"})
+    git(repo, "add", "README.md")
+    monkeypatch.chdir(repo)
+    on_disk = cli("check", "--format", "json", cwd=repo)
+    assert [(f["path"], f["code"]) for f in on_disk.json()] == [("vendor/mem/MEMORY.md", "MEM202")]
+    staged = cli("check", "--format", "json", "--staged", cwd=repo)
+    assert staged.exit_code == 0 and staged.json() == [], staged.stderr
+    assert "vendor/mem: a store in another repository (a submodule): not part of this commit" in staged.stderr
+
+
+def test_a_link_to_a_file_on_disk_but_not_in_the_commit_says_so_and_how_to_add_it(repo, cli):
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD})
+    git(repo, "add", "-A")
+    messages = lambda: [f["message"] for f in cli("check", "--format", "json", "--staged", cwd=repo).json()  # noqa: E731
+                        if f["code"] == "MEM202"]
+    assert messages() == ["link target `b.md` does not exist"]
+    # b.md written, not staged (the cached findings of the run above are not taken for this one's)
+    write_files(repo, {"memory/b.md": WRONG_TYPE})
+    assert messages() == ["link target `b.md` is not in the commit: memory/b.md is on disk but not staged "
+                          "(untracked, or left out of this commit); `git add memory/b.md`"]
+    git(repo, "add", "memory/b.md")
+    assert messages() == []
+    git(repo, "rm", "-q", "--cached", "memory/b.md")  # and gone from the disk again: as it was
+    (repo / "memory" / "b.md").unlink()
+    assert messages() == ["link target `b.md` does not exist"]

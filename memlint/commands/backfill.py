@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 
 from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, UsageError, build_stores, common_store_options, emit,
-                         parse_today, resolve_staged)
+                         parse_today, resolve_staged, say)
 from memlint.reporters import printable
 
 SOURCES = ("created", "last_verified")  # the fields git can date: first add, last change
@@ -67,7 +67,13 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     from memlint.gitdates import GitDates
 
     requested = _parse_fields(fields)
+    hook = staged is None and resolve_staged(None, paths)  # pre-commit's, at a commit
     staged = resolve_staged(staged, paths)
+    if hook and not paths:
+        # The hook passes the files the commit stages; none (`always_run: true`, a commit of other
+        # files) is no file to date, not the whole store: what is dated goes into your commit.
+        say("backfill: no staged file named: nothing to date")
+        return
     # Under a hook the store is the commit's, as the other hooks read it: an untracked
     # daily log does not make it openclaw, nor an untracked .memlint.yaml configure it.
     stores = build_stores(paths, preset, config_file, parse_today(today), staged=staged, cache=True)
@@ -75,10 +81,11 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     dated = []
     for store in stores:  # every store's git first: nothing is written when one cannot be dated
         git = GitDates(store, staged=staged)
+        where = store.shown(store._repo_path(store.dir))  # as every finding names it
         if git.history is None:
-            raise UsageError(f"{store.dir}: {store.history_problem or 'no git history'}: backfill takes its dates from git")
+            raise UsageError(f"{where}: {store.history_problem or 'no git history'}: backfill takes its dates from git")
         if git.shallow:
-            raise UsageError(f"{store.dir}: shallow clone: git's dates would be wrong; fetch the full history first "
+            raise UsageError(f"{where}: shallow clone: git's dates would be wrong; fetch the full history first "
                              "(`git fetch --unshallow`; in GitHub Actions `fetch-depth: 0`)")
         dated.append((store, git))
     for store, git in dated:

@@ -26,6 +26,11 @@ Near misses are guessed for the first 1,000 names of a run that no file
 has (each is compared with up to 400 file names): past that, a store with
 thousands of such links gets the other suggestions only, in seconds less.
 
+A staged run (``--staged``, the pre-commit hook) judges the store the
+commit holds: a link to a file that is on disk but not in the commit
+(untracked, or left out of it) is broken there, and the finding says so,
+with the ``git add`` that mends it.
+
 Options: none.
 
 Fires: ``- [Pricing](project_pricng.md)`` in MEMORY.md when only
@@ -64,6 +69,12 @@ def check(store, options):
             message = f"[[{link.target}]] matches no file, name or title in the store"
             if store.unlisted:  # a name may be a file's there
                 message += f" (memlint cannot list {name_some([f'{f}: {why}' for f, why in store.unlisted], 2)})"
+        elif store.staged and not wiki and edge.target is not None and store.on_disk(edge.target):
+            # judged as the commit holds the store: the file is there, but not in the commit
+            yield Problem(doc.path, link.line, link.column,
+                          f"link target `{link.target}` is not in the commit: {edge.target} is on disk but not staged "
+                          f"(untracked, or left out of this commit); `git add {edge.target}`")
+            continue
         else:
             shown = f"[[{link.target}]]" if wiki else f"`{link.target}`"
             message = f"link target {shown} does not exist"
