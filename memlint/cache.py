@@ -752,7 +752,7 @@ def graph_probes(store) -> dict[str, tuple] | None:
     graph = store.__dict__.get("graph")
     lifecycle = store.__dict__.get("lifecycle")
     looked = _unread_probes(store, lifecycle) if lifecycle is not None else {}
-    looked.update(store.disk_probes)  # what a staged run's rules looked for on disk (Store.on_disk)
+    looked.update(store.disk_probes)  # what a staged run's rules looked for on disk (Store.file_on_disk)
     if graph is None:
         return looked or None
     kinds = getattr(graph.files, "_kinds", None)

@@ -357,19 +357,6 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                                 cache=cache)
         return stores[key]
 
-    # A staged run judges the commit being made, of the repository of the first path (as
-    # resolve_staged has it): a store found below in another repository (a submodule, whose
-    # commit this one holds as one id) is not in it, and its findings could not be mended in it.
-    first = paths[0].resolve()
-    committing = _find_git_root(first if first.is_dir() else first.parent) if staged else None
-    elsewhere: set = set()  # those stores left out
-
-    def in_commit(key) -> bool:
-        if committing is None or _find_git_root(key[0]) == committing:
-            return True
-        elsewhere.add(key)
-        return False
-
     owners: dict = {}  # folder of a file named -> the store its files belong to, or None
     named_whole: set = set()  # stores a folder was named for: reported whole
     files_named: dict = {}  # store key -> the repo-relative files named in it
@@ -387,7 +374,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                 files_named.setdefault(key, set()).update(
                     path for path in (store._repo_path(store.dir / f.rel) for f in store._files) if path.startswith(inside))
                 for own in found:  # a store below it the outer one does not walk into (a hidden folder, a submodule)
-                    if own != key and not _walks_into(key[0], own[0]) and in_commit(own):
+                    if own != key and not _walks_into(key[0], own[0]):
                         store_at(own)
                         named_whole.add(own)
                 continue
@@ -398,9 +385,8 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                     "name the root in .memlint.yaml (root: path/to/MEMORY.md)"
                 )
             for key in found:
-                if in_commit(key):
-                    store_at(key)
-                    named_whole.add(key)
+                store_at(key)
+                named_whole.add(key)
         else:
             folder = p.absolute().parent
             if folder not in owners:  # the hook names many files of few folders: each folder looked up once
@@ -431,9 +417,16 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                              f"`git add {root}`")
     from memlint.linter import name_stores
 
-    for folder, _ in sorted(elsewhere):
-        say(f"{os.path.relpath(folder)}: a store in another repository (a submodule): not part of this commit, "
-            "so not judged")
+    if staged and os.environ.get("PRE_COMMIT") == "1" and os.environ.get("GIT_INDEX_FILE"):
+        # At a commit (pre-commit runs at the top of the repository making it), a store in
+        # another repository below (a submodule, which the commit holds as one commit id, or a
+        # nested repository) is not in the commit, and its findings could not be mended in it.
+        committing = _find_git_root(Path.cwd().resolve())
+        for key, store in list(stores.items()):
+            if committing is not None and store.repo_root.resolve() != committing:
+                del stores[key]
+                say(f"{_shown_folder(store.dir)}: a store in another repository (a submodule, or one nested in "
+                    "this one): not in this commit, so not judged")
     found = list(stores.values())
     name_stores(found)
     for store in found:  # every command: what it judges or writes leaves these files out
@@ -468,6 +461,14 @@ def resolve_staged(flag: bool | None, paths) -> bool:
 
     first = Path((paths or (".",))[0]).absolute()
     return _find_git_root(first if first.is_dir() else first.parent) is not None
+
+
+def _shown_folder(folder: Path) -> str:
+    """A folder as a message names it: from the current folder."""
+    try:
+        return os.path.relpath(folder)
+    except ValueError:  # another drive
+        return str(folder)
 
 
 def _enclosing_store(folder: Path, conf, found: list) -> tuple | None:

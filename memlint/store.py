@@ -186,7 +186,7 @@ class Store:
         # Set by the linter when a rule will read git dates: reading the files
         # then starts `git log` alongside (``prefetch_history``).
         self.history_wanted = False
-        self.disk_probes: dict[str, tuple] = {}  # repo path -> what ``on_disk`` found there
+        self.disk_probes: dict[str, tuple] = {}  # repo path -> what ``file_on_disk`` found there
         # (cache kind, function of a Doc) of values that depend only on a
         # file's content, which the rules will ask ``memo`` for: set by the
         # linter, computed while the files are read.
@@ -447,14 +447,14 @@ class Store:
         self._drop_link_twins()
         self._assign_roles()
 
-    def on_disk(self, repo_rel: str) -> bool:
-        """Whether a repository path is on disk (a staged run judges the
-        index, where it is not: a message may say it is there all the same).
-        Kept as a probe of the findings' key (``cache.graph_probes``)."""
+    def file_on_disk(self, repo_rel: str) -> bool:
+        """Whether a repository path is a regular file on disk (a staged run
+        judges the index, where it is not: a message may say it is there all
+        the same). Kept as a probe of the findings' key (``cache.graph_probes``)."""
         from memlint.cache import disk_probe
 
         found = self.disk_probes[repo_rel] = disk_probe(self.repo_root, repo_rel)
-        return found[0] is not None
+        return found[0] == "file"
 
     def staged_bytes(self, doc: Doc) -> bytes | None:
         """In a staged run, the content of ``doc`` being committed (the files

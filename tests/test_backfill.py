@@ -678,10 +678,12 @@ def test_the_backfill_hook_started_with_no_file_staged_dates_none(repo, cli):
     the whole store then would put every undated memory into your commit."""
     before = {rel: repo.read(rel) for rel in ("memory/a.md", "memory/b c é.md")}
     hook = {"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo.root / ".git" / "index")}
-    result = cli("backfill", "--", cwd=repo.root, env=hook)
-    assert result.exit_code == 0, result.stderr
-    assert "no staged file named: nothing to date" in result.stderr
-    assert {rel: repo.read(rel) for rel in before} == before
+    # at a commit, by `pre-commit run` (no GIT_INDEX_FILE), and with `args: [--staged, --]`
+    for env, args in ((hook, ()), ({"PRE_COMMIT": "1"}, ()), (hook, ("--staged",))):
+        result = cli("backfill", *args, "--", cwd=repo.root, env=env)
+        assert result.exit_code == 0, result.stderr
+        assert "pre-commit named no file: nothing to date" in result.stderr
+        assert {rel: repo.read(rel) for rel in before} == before
     # by hand (no hook), or named, the same store is dated as ever
     assert cli("backfill", "--dry-run", cwd=repo.root).output != ""
     assert cli("backfill", "--dry-run", "memory/a.md", cwd=repo.root, env=hook).output != ""

@@ -413,10 +413,10 @@ def test_a_link_through_a_symbolic_link_to_a_folder_of_the_store_reaches_its_fil
     assert codes(cli, "--staged", "--select", "MEM2", memory) == expected
 
 
-def test_a_store_in_a_submodule_is_not_judged_in_a_staged_run_of_the_outer_repository(tmp_path, repo, cli, monkeypatch):
+def test_a_store_in_a_submodule_is_not_judged_at_a_commit_of_the_outer_repository(tmp_path, repo, cli, monkeypatch):
     """The commit of the outer repository holds a submodule as one commit id:
     a broken link in the submodule's store cannot be mended in it, and must
-    not block it. A check of the disk (CI) still judges it."""
+    not block it at a commit. A check of the disk (CI) still judges it."""
     sub = tmp_path / "sub"
     sub.mkdir()
     git(sub, "init", "-q", "-b", "main")
@@ -433,12 +433,17 @@ def test_a_store_in_a_submodule_is_not_judged_in_a_staged_run_of_the_outer_repos
     monkeypatch.chdir(repo)
     on_disk = cli("check", "--format", "json", cwd=repo)
     assert [(f["path"], f["code"]) for f in on_disk.json()] == [("vendor/mem/MEMORY.md", "MEM202")]
-    staged = cli("check", "--format", "json", "--staged", cwd=repo)
+    hook = {"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo / ".git" / "index")}  # as git and pre-commit run it
+    staged = cli("check", "--format", "json", cwd=repo, env=hook)
     assert staged.exit_code == 0 and staged.json() == [], staged.stderr
-    assert "vendor/mem: a store in another repository (a submodule): not part of this commit" in staged.stderr
+    assert "vendor/mem: a store in another repository (a submodule, or one nested in this one): not in this commit" \
+        in staged.stderr
+    # `--staged` by hand names no commit: what is named is judged, the submodule's store too
+    by_hand = cli("check", "--format", "json", "--staged", cwd=repo)
+    assert [(f["path"], f["code"]) for f in by_hand.json()] == [("vendor/mem/MEMORY.md", "MEM202")]
 
 
-def test_a_link_to_a_file_on_disk_but_not_in_the_commit_says_so_and_how_to_add_it(repo, cli):
+def test_a_link_to_a_file_on_disk_but_not_in_the_commit_says_it_is_on_disk(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD})
     git(repo, "add", "-A")
     messages = lambda: [f["message"] for f in cli("check", "--format", "json", "--staged", cwd=repo).json()  # noqa: E731
@@ -446,8 +451,8 @@ def test_a_link_to_a_file_on_disk_but_not_in_the_commit_says_so_and_how_to_add_i
     assert messages() == ["link target `b.md` does not exist"]
     # b.md written, not staged (the cached findings of the run above are not taken for this one's)
     write_files(repo, {"memory/b.md": WRONG_TYPE})
-    assert messages() == ["link target `b.md` is not in the commit: memory/b.md is on disk but not staged "
-                          "(untracked, or left out of this commit); `git add memory/b.md`"]
+    assert messages() == ["link target `b.md` is not in the commit: memory/b.md is on disk, but the commit does "
+                          "not hold it (untracked, or left out of this commit)"]
     git(repo, "add", "memory/b.md")
     assert messages() == []
     git(repo, "rm", "-q", "--cached", "memory/b.md")  # and gone from the disk again: as it was

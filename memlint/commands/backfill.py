@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 
 from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, UsageError, build_stores, common_store_options, emit,
-                         parse_today, resolve_staged, say)
+                         _shown_folder, parse_today, resolve_staged, say)
 from memlint.reporters import printable
 
 SOURCES = ("created", "last_verified")  # the fields git can date: first add, last change
@@ -59,21 +59,22 @@ def _parse_fields(value: str | None) -> tuple[str, ...] | None:
 def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     """Write git's created and last-change dates into memories that lack them.
 
-    PATHS are stores or memory files (default: the current folder); files
-    given alone are the only ones changed. Only the missing keys are added,
+    PATHS are stores or memory files (default: the current folder; under
+    pre-commit, none: the hook dates the files it is given); files given
+    alone are the only ones changed. Only the missing keys are added,
     as new lines before the closing ---; every other byte of the file stays.
     """
     from memlint.backfill import add_dates
     from memlint.gitdates import GitDates
 
     requested = _parse_fields(fields)
-    hook = staged is None and resolve_staged(None, paths)  # pre-commit's, at a commit
-    staged = resolve_staged(staged, paths)
-    if hook and not paths:
-        # The hook passes the files the commit stages; none (`always_run: true`, a commit of other
-        # files) is no file to date, not the whole store: what is dated goes into your commit.
-        say("backfill: no staged file named: nothing to date")
+    if not paths and os.environ.get("PRE_COMMIT") == "1":
+        # pre-commit passes the hook the files it is run on; none (`always_run: true` and a commit,
+        # or a `pre-commit run`, of other files) is no file to date, not the whole store: what
+        # is dated goes into your commit.
+        say("backfill: pre-commit named no file: nothing to date")
         return
+    staged = resolve_staged(staged, paths)
     # Under a hook the store is the commit's, as the other hooks read it: an untracked
     # daily log does not make it openclaw, nor an untracked .memlint.yaml configure it.
     stores = build_stores(paths, preset, config_file, parse_today(today), staged=staged, cache=True)
@@ -81,7 +82,8 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     dated = []
     for store in stores:  # every store's git first: nothing is written when one cannot be dated
         git = GitDates(store, staged=staged)
-        where = store.shown(store._repo_path(store.dir))  # as every finding names it
+        where = store.shown(store._repo_path(store.dir))  # as findings name it; the top of a repository by its folder
+        where = _shown_folder(store.dir) if where in ("", ".") else where
         if git.history is None:
             raise UsageError(f"{where}: {store.history_problem or 'no git history'}: backfill takes its dates from git")
         if git.shallow:

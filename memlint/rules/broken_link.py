@@ -28,8 +28,8 @@ thousands of such links gets the other suggestions only, in seconds less.
 
 A staged run (``--staged``, the pre-commit hook) judges the store the
 commit holds: a link to a file that is on disk but not in the commit
-(untracked, or left out of it) is broken there, and the finding says so,
-with the ``git add`` that mends it.
+(untracked, or left out of it) is broken there, and the finding says the
+file is on disk.
 
 Options: none.
 
@@ -69,15 +69,15 @@ def check(store, options):
             message = f"[[{link.target}]] matches no file, name or title in the store"
             if store.unlisted:  # a name may be a file's there
                 message += f" (memlint cannot list {name_some([f'{f}: {why}' for f, why in store.unlisted], 2)})"
-        elif store.staged and not wiki and edge.target is not None and store.on_disk(edge.target):
-            # judged as the commit holds the store: the file is there, but not in the commit
-            yield Problem(doc.path, link.line, link.column,
-                          f"link target `{link.target}` is not in the commit: {edge.target} is on disk but not staged "
-                          f"(untracked, or left out of this commit); `git add {edge.target}`")
-            continue
         else:
             shown = f"[[{link.target}]]" if wiki else f"`{link.target}`"
             message = f"link target {shown} does not exist"
+            # Judged as the commit holds the store: a file on disk the commit does not hold is
+            # missing from it all the same, and the finding says where it is.
+            on_disk = store.staged and not wiki and edge.target is not None and store.file_on_disk(edge.target)
+            if on_disk:
+                message = (f"link target {shown} is not in the commit: {store.shown(edge.target)} is on disk, but the "
+                           "commit does not hold it (untracked, or left out of this commit)")
         # A near-miss name is offered only where the target was meant to be
         # in the store; elsewhere only the same file name found in the store.
         if wiki:
