@@ -402,6 +402,16 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     # was named too (or another store's folder) is unaffected by it.
     for key, store in stores.items():
         store.only_paths = None if key in named_whole else frozenset(files_named.get(key, ()))
+    if staged and os.environ.get("PRE_COMMIT") == "1" and os.environ.get("GIT_INDEX_FILE"):
+        # At a commit (pre-commit runs at the top of the repository making it), a store in
+        # another repository below (a submodule, which the commit holds as one commit id, or a
+        # nested repository) is not in the commit, and its findings could not be mended in it.
+        committing = _find_git_root(Path.cwd().resolve())
+        for key, store in list(stores.items()):
+            if committing is not None and store.repo_root.resolve() != committing:
+                del stores[key]
+                say(f"{_shown_folder(store.dir)}: a store in another repository (a submodule, or one nested in "
+                    "this one): not in this commit, so not judged")
     if staged:
         for key, store in list(stores.items()):
             if store.root_name in store.staged_files:
@@ -417,16 +427,6 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                              f"`git add {root}`")
     from memlint.linter import name_stores
 
-    if staged and os.environ.get("PRE_COMMIT") == "1" and os.environ.get("GIT_INDEX_FILE"):
-        # At a commit (pre-commit runs at the top of the repository making it), a store in
-        # another repository below (a submodule, which the commit holds as one commit id, or a
-        # nested repository) is not in the commit, and its findings could not be mended in it.
-        committing = _find_git_root(Path.cwd().resolve())
-        for key, store in list(stores.items()):
-            if committing is not None and store.repo_root.resolve() != committing:
-                del stores[key]
-                say(f"{_shown_folder(store.dir)}: a store in another repository (a submodule, or one nested in "
-                    "this one): not in this commit, so not judged")
     found = list(stores.values())
     name_stores(found)
     for store in found:  # every command: what it judges or writes leaves these files out
