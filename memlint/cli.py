@@ -357,40 +357,13 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                                 cache=cache)
         return stores[key]
 
-    at_commit = staged and os.environ.get("PRE_COMMIT") == "1" and bool(os.environ.get("GIT_INDEX_FILE"))
-    sparse: list = []  # [whether the repository is a sparse checkout], asked once, at a commit only
-
-    def out_of_sparse_checkout(conf, found: bool) -> bool:
-        """At a commit in a sparse checkout that leaves the store out of the
-        work tree (stores are found on disk), whether to pass it by, saying
-        so: it could not be found, and the commit cannot be judged without
-        it (not stop every commit of the files checked out)."""
-        missing = not found if conf.root is None else not conf.root.is_file()
-        if not (at_commit and missing):
-            return False
-        if not sparse:
-            from memlint import gitrun
-
-            top = _find_git_root(Path.cwd().resolve())
-            status, out, _ = gitrun.run(top, ["config", "--bool", "--get", "core.sparseCheckout"]) if top else (1, b"", b"")
-            sparse.append(status == 0 and out.strip() == b"true")
-        if sparse[0]:
-            say("the memory store is not in this sparse checkout's work tree: the commit is not judged "
-                "(`git sparse-checkout add` its folder to judge it)")
-            return True
-        return False
-
     owners: dict = {}  # folder of a file named -> the store its files belong to, or None
     named_whole: set = set()  # stores a folder was named for: reported whole
     files_named: dict = {}  # store key -> the repo-relative files named in it
     for p in paths:
         if p.is_dir():
             conf = config_for(p)
-            if conf.root is not None and out_of_sparse_checkout(conf, True):
-                continue
             found = discover(p, conf)
-            if conf.root is None and out_of_sparse_checkout(conf, bool(found)):
-                continue
             if not found and conf.root is not None:
                 raise UsageError(f"{p}: not the memory store {config_mod.where_is(conf, ('root',))} names (root: {conf.data['root']}), nor a "
                                  f"folder above it; a store of its own needs a .memlint.yaml of its own there")
@@ -417,8 +390,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
         else:
             folder = p.absolute().parent
             if folder not in owners:  # the hook names many files of few folders: each folder looked up once
-                conf = config_for(folder)
-                owners[folder] = None if out_of_sparse_checkout(conf, True) else _store_of_file(p, conf)
+                owners[folder] = _store_of_file(p, config_for(folder))
             key = owners[folder]
             if key is None:
                 continue  # a markdown file outside any store: nothing to judge
@@ -430,7 +402,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     # was named too (or another store's folder) is unaffected by it.
     for key, store in stores.items():
         store.only_paths = None if key in named_whole else frozenset(files_named.get(key, ()))
-    if at_commit:
+    if staged and os.environ.get("PRE_COMMIT") == "1" and os.environ.get("GIT_INDEX_FILE"):
         # At a commit (pre-commit runs at the top of the repository making it), a store in
         # another repository below (a submodule, which the commit holds as one commit id, or a
         # nested repository) is not in the commit, and its findings could not be mended in it.

@@ -458,32 +458,3 @@ def test_a_link_to_a_file_on_disk_but_not_in_the_commit_says_it_is_on_disk(repo,
     git(repo, "rm", "-q", "--cached", "memory/b.md")  # and gone from the disk again: as it was
     (repo / "memory" / "b.md").unlink()
     assert messages() == ["link target `b.md` does not exist"]
-
-
-def test_at_a_commit_in_a_sparse_checkout_without_the_store_the_hooks_pass_it_by(repo, cli):
-    """Stores are found on disk: a sparse checkout that leaves the store out
-    of the work tree stopped every commit of the files it does check out
-    (no store found; a configured root that does not exist), with advice
-    that could not help. Outside such a checkout, no store is still an error."""
-    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "docs/x.md": "# x\n"})
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "all")
-    hook = {"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo / ".git" / "index")}
-    git(repo, "sparse-checkout", "set", "--cone", "docs")
-    assert not (repo / "memory").exists()
-    write_files(repo, {"docs/x.md": "# x, edited\n"})
-    git(repo, "add", "docs/x.md")
-    for conf in (None, "root: memory/MEMORY.md\n"):
-        if conf is not None:
-            write_files(repo, {".memlint.yaml": conf})
-            git(repo, "add", ".memlint.yaml")
-        for args in ((), ("--scope", "file", "--", "docs/x.md")):  # the whole-store hook, and one given files
-            result = cli("check", "--format", "json", *args, cwd=repo, env=hook)
-            assert result.exit_code == 0 and result.json() == [], (conf, args, result.stderr)
-            assert "not in this sparse checkout's work tree" in result.stderr or args
-        assert cli("backfill", "--", "docs/x.md", cwd=repo, env=hook).exit_code == 0
-    git(repo, "sparse-checkout", "disable")
-    (repo / ".memlint.yaml").unlink()
-    git(repo, "rm", "-q", "--cached", ".memlint.yaml")
-    git(repo, "rm", "-q", "-r", "memory")  # no store at all, sparse or not: still said to be an error
-    assert cli("check", cwd=repo, env=hook).exit_code == 2
