@@ -245,15 +245,12 @@ def _read_by_store(output: Path, stores) -> tuple:
     target = output.absolute().resolve()  # a link named link.txt to MEMORY.md is MEMORY.md
     if target.suffix.lower() != ".md":
         return None, None
-    from memlint.store import _is_walked
-
     for store in stores:
         if not target.is_relative_to(store.dir):
             continue
         rel = target.relative_to(store.dir).as_posix()
-        nested = any((folder / ".git").exists() for folder in target.parents
-                     if folder != store.dir and folder.is_relative_to(store.dir))  # a repository of its own
-        if _is_walked(rel) and store.chooses(rel) and not nested:
+        # (as the store lists its files: a markdown name, in a folder it walks into, that its globs keep)
+        if target.name.endswith(".md") and _walks_into(store.dir, target.parent) and store.chooses(rel):
             return store, rel
     return None, None
 
@@ -402,7 +399,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     # was named too (or another store's folder) is unaffected by it.
     for key, store in stores.items():
         store.only_paths = None if key in named_whole else frozenset(files_named.get(key, ()))
-    if staged and os.environ.get("PRE_COMMIT") == "1" and os.environ.get("GIT_INDEX_FILE"):
+    if staged and _at_commit():
         # At a commit (pre-commit runs at the top of the repository making it), a store in
         # another repository below (a submodule, which the commit holds as one commit id, or a
         # nested repository) is not in the commit, and its findings could not be mended in it.
@@ -447,6 +444,13 @@ def _ignored(repo_root: Path, path: Path) -> bool:
     return status == 0
 
 
+def _at_commit() -> bool:
+    """Whether pre-commit runs this for a commit (or a merge's): it exports
+    PRE_COMMIT=1 to every hook, and git names its index in GIT_INDEX_FILE
+    for those hooks only (not for a `pre-commit run` by hand)."""
+    return os.environ.get("PRE_COMMIT") == "1" and bool(os.environ.get("GIT_INDEX_FILE"))
+
+
 def resolve_staged(flag: bool | None, paths) -> bool:
     """--staged as given; unset, on under pre-commit (it exports PRE_COMMIT=1
     to every hook) while git makes a commit or a merge (git names its index
@@ -455,7 +459,7 @@ def resolve_staged(flag: bool | None, paths) -> bool:
     git work tree."""
     if flag is not None:
         return flag
-    if os.environ.get("PRE_COMMIT") != "1" or not os.environ.get("GIT_INDEX_FILE"):
+    if not _at_commit():
         return False
     from memlint.store import _find_git_root
 
