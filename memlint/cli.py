@@ -357,14 +357,15 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     owners: dict = {}  # folder of a file named -> the store its files belong to, or None
     named_whole: set = set()  # stores a folder was named for: reported whole
     files_named: dict = {}  # store key -> the repo-relative files named in it
+    named_alone: dict = {}  # store key -> those of them named as files, not through a folder
     for p in paths:
         if p.is_dir():
             conf = config_for(p)
-            found = discover(p, conf)
+            found = discover(p, conf, staged=staged)
             if not found and conf.root is not None:
                 raise UsageError(f"{p}: not the memory store {config_mod.where_is(conf, ('root',))} names (root: {conf.data['root']}), nor a "
                                  f"folder above it; a store of its own needs a .memlint.yaml of its own there")
-            key = _enclosing_store(p, conf, found)
+            key = _enclosing_store(p, conf, found, staged)
             if key is not None:  # a folder inside a store: judged as a file in it is, in that store
                 store = store_at(key)
                 inside = store._repo_path(p.resolve()) + "/"
@@ -376,6 +377,12 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                         named_whole.add(own)
                 continue
             if not found:
+                held = discover(p, conf, staged=True)  # (none when staged: looked for there already)
+                if held:  # a sparse checkout leaves it out of the work tree
+                    folder = _shown_folder(held[0][0])
+                    raise UsageError(f"{p}: no memory store in the work tree, but git's index holds one, {folder} (a "
+                                     f"sparse checkout leaves it out): `git sparse-checkout add {folder}` to check "
+                                     "it, or --staged to judge it as committed")
                 raise UsageError(
                     f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content, "
                     "also in .claude/memory); "
@@ -387,7 +394,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
         else:
             folder = p.absolute().parent
             if folder not in owners:  # the hook names many files of few folders: each folder looked up once
-                owners[folder] = _store_of_file(p, config_for(folder))
+                owners[folder] = _store_of_file(p, config_for(folder), staged=staged)
             key = owners[folder]
             if key is None:
                 continue  # a markdown file outside any store: nothing to judge
@@ -395,10 +402,12 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             # a link is named as itself, in its folder's real place (`../mem/link.md`, a linked folder)
             named = p.resolve() if not p.is_symlink() else p.absolute().parent.resolve() / p.name
             files_named.setdefault(key, set()).add(store._repo_path(named))
+            named_alone.setdefault(key, set()).add(store._repo_path(named))
     # A store named only through files reports on those; one whose folder
     # was named too (or another store's folder) is unaffected by it.
     for key, store in stores.items():
         store.only_paths = None if key in named_whole else frozenset(files_named.get(key, ()))
+        store.named_alone = frozenset(named_alone.get(key, ())) if store.only_paths is not None else frozenset()
     if staged and _at_commit():
         # At a commit (pre-commit runs at the top of the repository making it), a store in
         # another repository below (a submodule, which the commit holds as one commit id, or a
@@ -475,7 +484,7 @@ def _shown_folder(folder: Path) -> str:
         return str(folder)
 
 
-def _enclosing_store(folder: Path, conf, found: list) -> tuple | None:
+def _enclosing_store(folder: Path, conf, found: list, staged: bool = False) -> tuple | None:
     """The store a folder named on the command line (or the folder memlint
     runs in) lies inside, strictly, as a check of the whole repository finds
     it: its files are judged there, even when the folder has a root index of
@@ -483,7 +492,7 @@ def _enclosing_store(folder: Path, conf, found: list) -> tuple | None:
     a folder above the stores ``found`` in it, and outside git, where each
     file's store is its nearest (``_store_of_file``): those in it are their own."""
     if not found:  # no store in it: the one it is in, if any
-        return _store_of_file(folder / "_", conf)
+        return _store_of_file(folder / "_", conf, staged=staged)
     here = folder.resolve()  # `team/sub/..` and a link to a folder of the store name the folder itself
     if conf.root is not None:  # the one store the configuration names
         top = found[0][0].resolve()
@@ -510,7 +519,7 @@ def _walks_into(outer: Path, folder: Path) -> bool:
                    for i, part in enumerate(parts))
 
 
-def _store_of_file(path: Path, conf, maps: bool = True):
+def _store_of_file(path: Path, conf, maps: bool = True, staged: bool = False):
     """The store a file named on the command line belongs to, as a check of
     the whole repository finds it (the pre-commit hook names files, CI the
     repository): the outermost folder above it with a root index whose walk
@@ -521,7 +530,7 @@ def _store_of_file(path: Path, conf, maps: bool = True):
     from memlint.store import SKIP_DIRS, _find_git_root, discover
 
     if conf.root is not None:
-        found = discover(path.parent, conf)
+        found = discover(path.parent, conf, staged=staged)
         return found[0] if found else None
     folder = path.absolute().parent
     top = _find_git_root(folder)

@@ -1,6 +1,7 @@
 """Run the rules over a store: stamp code, name and severity; apply suppressions."""
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 import zlib
@@ -12,6 +13,7 @@ from memlint import rules as rule_registry
 from memlint import suppress
 from memlint.config import ConfigError, glob_match
 from memlint.finding import Finding, unique_sorted
+from memlint.reporters import printable
 from memlint.store import SPLIT_MIN, Store, _find_git_root, share_out
 
 INTERNAL_CODE = "MEM000"
@@ -431,6 +433,12 @@ def _tell_unknown_directives(store: Store, selection: Selection, suppressions: d
             also = f" (and {more} more directive{'s' if more > 1 else ''} of the file)" if more else ""
             store.notice(f"{store.shown(doc.path)}:{line}: `memlint-{kind}` names {name!r}{also}, which is no rule's "
                          "code, name or tag, so it hides nothing (`memlint rules` lists them)")
+        for line, kind in sup.misspelt:
+            close = difflib.get_close_matches(kind, suppress.KINDS, n=1, cutoff=0.6)
+            hint = (f"did you mean `memlint-{close[0]}`?" if close
+                    else "the directives are " + ", ".join(f"`memlint-{known}`" for known in suppress.KINDS))
+            store.notice(f"{store.shown(doc.path)}:{line}: `memlint-{printable(kind)}` is no memlint directive, so it "
+                         f"hides nothing; {hint}")
 
 
 def _secrets_in(doc, store: Store) -> list[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 from memlint.config import Config, ConfigError, glob_matcher, where_is
-from memlint.presets import ROOT_NAMES, detect_preset, is_moc_root, is_store_root
+from memlint.presets import ROOT_NAMES, detect_preset, is_moc_root, is_store_root, root_among
 
 if TYPE_CHECKING:  # pragma: no cover
     from memlint import markdown
@@ -182,6 +182,7 @@ class Store:
         # The files to report on when only files of the store were named
         # (set by cli.build_stores); None: all of them.
         self.only_paths: frozenset[str] | None = None
+        self.named_alone: frozenset[str] = frozenset()  # of only_paths, those named as files, not in a folder named
         self._docs: dict[str, Doc] | None = None
         # Set by the linter when a rule will read git dates: reading the files
         # then starts `git log` alongside (``prefetch_history``).
@@ -1425,7 +1426,7 @@ def _read_blobs(repo_root: Path, blobs: set[str]) -> dict[str, bytes]:
 HIDDEN_STORE_FOLDERS = (".claude/memory",)
 
 
-def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Path, str]]:
+def discover(path: Path, config: Config, *, maps: bool = True, staged: bool = False) -> list[tuple[Path, str]]:
     """Find the stores at or under ``path``: (folder, root file name) pairs.
 
     A configured ``root`` names the one store, found from a folder inside
@@ -1435,13 +1436,25 @@ def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Pat
     (``mocs/``, ``topics/``, ``MOC-*.md``; unless ``maps`` is false), else an
     ``INDEX.md`` in ``path`` itself, is the store; and so, then, is a store
     in one of ``path``'s HIDDEN_STORE_FOLDERS (not walked: hidden).
+
+    ``staged`` (a run judging the commit, which reads the git index): where
+    the work tree holds no store, or not the configured root, the stores are
+    looked for among the files of the index, as a sparse checkout leaves a
+    store out of the work tree while the commit still holds it.
     """
     if config.root is not None:
         root, named, at = config.root, config.data["root"], where_is(config, ("root",))
         if root.is_dir():
             raise ConfigError(f"{at}: root {named!r} is a folder: name the root index in it (root: path/to/MEMORY.md)")
         if not root.is_file():
-            raise ConfigError(f"{at}: root {named!r} does not exist")
+            held = not os.path.lexists(root) and _IndexTree(root.parent).is_file(root)
+            if not held:
+                raise ConfigError(f"{at}: root {named!r} does not exist")
+            if not staged:  # a sparse checkout leaves it out of the work tree; the commit holds it
+                folder = os.path.relpath(root.parent)
+                raise ConfigError(f"{at}: root {named!r} is not in the work tree, but git's index holds it (a sparse "
+                                  f"checkout leaves it out): `git sparse-checkout add {folder}` to check it, or "
+                                  "--staged to judge it as committed")
         if root.suffix.lower() != ".md":
             raise ConfigError(f"{at}: root {named!r} is not a markdown file: name the root index (root: path/to/MEMORY.md)")
         path, folder = path.resolve(), root.parent.resolve()
@@ -1449,41 +1462,119 @@ def discover(path: Path, config: Config, *, maps: bool = True) -> list[tuple[Pat
             return []  # a folder beside the configured store: no store of this config's
         return [(root.parent, root.name)]
     path = path.resolve()
-    found = _walk_for_roots(path, is_store_root)
+    found = _find_roots(path, _OnDiskTree(), maps)
+    if not found and staged:
+        found = _find_roots(path, _IndexTree(path), maps)
+    return found
+
+
+def _find_roots(path: Path, tree, maps: bool) -> list[tuple[Path, str]]:
+    """``discover``'s search of ``path``, in ``tree`` (the work tree, or git's index)."""
+    found = _walk_for_roots(path, tree, maps=False)
     if found:
         return sorted(found)
     if maps:
-        found = _walk_for_roots(path, is_moc_root)
-        if not found and (path / "INDEX.md").is_file():
+        found = _walk_for_roots(path, tree, maps=True)
+        if not found and tree.is_file(path / "INDEX.md"):
             found.append((path, "INDEX.md"))
     for hidden in HIDDEN_STORE_FOLDERS:  # hidden folders are not walked, but a store is often kept in one
-        name = is_store_root(path / hidden)
+        name = tree.root_of(path / hidden, maps=False)
         # beside a map of content, or an INDEX.md here, too: no store walks a hidden folder, so none holds it
         if name and (path / hidden).resolve() not in {folder for folder, _ in found}:
             found.append(((path / hidden).resolve(), name))
     return sorted(found)
 
 
-def _walk_for_roots(path: Path, root_of) -> list[tuple[Path, str]]:
-    """(folder, ``root_of(folder)``) of the folders at or under ``path``
-    that have one, not looking inside them, nor in hidden or skipped folders."""
+def _walk_for_roots(path: Path, tree, *, maps: bool) -> list[tuple[Path, str]]:
+    """(folder, its root index) of the folders at or under ``path`` that
+    have one in ``tree`` (with ``maps``, only an INDEX.md beside a map of
+    content), not looking inside them, nor in hidden or skipped folders."""
     found: list[tuple[Path, str]] = []
     stack = [path]
     while stack:
         folder = stack.pop()
-        name = root_of(folder)
+        name = tree.root_of(folder, maps=maps)
         if name:
             found.append((folder, name))
             continue
-        try:
-            subdirs = sorted(
-                (Path(e.path) for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)),
-                reverse=True,
-            )
-        except OSError:
-            continue
+        subdirs = sorted(tree.subfolders(folder), reverse=True)
         stack.extend(d for d in subdirs if not d.name.startswith(".") and d.name not in SKIP_DIRS)
     return found
+
+
+class _OnDiskTree:
+    """The work tree, for ``_find_roots``."""
+
+    @staticmethod
+    def root_of(folder: Path, *, maps: bool) -> str | None:
+        return is_moc_root(folder) if maps else is_store_root(folder)
+
+    @staticmethod
+    def subfolders(folder: Path) -> list[Path]:
+        try:
+            return [Path(e.path) for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            return []
+
+    @staticmethod
+    def is_file(path: Path) -> bool:
+        return path.is_file()
+
+
+class _IndexTree:
+    """The files of git's index (what the next commit holds) as folders, for
+    ``_find_roots``: empty outside git, or where git cannot list them."""
+
+    def __init__(self, start: Path):
+        start = start.absolute()
+        self.top = _find_git_root(next((p for p in (start, *start.parents) if p.exists()), start))
+        self.files: dict[str, set[str]] = {}
+        self.folders: dict[str, set[str]] = {}
+        if self.top is None:
+            return
+        self.top = self.top.resolve()
+        from memlint import gitrun
+
+        try:
+            status, out, _ = gitrun.run(self.top, ["ls-files", "-z", "--full-name"])
+        except OSError:
+            return
+        if status != 0:
+            return
+        for path in os.fsdecode(out).split("\0"):
+            if not path:
+                continue
+            folder, _, name = path.rpartition("/")
+            self.files.setdefault(folder, set()).add(name)
+            while folder:
+                folder, _, name = folder.rpartition("/")
+                self.folders.setdefault(folder, set()).add(name)
+
+    def _rel(self, path: Path) -> str | None:
+        if self.top is None:
+            return None
+        try:
+            rel = Path(os.path.abspath(path)).relative_to(self.top).as_posix()
+        except ValueError:
+            return None
+        return "" if rel == "." else rel
+
+    def root_of(self, folder: Path, *, maps: bool) -> str | None:
+        rel = self._rel(folder)
+        files, folders = self.files.get(rel, set()), self.folders.get(rel, set())
+        if maps and root_among(files, folders, maps=False):
+            return None  # (is_moc_root: a store's folder is no map of content's)
+        return root_among(files, folders, maps=maps)
+
+    def subfolders(self, folder: Path) -> list[Path]:
+        return [folder / name for name in self.folders.get(self._rel(folder), ())]
+
+    def is_file(self, path: Path) -> bool:
+        rel = self._rel(path)
+        if rel is None:
+            return False
+        folder, _, name = rel.rpartition("/")
+        return name in self.files.get(folder, ())
 
 
 def load_stores(path: Path, config: Config, *, preset: str | None = None, today: date | None = None) -> list[Store]:

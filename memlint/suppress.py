@@ -19,6 +19,10 @@ from dataclasses import dataclass, field
 _DIRECTIVE = re.compile(  # the kind ends at a space or the comment's end: `disable-next-lines` is no `disable`
     r"<!--\s*memlint-(disable-file|disable-next-line|disable-line|disable|enable)(?=\s|-->)([^<>]*?)-->"
 )
+# What a directive with a kind memlint does not know looks like (`memlint-disable-nextline`,
+# `memlint-disable-file:`): it hides nothing, and the user is told (``Suppressions.misspelt``).
+_ANY_DIRECTIVE = re.compile(r"<!--\s*memlint-([^\s<>]*)")
+KINDS = ("disable", "enable", "disable-line", "disable-next-line", "disable-file")
 ALL = "*"
 
 
@@ -28,7 +32,11 @@ class Suppressions:
     lines: dict[int, set[str]] = field(default_factory=dict)
     # (start line, end line or None, rules) ranges
     ranges: list[tuple[int, int | None, set[str]]] = field(default_factory=list)
+    # (start line, end line or None, rules turned back on) ranges of a `disable` of every rule
+    # in which an `enable X` turned some back on
+    all_but: list[tuple[int, int | None, frozenset[str]]] = field(default_factory=list)
     unknown: list[tuple[int, str, str]] = field(default_factory=list)  # (line, directive, word naming no rule)
+    misspelt: list[tuple[int, str]] = field(default_factory=list)  # (line, `memlint-...` kind no directive has)
 
     # rule (or ALL) -> (starts, ends) of the merged ranges that name it, for bisect
     _by_rule: dict[str, tuple[list[int], list[float]]] | None = field(default=None, repr=False, compare=False)
@@ -40,6 +48,9 @@ class Suppressions:
             return False
         if _hit(self.lines.get(line, set()), keys):
             return True
+        for start, end, back_on in self.all_but:
+            if start <= line and (end is None or line < end) and not keys & back_on:
+                return True
         if not self.ranges:
             return False
         if self._by_rule is None:
@@ -103,11 +114,23 @@ def parse(text: str) -> Suppressions:
     # that `enable X` in a `disable X, Y` range closes X alone, in time linear
     # in the names written.
     open_starts: dict[str, list[int]] = {}
+    # A `disable` of every rule, while open: since when, and the rules an `enable X` turned back on
+    every_since: int | None = None
+    back_on: set[str] = set()
+
+    def close_every(at: int | None) -> None:
+        if every_since is not None:
+            if back_on:
+                out.all_but.append((every_since, at, frozenset(back_on)))
+            else:
+                out.ranges.append((every_since, at, {ALL}))
     line, counted = 1, 0
     quoted = None  # code, where a directive is quoted, not given: made on the first directive
+    known = set()  # where the directives start
     for m in _DIRECTIVE.finditer(text):
         if quoted is None:
             quoted = _Code(text)
+        known.add(m.start())
         if quoted.holds(m.start()):
             continue
         line += text.count("\n", counted, m.start())
@@ -122,13 +145,38 @@ def parse(text: str) -> Suppressions:
         elif kind == "disable-next-line":
             out.lines.setdefault(line + 1, set()).update(rules)
         elif kind == "disable":
+            if ALL in rules:  # every rule off again, those an `enable X` turned back on too
+                if every_since is None or back_on:
+                    close_every(line)
+                    every_since, back_on = line, set()
+            else:
+                for rule in rules:
+                    open_starts.setdefault(rule, []).append(line)
+        elif ALL in rules:  # enable naming none: every range closes
+            close_every(line)
+            every_since, back_on = None, set()
+            for rule in list(open_starts):
+                out.ranges.extend((start, line, {rule}) for start in open_starts.pop(rule))
+        else:  # enable X: closes X's ranges, and turns X back on in a range of every rule
             for rule in rules:
-                open_starts.setdefault(rule, []).append(line)
-        else:  # enable closes the ranges of the rules it names; naming none, every range (all rules' too)
-            for rule in list(open_starts) if ALL in rules else rules:
                 out.ranges.extend((start, line, {rule}) for start in open_starts.pop(rule, ()))
+            if every_since is not None and not rules <= back_on:
+                close_every(line)
+                every_since, back_on = line, back_on | rules
     for rule, starts in open_starts.items():
         out.ranges.extend((start, None, {rule}) for start in starts)
+    close_every(None)
+    line, counted = 1, 0
+    for m in _ANY_DIRECTIVE.finditer(text):
+        if m.start() in known:
+            continue
+        if quoted is None:
+            quoted = _Code(text)
+        if quoted.holds(m.start()):
+            continue
+        line += text.count("\n", counted, m.start())
+        counted = m.start()
+        out.misspelt.append((line, m.group(1)))
     return out
 
 

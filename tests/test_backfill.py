@@ -659,6 +659,22 @@ def test_a_file_named_that_is_not_dated_is_said_why(tmp_path, cli):
     assert cli("backfill", *named, env={"PRE_COMMIT": "1"}).stderr == ""
 
 
+def test_a_folder_of_the_store_named_dates_its_memories_and_says_nothing_of_its_index(tmp_path, cli):
+    # `backfill memory/team` said "a topic index, not a memory" of the folder's own MEMORY.md
+    # (its index in the store), which nobody named; naming that file still says it.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("memory/MEMORY.md", "- [Team](team/MEMORY.md)\n")
+    repo.write("memory/team/MEMORY.md", "# Team\n- [b](b.md)\n")
+    repo.write("memory/team/b.md", "---\nname: b\ndescription: d\n---\nB.\n")
+    repo.commit("add", D1)
+    result = cli("backfill", repo.root / "memory" / "team")
+    assert result.exit_code == 1, result.stderr
+    assert result.stderr == ""
+    assert "memory/team/b.md: added created: 2024-01-10, last_verified: 2024-01-10" in result.output
+    named = cli("backfill", repo.root / "memory" / "team" / "MEMORY.md")
+    assert named.stderr == "memlint: memory/team/MEMORY.md: a topic index, not a memory: backfill dates memories only\n"
+
+
 def test_the_hook_reads_the_store_the_commit_holds(tmp_path, cli):
     # An untracked daily log made backfill read the store as openclaw (frontmatter optional)
     # while the other hooks, reading the index, asked for frontmatter: b.md passed one, failed the other.

@@ -240,6 +240,33 @@ def test_links_hook_blocks_a_commit_that_deletes_a_linked_memory(repo):
     assert re.search(r"memory/MEMORY\.md:3:\d+: MEM2\d\d", blocked.output), blocked.output
 
 
+@pytest.mark.parametrize("config", ["", "root: memory/MEMORY.md\n"])
+def test_hooks_judge_a_store_a_sparse_checkout_leaves_out_from_the_index(repo, config):
+    """A sparse checkout of docs/ alone: the memory store is in the commit
+    but not on disk. Every hook runs (none stops for a store it cannot find
+    on disk), and a change to the store made from there is judged."""
+    repo.install_hooks("memlint", "memlint-files", "memlint-backfill")
+    repo.write({".memlint.yaml": config or "{}\n", "memory/MEMORY.md": INDEX + "- [B](b.md) — the second\n",
+                "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b"), "docs/guide.md": "# Guide\n"})
+    repo.git("add", ".")
+    repo.git("commit", "-q", "--no-verify", "-m", "the store, undated")
+    repo.git("sparse-checkout", "set", "docs")
+    assert not (repo.path / "memory").exists()
+    repo.write({"docs/guide.md": "# Guide\nMore.\n"})
+    repo.git("add", "docs/guide.md")
+    passed = repo.commit()
+    assert passed.returncode == 0, passed.output
+    assert repo.commits() == 2
+    repo.git("rm", "-q", "--cached", "--sparse", "memory/b.md")  # the index entry of MEMORY.md's second link
+    repo.write({"docs/guide.md": "# Guide\nMore, again.\n"})
+    repo.git("add", "docs/guide.md")
+    blocked = repo.commit()
+    assert blocked.returncode == 1, blocked.output
+    assert re.search(r"memory/MEMORY\.md:3:\d+: MEM202", blocked.output), blocked.output
+    assert "Traceback" not in blocked.output
+    assert repo.commits() == 2
+
+
 def test_backfill_hook_writes_dates_fails_then_the_recommit_passes(repo):
     repo.install_hooks("memlint-backfill")
     repo.write({".memlint.yaml": "preset: moc\n", "memory/MEMORY.md": INDEX})

@@ -458,3 +458,49 @@ def test_a_link_to_a_file_on_disk_but_not_in_the_commit_says_it_is_on_disk(repo,
     git(repo, "rm", "-q", "--cached", "memory/b.md")  # and gone from the disk again: as it was
     (repo / "memory" / "b.md").unlink()
     assert messages() == ["link target `b.md` does not exist"]
+
+
+def _sparse_repo(repo: Path, config: str | None = None) -> None:
+    """A store in memory/ and a docs/ folder, committed, then a sparse
+    checkout of docs/ alone: git's index holds the store, the work tree not."""
+    files = {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": WRONG_TYPE, "docs/guide.md": "# Guide\n"}
+    if config is not None:
+        files[".memlint.yaml"] = config
+    write_files(repo, files)
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "init")
+    git(repo, "sparse-checkout", "set", "docs")
+    assert not (repo / "memory").exists()
+
+
+@pytest.mark.parametrize("config", [None, "root: memory/MEMORY.md\n"])
+def test_a_store_a_sparse_checkout_leaves_out_is_judged_from_the_index_at_a_commit(repo, cli, monkeypatch, config):
+    """A sparse checkout without the store: the commit still holds it, so a
+    staged run finds it in git's index and judges it there, as it would in
+    a full checkout; a run on the work tree says where the store is."""
+    _sparse_repo(repo, config)
+    monkeypatch.chdir(repo)
+    committing = {"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo / ".git" / "index")}
+    assert codes(cli, env=committing) == [("memory/b.md", 4, "MEM003")]
+    git(repo, "rm", "-q", "--cached", "--sparse", "memory/a.md")  # a change to the store, made from here
+    assert codes(cli, env=committing) == [("memory/MEMORY.md", 2, "MEM202"), ("memory/b.md", 4, "MEM003")]
+    # the per-file hooks name only files of docs/: no store of theirs, nothing to judge
+    assert codes(cli, "--scope", "file", "--", "docs/guide.md", env=committing) == []
+    plain = cli("check")
+    assert plain.exit_code == 2
+    assert "git's index holds" in plain.stderr and "`git sparse-checkout add memory`" in plain.stderr
+    assert "Traceback" not in plain.stderr
+
+
+def test_a_staged_run_still_finds_no_store_where_the_index_has_none_either(repo, cli, monkeypatch):
+    """The index is looked in only for a store the work tree lacks: a
+    misspelt root, or a repository without a store, is still an error."""
+    _sparse_repo(repo, "root: memroy/MEMORY.md\n")
+    monkeypatch.chdir(repo)
+    result = cli("check", "--staged")
+    assert result.exit_code == 2
+    assert "root 'memroy/MEMORY.md' does not exist" in result.stderr
+    git(repo, "rm", "-q", "--cached", "--sparse", "-r", "memory", ".memlint.yaml")
+    result = cli("check", "--staged")
+    assert result.exit_code == 2
+    assert "no memory store found" in result.stderr

@@ -30,6 +30,9 @@ def root_findings(make_store, findings, root):
         (f"# I\n<!-- memlint-disable budget -->\n{LONG}\n", []),
         (f"# I\n<!-- memlint-disable-next-line Index-Line-Length -->\n{LONG}\n", []),  # names in any case
         # `enable` of one rule leaves the others of the range disabled
+        (f"# I\n<!-- memlint-disable -->\n{LONG}\n<!-- memlint-enable MEM102 -->\n{LONG_B}\n"
+         "- [C](gone.md) — c\n<!-- memlint-disable -->\n{LONG}\n".replace("{LONG}", LONG), [(5, "MEM102")]),
+        # `enable` of one rule leaves the others of the range disabled
         (f"# I\n<!-- memlint-disable MEM102, MEM202 -->\n{LONG}\n<!-- memlint-enable MEM202 -->\n"
          f"- [C](gone.md) — {'x' * 200}\n<!-- memlint-enable MEM102 -->\n{LONG_B}\n", [(5, "MEM202"), (7, "MEM102")]),
         # quoted in code, a directive is text: a memory about memlint silences nothing
@@ -64,31 +67,29 @@ def test_directive_in_one_file_does_not_hide_another(make_store, findings):
 # ---------------------------------------------------------------- ranges, exactly and at scale
 
 def plain_hides(text: str, line: int, keys: set[str]) -> bool:
-    """Ranges as the directives define them, written plainly: each enable
-    closes the open ranges it names (all of them when it names no rule; a
-    range of all rules only then) for the rules it names, and a line is
-    hidden inside a range."""
+    """The directives as they read, written plainly: the state after every
+    directive up to ``line``. A disable opens a range for the rules it names;
+    an enable closes the ranges of the rules it names, and turns them back on
+    inside a range of every rule; naming none, a disable turns every rule
+    off (those turned back on too), an enable closes every range."""
     from memlint.suppress import _DIRECTIVE, ALL, _rules
 
-    ranges, opened = [], []
+    open_for: set[str] = set()  # rules with a range of their own open
+    every, back_on = False, set()
     for m in _DIRECTIVE.finditer(text):
-        at = text.count("\n", 0, m.start()) + 1
+        if text.count("\n", 0, m.start()) + 1 > line:
+            break
         kind, rules = m.group(1), _rules(m.group(2))
-        if kind == "disable":
-            opened.append((at, rules))
+        if kind == "disable" and ALL in rules:
+            every, back_on = True, set()
+        elif kind == "disable":
+            open_for |= rules
+        elif ALL in rules:
+            open_for, every, back_on = set(), False, set()
         elif kind == "enable":
-            still = []
-            for start, names in opened:
-                if ALL in rules or (ALL not in names and names & rules):
-                    ranges.append((start, at, names))
-                    if ALL not in rules and names - rules:  # the rules it did not name stay disabled
-                        still.append((at, names - rules))
-                else:
-                    still.append((start, names))
-            opened = still
-    ranges += [(start, None, names) for start, names in opened]
-    return any(start <= line and (end is None or line < end) and (ALL in names or names & keys)
-               for start, end, names in ranges)
+            open_for -= rules
+            back_on |= rules if every else set()
+    return bool(open_for & keys) or (every and not back_on & keys)
 
 
 def test_ranges_hide_exactly_the_lines_they_cover():
@@ -187,3 +188,26 @@ def test_a_directive_naming_no_rule_is_told_from_a_cached_parse_too(make_store, 
     second = cli("check", "--format", "json", store)
     assert second.json() == first.json() == []
     assert "a.md:7:" in second.stderr and "'orphn'" in second.stderr
+
+
+def test_a_misspelt_directive_is_told_with_the_one_meant(make_store, cli):
+    """`memlint-disable-nextline`, `memlint-disable-file:` hide nothing: the
+    user hears so, with the file, the line and the directive meant; a
+    directive quoted in code says nothing, nor does prose about memlint."""
+    store = make_store({
+        "MEMORY.md": f"# I\n<!-- memlint-disable-nextline MEM102 -->\n{LONG}\n"
+                     "- write `<!-- memlint-ignore -->` to silence nothing; memlint-files is a hook\n",
+        "a.md": MEM + "<!-- memlint-disable-file: MEM001 -->\n<!-- memlint-shush -->\n",
+    })
+    result = cli("check", "--format", "json", store)
+    assert [f["line"] for f in result.json()] == [3]  # MEM102 is not hidden
+    told = [line for line in result.stderr.splitlines() if "is no memlint directive" in line]
+    assert told == [
+        "memlint: MEMORY.md:2: `memlint-disable-nextline` is no memlint directive, so it hides nothing; "
+        "did you mean `memlint-disable-next-line`?",
+        "memlint: a.md:7: `memlint-disable-file:` is no memlint directive, so it hides nothing; "
+        "did you mean `memlint-disable-file`?",
+        "memlint: a.md:8: `memlint-shush` is no memlint directive, so it hides nothing; the directives are "
+        "`memlint-disable`, `memlint-enable`, `memlint-disable-line`, `memlint-disable-next-line`, "
+        "`memlint-disable-file`",
+    ], result.stderr

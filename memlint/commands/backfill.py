@@ -200,17 +200,18 @@ _ROLE_NAMES = {"root": "the root index", "index": "a topic index", "log": "a dai
 
 
 def _say_why_not_dated(store, *, by_hand: bool) -> None:
-    """Say why a file named alone was not dated, rather than nothing: not
-    a memory (the root, a topic index, a daily log), not one of the store's
-    files (``include``/``exclude``), or a symbolic link to a file of the
-    store (read once, under the target's name: ``Store._drop_link_twins``).
-    A hook names every markdown file staged: only the links are said there."""
+    """Say why a file named alone (not a folder of the store) was not
+    dated, rather than nothing: not a memory (the root, a topic index, a
+    daily log), not one of the store's files (``include``/``exclude``), or
+    a symbolic link to a file of the store (read once, under the target's
+    name: ``Store._drop_link_twins``). A hook names every markdown file
+    staged: only the links are said there."""
     by_path = {doc.path: doc for doc in store.docs.values()}
-    for rel in sorted(store.only_paths):
+    for rel in sorted(store.named_alone):
         doc = by_path.get(rel)
         if by_hand and doc is not None and not doc.is_memory and doc.role in _ROLE_NAMES:
             _skip(store.shown(rel), f"{_ROLE_NAMES[doc.role]}, not a memory: backfill dates memories only")
-    for rel in sorted(store.only_paths - by_path.keys()):
+    for rel in sorted(store.named_alone - by_path.keys()):
         link = store.repo_root / rel
         if not link.is_symlink():
             if by_hand and link.is_file():
