@@ -435,6 +435,14 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
 
     found = list(stores.values())
     name_stores(found)
+    if found and not any(store._files for store in found):
+        # Leaving out a second store is the configuration's to do; leaving out every file of every
+        # store named (a glob mistyped, a folder renamed) would make each run pass, checking nothing.
+        store = found[0]
+        key = "include" if store.config.data.get("include") is not None else "exclude"
+        raise UsageError(f"{config_mod.where_is(store.config, (key,))}: include/exclude leave out every file of the "
+                         f"store whose root is {store.shown(store._repo_path(store.dir / store.root_name))}, the root "
+                         "too: nothing would be checked; correct the globs")
     for store in found:  # every command: what it judges or writes leaves these files out
         for folder, why in store.unlisted:
             say(f"{store.shown(store._repo_path(store.dir / folder))}: cannot list this folder ({why}): "

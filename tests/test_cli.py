@@ -745,6 +745,24 @@ def test_globs_that_leave_out_a_whole_store_leave_it_out(tmp_path, cli):
     assert result.exit_code == 2 and "leave out the whole store (`old-memory/**`)" in result.stderr
 
 
+@pytest.mark.parametrize("conf", ["include: ['notes/**/*.md']\n", "exclude: ['**']\n"])
+def test_globs_that_leave_out_every_store_named_are_an_error_not_a_pass(tmp_path, cli, conf):
+    """A mistyped include (or an exclude of everything) left out the only
+    store: every command passed, checking nothing, and CI stayed green."""
+    import subprocess
+
+    (tmp_path / "MEMORY.md").write_text("- [a](a.md)\n")
+    (tmp_path / "a.md").write_text("no frontmatter\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    assert cli("check", cwd=tmp_path).exit_code == 1  # MEM001: there is something to find
+    (tmp_path / ".memlint.yaml").write_text(conf)
+    for command in (["check"], ["check", "--format", "sarif"], ["health"], ["backfill", "--dry-run"]):
+        result = cli(*command, cwd=tmp_path)
+        assert result.exit_code == 2, (command, result.output)
+        assert (".memlint.yaml:1: include/exclude leave out every file of the store whose root is MEMORY.md"
+                in result.stderr), (command, result.stderr)
+
+
 def test_a_check_run_in_process_leaves_the_cycle_collector_on(make_store, cli):
     """The program turns Python's cycle collector off for a check (it ends
     with the check); memlint run in-process, as a library, must not leave
