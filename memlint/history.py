@@ -1259,6 +1259,27 @@ def _violations_through_renames(root: Path, since: str, paths: list[str], staged
     return found
 
 
+def first_commits(repo_root: Path, since: str, paths: list[str]) -> dict[str, str]:
+    """{path: the first commit after ``since`` (up to HEAD) that added a file
+    at that path} for those of ``paths`` (relative to the top of the work
+    tree) that one added; by name, renames not followed."""
+    if not paths:
+        return {}
+    root = Path(repo_root).resolve()
+    _, out, _ = _run(root, ["log", "--reverse", "--no-renames", "--diff-filter=A", "--format=%x00%H", "--name-only",
+                            "-z", "--end-of-options", f"{since}..HEAD", "--", *paths])
+    wanted, first, commit = set(paths), {}, None
+    for token in _decode(out).split("\0"):
+        # "\0HASH\0\nNAME\0NAME\0\0HASH\0...": each commit's names follow its hash, the first after a newline
+        if commit is None or not token:
+            commit = token or None
+            continue
+        name = token[1:] if token.startswith("\n") else token
+        if name in wanted:
+            first.setdefault(name, commit)
+    return first
+
+
 def merge_base(repo_root: Path, rev: str) -> tuple[str, bool]:
     """(where ``rev``'s history meets HEAD's, what ``git diff REV...HEAD``
     compares from; whether that is another commit than ``rev``): ``rev``

@@ -209,14 +209,42 @@ def test_since_and_staged_follow_a_committed_rename_to_a_staged_rewrite(tmp_path
     assert rewritten(findings, repo, "--staged", "--since", base) == [("memory/2024-01-05-deploy.md", 1, "MEM405")]
 
 
-def test_since_does_not_follow_a_rename_to_another_day(tmp_path, findings):
+def test_since_does_not_follow_a_rename_to_another_day(tmp_path, cli):
+    """Yesterday's log reused as today's is today's log from that commit on,
+    not yesterday's renamed: a rewrite after it is judged against the
+    version that commit gave it, not against yesterday's at REV."""
     repo = daily_logs(tmp_path)
     base = repo.head()
-    repo.mv("memory/2024-01-05.md", "memory/2024-01-06.md")  # yesterday's log reused as today's
+    repo.mv("memory/2024-01-05.md", "memory/2024-01-06.md")
     repo.commit("reuse", "2024-01-06T09:00:00+00:00")
+    reused = repo.head()
     repo.write("memory/2024-01-06.md", REWRITE)
     repo.commit("rewrite it", "2024-01-06T10:00:00+00:00")
-    assert rewritten(findings, repo, "--since", base) == []
+    result = cli("check", "--no-cache", "--select", "MEM405", "--since", base, repo.root)
+    assert f"memory/2024-01-06.md:1:1: MEM405 append-only file rewritten: lines 1-3 of its first ({reused[:7]}) " \
+           "version changed" in result.output
+    assert "`" + base not in result.output
+
+
+def test_since_judges_a_log_born_since_against_its_first_version(tmp_path, cli):
+    """A pull request's own log, committed and then rewritten in a later
+    commit of the pull request: `--since main` saw it only as added."""
+    repo = daily_logs(tmp_path)
+    base = repo.head()
+    repo.write("memory/2024-01-06.md", "- 09:00 deployed\n- 10:00 rolled back\n")
+    repo.commit("day two", "2024-01-06T18:00:00+00:00")
+    born = repo.head()
+    repo.write("memory/2024-01-06.md", "- 09:00 deployed\n- 11:00 appended\n")  # line 2 rewritten
+    repo.commit("day two, again", "2024-01-07T09:00:00+00:00")
+    repo.write("memory/2024-01-07.md", "- 09:00 a log of today\n")
+    repo.commit("day three", "2024-01-07T18:00:00+00:00")
+    repo.write("memory/2024-01-07.md", "- 09:00 a log of today\n- 10:00 appended, which is fine\n")
+    repo.commit("day three, more", "2024-01-07T19:00:00+00:00")
+    result = cli("check", "--no-cache", "--select", "MEM405", "--since", base, repo.root)
+    assert result.exit_code == 1
+    assert result.output == (
+        f"memory/2024-01-06.md:2:1: MEM405 append-only file rewritten: line 2 of its first ({born[:7]}) version "
+        "changed or deleted; restore it and add the correction at the end [append-only-rewritten]\n")
 
 
 # ---------------------------------------------------------------- 4. a merge being committed

@@ -12,7 +12,9 @@ one ``git diff`` for all logs; a log renamed keeping its date is followed
 to its old name, rewritten at once or in a later commit); with both, at REV
 against what is being committed (the commits since and the staged change as
 one: a commit that restores a rewritten log passes), and a log born since
-REV at its staged change against HEAD. A plain ``check``
+REV at its staged change against HEAD; with ``--since`` alone, a log born
+since REV (a pull request's own log) against the version the first commit
+that added it under its name gave it. A plain ``check``
 has no change to judge and stays quiet. Adding lines anywhere is fine; so is
 giving the last line its missing newline, changing only how lines end (LF
 to CRLF), or ticking a task done (``- [ ] deploy`` to ``- [x] deploy``; its
@@ -82,7 +84,8 @@ def check(store, options):
     history = git.require()
     if history is None:
         return
-    from memlint.history import HistoryError, append_only_violations, deleted_paths, existing_at, merge_base
+    from memlint.history import (HistoryError, append_only_violations, deleted_paths, existing_at, first_commits,
+                                 merge_base)
 
     by_path = {git.repo_path(doc): doc for doc in logs}
     prefix = store._repo_path(store.dir)
@@ -107,6 +110,7 @@ def check(store, options):
         named = ("HEAD" if since is None else f"`{store.since}`" if not moved
                  else f"`{store.since}` and HEAD's merge base ({since[:7]})")
         against = dict.fromkeys(found, named)
+        born_in: dict[str, str] = {}  # a log born since REV -> the commit that added it
         if store.staged or since is not None:  # a log deleted whole: every line of it is gone
             exempt = glob_matcher(store.settings.get("exempt") or ())
             def judged(paths):
@@ -121,17 +125,29 @@ def check(store, options):
                     gone.setdefault(path, None)
         else:
             gone = {}
-        if store.staged and since is not None:
-            # Judged against REV, a log born since then is all new: its
-            # staged rewrite is judged against HEAD, as without --since.
-            born = set(by_path) - existing_at(root, since, list(by_path)) - set(found)
+        # Judged against REV, a log born since then is all new.
+        born = set(by_path) - existing_at(root, since, list(by_path)) - set(found) if since is not None else set()
+        if store.staged and born:
+            # Its staged rewrite is judged against HEAD, as without --since.
             for path, lines in append_only_violations(root, sorted(born), follow=follow, under=under).items():
                 found[path], against[path] = lines, "HEAD"
+        elif born:
+            # Its rewrites since (a branch's logs, written, then rewritten
+            # before the pull request's check) are judged against the
+            # version the first commit that added it under this name gave it.
+            born_in = first_commits(root, since, sorted(born))
+            by_birth: dict[str, list[str]] = {}
+            for path, commit in born_in.items():
+                by_birth.setdefault(commit, []).append(path)
+            for commit, paths in by_birth.items():
+                for path, lines in append_only_violations(root, paths, commit, follow=follow, under=under).items():
+                    found[path], against[path] = lines, f"first ({commit[:7]})"
         # A dated name whose frontmatter makes it a memory (a decision record)
         # before and after the change is edited as memories are, not rewritten
         # as a log is; a log that only now says `status:` is still a log.
         for path in [path for path in found if declares_memory(by_path[path])]:
-            if _memory_at(root, "HEAD" if against[path] == "HEAD" else since or "HEAD", path) is not False:
+            then = "HEAD" if against[path] == "HEAD" else born_in.get(path) or since or "HEAD"
+            if _memory_at(root, then, path) is not False:
                 del found[path]
         for path in [path for path, source in gone.items() if _memory_at(root, source or "HEAD", path)]:
             del gone[path]
