@@ -216,7 +216,7 @@ def _store_around(target: Path, stores) -> list:
     if any(target.is_relative_to(store.dir) for store in stores):
         return []
     from memlint import config as config_mod
-    from memlint.store import Store
+    from memlint.store import Store, walks_into
 
     try:
         conf = config_mod.load(config_mod.find_config_file(target.parent))
@@ -250,7 +250,7 @@ def _read_by_store(output: Path, stores) -> tuple:
             continue
         rel = target.relative_to(store.dir).as_posix()
         # (as the store lists its files: a markdown name, in a folder it walks into, that its globs keep)
-        if target.name.endswith(".md") and _walks_into(store.dir, target.parent) and store.chooses(rel):
+        if target.name.endswith(".md") and walks_into(store.dir, target.parent) and store.chooses(rel):
             return store, rel
     return None, None
 
@@ -329,7 +329,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     holds) instead of the working tree. ``cache`` uses memlint.cache.
     """
     from memlint import config as config_mod
-    from memlint.store import Store, _find_git_root, discover
+    from memlint.store import Store, _find_git_root, _IndexTree, discover, sparse_index, walks_into
 
     paths = [Path(p) for p in (paths or (".",))]
     for p in paths:
@@ -346,6 +346,18 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             configs[found] = config_mod.load(found)
         return configs[found]
 
+    indexes: dict = {}  # repository top -> its index when a staged run finds stores there too, else None
+
+    def index_for(folder: Path):
+        """Where a run judging the commit finds stores besides the work
+        tree: the index of a sparse checkout, which leaves some out of it."""
+        if not staged:
+            return None
+        top = _find_git_root(folder.absolute())
+        if top not in indexes:
+            indexes[top] = sparse_index(top) if top is not None else None
+        return indexes[top]
+
     stores: dict[tuple[Path, str], Store] = {}
 
     def store_at(key):
@@ -361,28 +373,30 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     for p in paths:
         if p.is_dir():
             conf = config_for(p)
-            found = discover(p, conf, staged=staged)
+            found = discover(p, conf, index=index_for(p))
             if not found and conf.root is not None:
                 raise UsageError(f"{p}: not the memory store {config_mod.where_is(conf, ('root',))} names (root: {conf.data['root']}), nor a "
                                  f"folder above it; a store of its own needs a .memlint.yaml of its own there")
-            key = _enclosing_store(p, conf, found, staged)
+            key = _enclosing_store(p, conf, found, index_for(p))
             if key is not None:  # a folder inside a store: judged as a file in it is, in that store
                 store = store_at(key)
                 inside = store._repo_path(p.resolve()) + "/"
                 files_named.setdefault(key, set()).update(
                     path for path in (store._repo_path(store.dir / f.rel) for f in store._files) if path.startswith(inside))
                 for own in found:  # a store below it the outer one does not walk into (a hidden folder, a submodule)
-                    if own != key and not _walks_into(key[0], own[0]):
+                    if own != key and not walks_into(key[0], own[0]):
                         store_at(own)
                         named_whole.add(own)
                 continue
             if not found:
-                held = discover(p, conf, staged=True)  # (none when staged: looked for there already)
-                if held:  # a sparse checkout leaves it out of the work tree
-                    folder = _shown_folder(held[0][0])
-                    raise UsageError(f"{p}: no memory store in the work tree, but git's index holds one, {folder} (a "
-                                     f"sparse checkout leaves it out): `git sparse-checkout add {folder}` to check "
-                                     "it, or --staged to judge it as committed")
+                index = _IndexTree(p)  # (only now: a message)
+                held = [(folder, name) for folder, name in discover(p, conf, index=index)
+                        if index.left_out(folder / name)]
+                if held:
+                    folder, name = held[0]
+                    raise UsageError(f"{p}: no memory store in the work tree: the sparse checkout leaves out "
+                                     f"{_shown_folder(folder)} ({index.left_out(folder / name)} brings it in; "
+                                     "`memlint check --staged` judges it as committed)")
                 raise UsageError(
                     f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content, "
                     "also in .claude/memory); "
@@ -394,7 +408,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
         else:
             folder = p.absolute().parent
             if folder not in owners:  # the hook names many files of few folders: each folder looked up once
-                owners[folder] = _store_of_file(p, config_for(folder), staged=staged)
+                owners[folder] = _store_of_file(p, config_for(folder), index=index_for(folder))
             key = owners[folder]
             if key is None:
                 continue  # a markdown file outside any store: nothing to judge
@@ -492,7 +506,7 @@ def _shown_folder(folder: Path) -> str:
         return str(folder)
 
 
-def _enclosing_store(folder: Path, conf, found: list, staged: bool = False) -> tuple | None:
+def _enclosing_store(folder: Path, conf, found: list, index=None) -> tuple | None:
     """The store a folder named on the command line (or the folder memlint
     runs in) lies inside, strictly, as a check of the whole repository finds
     it: its files are judged there, even when the folder has a root index of
@@ -500,7 +514,7 @@ def _enclosing_store(folder: Path, conf, found: list, staged: bool = False) -> t
     a folder above the stores ``found`` in it, and outside git, where each
     file's store is its nearest (``_store_of_file``): those in it are their own."""
     if not found:  # no store in it: the one it is in, if any
-        return _store_of_file(folder / "_", conf, staged=staged)
+        return _store_of_file(folder / "_", conf, index=index)
     here = folder.resolve()  # `team/sub/..` and a link to a folder of the store name the folder itself
     if conf.root is not None:  # the one store the configuration names
         top = found[0][0].resolve()
@@ -510,24 +524,11 @@ def _enclosing_store(folder: Path, conf, found: list, staged: bool = False) -> t
     if _find_git_root(here) is None:
         return None
     # (not a map of content above it: a check of the repository finds the store roots below it instead)
-    key = _store_of_file(here / "_", conf, maps=False)
+    key = _store_of_file(here / "_", conf, maps=False, index=index)
     return key if key is not None and key[0] != here else None
 
 
-def _walks_into(outer: Path, folder: Path) -> bool:
-    """Whether the store in ``outer`` lists the files of ``folder``, below it:
-    no hidden or skipped folder on the way, nor a repository of its own."""
-    from memlint.store import SKIP_DIRS
-
-    try:
-        parts = folder.relative_to(outer).parts
-    except ValueError:
-        return False
-    return not any(part.startswith(".") or part in SKIP_DIRS or os.path.lexists(outer.joinpath(*parts[:i + 1], ".git"))
-                   for i, part in enumerate(parts))
-
-
-def _store_of_file(path: Path, conf, maps: bool = True, staged: bool = False):
+def _store_of_file(path: Path, conf, maps: bool = True, index=None):
     """The store a file named on the command line belongs to, as a check of
     the whole repository finds it (the pre-commit hook names files, CI the
     repository): the outermost folder above it with a root index whose walk
@@ -538,18 +539,18 @@ def _store_of_file(path: Path, conf, maps: bool = True, staged: bool = False):
     from memlint.store import SKIP_DIRS, _find_git_root, discover
 
     if conf.root is not None:
-        found = discover(path.parent, conf, staged=staged)
+        found = discover(path.parent, conf, index=index)
         return found[0] if found else None
     folder = path.absolute().parent
     top = _find_git_root(folder)
     store = moc = None
     for candidate in (folder, *folder.parents):
-        name = is_store_root(candidate)
+        name = is_store_root(candidate) or (index.root_of(candidate, maps=False) if index is not None else None)
         if name:
             store = (candidate.resolve(), name)
             if top is None:
                 break
-        if moc is None and is_moc_root(candidate):
+        if moc is None and (is_moc_root(candidate) or index is not None and index.root_of(candidate, maps=True)):
             moc = (candidate.resolve(), "INDEX.md")
         if candidate == top:
             break

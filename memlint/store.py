@@ -1426,7 +1426,8 @@ def _read_blobs(repo_root: Path, blobs: set[str]) -> dict[str, bytes]:
 HIDDEN_STORE_FOLDERS = (".claude/memory",)
 
 
-def discover(path: Path, config: Config, *, maps: bool = True, staged: bool = False) -> list[tuple[Path, str]]:
+def discover(path: Path, config: Config, *, maps: bool = True, index: "_IndexTree | None" = None
+             ) -> list[tuple[Path, str]]:
     """Find the stores at or under ``path``: (folder, root file name) pairs.
 
     A configured ``root`` names the one store, found from a folder inside
@@ -1437,24 +1438,20 @@ def discover(path: Path, config: Config, *, maps: bool = True, staged: bool = Fa
     ``INDEX.md`` in ``path`` itself, is the store; and so, then, is a store
     in one of ``path``'s HIDDEN_STORE_FOLDERS (not walked: hidden).
 
-    ``staged`` (a run judging the commit, which reads the git index): where
-    the work tree holds no store, or not the configured root, the stores are
-    looked for among the files of the index, as a sparse checkout leaves a
-    store out of the work tree while the commit still holds it.
+    ``index``: in a run judging the commit in a sparse checkout
+    (``sparse_index``), the files of git's index, where the stores the
+    sparse patterns leave out of the work tree are found too.
     """
     if config.root is not None:
         root, named, at = config.root, config.data["root"], where_is(config, ("root",))
         if root.is_dir():
             raise ConfigError(f"{at}: root {named!r} is a folder: name the root index in it (root: path/to/MEMORY.md)")
-        if not root.is_file():
-            held = not os.path.lexists(root) and _IndexTree(root.parent).is_file(root)
-            if not held:
-                raise ConfigError(f"{at}: root {named!r} does not exist")
-            if not staged:  # a sparse checkout leaves it out of the work tree; the commit holds it
-                folder = os.path.relpath(root.parent)
-                raise ConfigError(f"{at}: root {named!r} is not in the work tree, but git's index holds it (a sparse "
-                                  f"checkout leaves it out): `git sparse-checkout add {folder}` to check it, or "
-                                  "--staged to judge it as committed")
+        if not root.is_file() and not (index is not None and not os.path.lexists(root) and index.is_file(root)):
+            left_out = _IndexTree(root.parent).left_out(root) if not os.path.lexists(root) else None
+            raise ConfigError(f"{at}: root {named!r} " + (
+                f"is not in the work tree: the sparse checkout leaves it out ({left_out} brings it in; "
+                "`memlint check --staged` judges it as committed)" if left_out
+                else "does not exist"))
         if root.suffix.lower() != ".md":
             raise ConfigError(f"{at}: root {named!r} is not a markdown file: name the root index (root: path/to/MEMORY.md)")
         path, folder = path.resolve(), root.parent.resolve()
@@ -1463,8 +1460,12 @@ def discover(path: Path, config: Config, *, maps: bool = True, staged: bool = Fa
         return [(root.parent, root.name)]
     path = path.resolve()
     found = _find_roots(path, _OnDiskTree(), maps)
-    if not found and staged:
-        found = _find_roots(path, _IndexTree(path), maps)
+    if index is not None:
+        # Those on disk and those of the index, less a store inside another that walks into it
+        # (with sparse patterns that keep only a store's subfolder, its topic index is on disk).
+        found = sorted(set(found) | set(_find_roots(path, index, maps)))
+        found = [(folder, name) for folder, name in found
+                 if not any(outer != folder and walks_into(outer, folder) for outer, _ in found)]
     return found
 
 
@@ -1523,27 +1524,33 @@ class _OnDiskTree:
 
 class _IndexTree:
     """The files of git's index (what the next commit holds) as folders, for
-    ``_find_roots``: empty outside git, or where git cannot list them."""
+    ``_find_roots``, and which of them a sparse checkout leaves out of the
+    work tree (git's skip-worktree bit): empty outside git, in a bare
+    "dotfiles" repository (no .git folder above), or where git cannot list them."""
 
     def __init__(self, start: Path):
         start = start.absolute()
-        self.top = _find_git_root(next((p for p in (start, *start.parents) if p.exists()), start))
+        top = _find_git_root(next((p for p in (start, *start.parents) if p.exists()), start))
+        self.top = top.resolve() if top is not None else None
         self.files: dict[str, set[str]] = {}
         self.folders: dict[str, set[str]] = {}
+        self.skipped: set[str] = set()  # repo paths
         if self.top is None:
             return
-        self.top = self.top.resolve()
         from memlint import gitrun
 
         try:
-            status, out, _ = gitrun.run(self.top, ["ls-files", "-z", "--full-name"])
+            status, out, _ = gitrun.run(self.top, ["ls-files", "-t", "-z", "--full-name"])
         except OSError:
             return
         if status != 0:
             return
-        for path in os.fsdecode(out).split("\0"):
+        for entry in os.fsdecode(out).split("\0"):
+            tag, _, path = entry.partition(" ")  # "H path", "S path" (skip-worktree)...
             if not path:
                 continue
+            if tag == "S":
+                self.skipped.add(path)
             folder, _, name = path.rpartition("/")
             self.files.setdefault(folder, set()).add(name)
             while folder:
@@ -1575,6 +1582,46 @@ class _IndexTree:
             return False
         folder, _, name = rel.rpartition("/")
         return name in self.files.get(folder, ())
+
+    def left_out(self, path: Path) -> str | None:
+        """How to bring ``path``'s folder into the work tree, when the sparse
+        checkout leaves the file out: a command to run as it is, here."""
+        rel = self._rel(path)
+        if rel is None or rel not in self.skipped:
+            return None
+        import shlex
+
+        folder = rel.rpartition("/")[0] or "."
+        here = os.path.relpath(self.top)
+        # From the top: non-cone patterns are added only there, and are the top's paths in either mode
+        return f"`git {'' if here == '.' else '-C ' + shlex.quote(here) + ' '}sparse-checkout add {shlex.quote(folder)}`"
+
+
+def sparse_index(folder: Path) -> _IndexTree | None:
+    """The index of ``folder``'s repository when it is a sparse checkout
+    (``core.sparseCheckout``), for ``discover``; else None, at the cost of
+    one ``git config``."""
+    top = _find_git_root(folder.absolute())
+    if top is None:
+        return None
+    from memlint import gitrun
+
+    try:
+        status, out, _ = gitrun.run(top, ["config", "--bool", "core.sparseCheckout"])
+    except OSError:
+        return None
+    return _IndexTree(top) if status == 0 and out.strip() == b"true" else None
+
+
+def walks_into(outer: Path, folder: Path) -> bool:
+    """Whether the store in ``outer`` lists the files of ``folder``, below it:
+    no hidden or skipped folder on the way, nor a repository of its own."""
+    try:
+        parts = folder.relative_to(outer).parts
+    except ValueError:
+        return False
+    return not any(part.startswith(".") or part in SKIP_DIRS or os.path.lexists(outer.joinpath(*parts[:i + 1], ".git"))
+                   for i, part in enumerate(parts))
 
 
 def load_stores(path: Path, config: Config, *, preset: str | None = None, today: date | None = None) -> list[Store]:

@@ -488,8 +488,48 @@ def test_a_store_a_sparse_checkout_leaves_out_is_judged_from_the_index_at_a_comm
     assert codes(cli, "--scope", "file", "--", "docs/guide.md", env=committing) == []
     plain = cli("check")
     assert plain.exit_code == 2
-    assert "git's index holds" in plain.stderr and "`git sparse-checkout add memory`" in plain.stderr
+    assert "the sparse checkout leaves" in plain.stderr and "(`git sparse-checkout add memory` brings it in" in plain.stderr
     assert "Traceback" not in plain.stderr
+    backfill = cli("backfill", "--staged")
+    assert backfill.exit_code == 2 and "memory: not in the work tree" in backfill.stderr
+
+
+def test_a_sparse_checkouts_stores_are_those_of_the_index_and_of_the_work_tree(repo, cli, monkeypatch):
+    """A store on disk that is not the commit's (an untracked .claude/memory),
+    a second store checked out, a subfolder of the store kept on disk by
+    non-cone patterns: none hides the store the index holds, and a file
+    added with `git add --sparse` is judged in it by the per-file hooks."""
+    _sparse_repo(repo)
+    monkeypatch.chdir(repo)
+    committing = {"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo / ".git" / "index")}
+    write_files(repo, {".claude/memory/MEMORY.md": "# mine\n"})  # untracked: not the commit's
+    assert codes(cli, env=committing) == [("memory/b.md", 4, "MEM003")]
+    write_files(repo, {"memory/c.md": NOFM})
+    git(repo, "add", "--sparse", "memory/c.md")
+    assert codes(cli, "--scope", "file", "--", "memory/c.md", env=committing) == [("memory/c.md", 1, "MEM001")]
+    git(repo, "rm", "-q", "--cached", "--sparse", "memory/c.md")
+    git(repo, "sparse-checkout", "disable")
+    write_files(repo, {"memory/sub/MEMORY.md": "# Sub\n- [B](../b.md)\n"})
+    git(repo, "add", "memory/sub")
+    git(repo, "commit", "-qm", "a topic index of its own folder")
+    git(repo, "sparse-checkout", "set", "--no-cone", "/docs/", "/memory/sub/")
+    assert not (repo / "memory" / "MEMORY.md").exists() and (repo / "memory" / "sub" / "MEMORY.md").exists()
+    # memory/ is the store, memory/sub/MEMORY.md a topic index in it (it links b.md): as in a full checkout
+    assert codes(cli, env=committing) == [("memory/b.md", 4, "MEM003"), ("memory/sub/MEMORY.md", 1, "MEM201")]
+
+
+def test_without_a_sparse_checkout_a_root_deleted_on_disk_is_no_store_as_before(repo, cli, monkeypatch):
+    """Not a sparse checkout: a root deleted from the work tree is said to
+    be missing, with no word of sparse checkouts, and a staged run does not
+    look for stores in the index."""
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD})
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "init")
+    (repo / "memory" / "MEMORY.md").unlink()
+    monkeypatch.chdir(repo)
+    for args in ((), ("--staged",)):
+        result = cli("check", *args)
+        assert result.exit_code == 2 and "no memory store found" in result.stderr and "sparse" not in result.stderr
 
 
 def test_a_staged_run_still_finds_no_store_where_the_index_has_none_either(repo, cli, monkeypatch):

@@ -84,6 +84,8 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
         git = GitDates(store, staged=staged)
         where = store.shown(store._repo_path(store.dir))  # as findings name it; the top of a repository by its folder
         where = _shown_folder(store.dir) if where in ("", ".") else where
+        if not store.dir.is_dir():  # found in git's index alone: a sparse checkout leaves it out of the work tree
+            raise UsageError(f"{where}: not in the work tree (the sparse checkout leaves it out): no file to date")
         if git.history is None:
             raise UsageError(f"{where}: {store.history_problem or 'no git history'}: backfill takes its dates from git")
         if git.shallow:
