@@ -133,6 +133,9 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
     new_fm_lines = _edit_lines(lines[start + 1:end], plan, "\r" if crlf else "")
     added = {**plan.fill, **plan.insert, **plan.fill_metadata}
     new_text = None
+    over = _over_limit(new_fm_lines) if new_fm_lines is not None else None
+    if over:
+        return Outcome(data, unknown=tuple(unknown), skipped=over)
     if new_fm_lines is not None:
         candidate = "\n".join([*lines[:start + 1], *new_fm_lines, *lines[end:]])
         if _same_fields(candidate, original_fm, plan, ruamel=ruamel_refuses is None):
@@ -144,6 +147,9 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
         if dumped is not None and not _keeps_comments(original_fm, dumped):
             return Outcome(data, unknown=tuple(unknown),
                            skipped="a rewrite of this frontmatter would lose a comment: add the dates by hand")
+        over = _over_limit(dumped.split("\n")) if dumped is not None else None
+        if over:
+            return Outcome(data, unknown=tuple(unknown), skipped=over)
         if dumped is not None:
             fm_lines = dumped.split("\n")
             if crlf:
@@ -159,6 +165,18 @@ def add_dates(data: bytes, dates: dict[str, date | None], *, create_block: bool,
     return Outcome(_encode(new_text, bom), tuple(order), tuple(unknown), skipped=said)
 
 
+def _over_limit(fm_lines: list[str]) -> str | None:
+    """Why frontmatter of these lines would not be read (longer than the
+    frontmatter memlint reads), or None."""
+    from memlint.frontmatter_yaml import MAX_FRONTMATTER_CHARS
+
+    size = len("\n".join(line.rstrip("\r") for line in fm_lines))  # as check counts it
+    if size <= MAX_FRONTMATTER_CHARS:
+        return None
+    return (f"with the dates its frontmatter would be {size} characters, over the {MAX_FRONTMATTER_CHARS} memlint "
+            "reads (MEM002): not written; shorten it first")
+
+
 def _encode(text: str, bom: bool) -> bytes:
     return (BOM if bom else b"") + text.encode("utf-8")
 
@@ -168,8 +186,11 @@ def _edit_lines(fm_lines: list[str], plan: _Plan, cr: str) -> list[str] | None:
     if an empty key is written in a form this does not recognise."""
     out = list(fm_lines)
     top = _top_indent(out)  # a frontmatter indented as a whole keeps its indentation
+    # Where YAML reads each key: a line inside a multi-line string may look like `created:` too.
+    key_rows = _key_rows(out) if plan.fill or plan.fill_metadata else {}
     for name, value in plan.fill.items():
-        if not _fill(out, range(len(out)), top, name, value):
+        rows = [key_rows[(name,)]] if (name,) in key_rows else range(len(out))
+        if not _fill(out, rows, top, name, value):
             return None
     if plan.fill_metadata:
         children = _metadata_children(out, top)
@@ -177,10 +198,38 @@ def _edit_lines(fm_lines: list[str], plan: _Plan, cr: str) -> list[str] | None:
             return None
         indent, rows = children
         for name, value in plan.fill_metadata.items():
-            if not _fill(out, rows, indent, name, value):
+            where = key_rows.get(("metadata", name))
+            if not _fill(out, [where] if where in rows else rows, indent, name, value):
                 return None
     out.extend(f"{top}{name}: {value}{cr}" for name, value in plan.insert.items())
     return out
+
+
+def _key_rows(fm_lines: list[str]) -> dict[tuple[str, ...], int]:
+    """The row of each top-level key, and of each key directly under
+    ``metadata:`` (``("metadata", name)``), as YAML reads the frontmatter;
+    {} where it cannot."""
+    from memlint.frontmatter_yaml import _yaml_loader
+
+    # YAML alone breaks lines at these: a space each keeps every row where the file has it
+    text = "\n".join(line.rstrip("\r") for line in fm_lines).translate({0x0D: " ", 0x85: " ", 0x2028: " ", 0x2029: " "})
+    yaml, loader = _yaml_loader()
+    try:
+        root = yaml.compose(text, Loader=loader)
+    except Exception:  # PyYAML's errors share no base class with RecursionError and the rest
+        return {}
+    rows: dict[tuple[str, ...], int] = {}
+
+    def take(mapping, path: tuple[str, ...]) -> None:
+        for key, value in mapping.value:
+            if isinstance(key, yaml.ScalarNode):
+                rows.setdefault((*path, key.value), key.start_mark.line)
+                if not path and key.value == "metadata" and isinstance(value, yaml.MappingNode):
+                    take(value, ("metadata",))
+
+    if isinstance(root, yaml.MappingNode):
+        take(root, ())
+    return rows
 
 
 def _top_indent(lines: list[str]) -> str:
@@ -214,9 +263,10 @@ def _fill(out: list[str], rows, indent: str, name: str, value: str) -> bool:
 
 def _more_indented_follows(lines: list[str], i: int, indent: int) -> bool:
     """Whether a line indented deeper than ``indent`` comes after ``lines[i]``
-    before the next line that is not blank (a block scalar's content)."""
+    before the next line that is not blank (a block scalar's content). A
+    line of spaces alone is blank: YAML reads it as an empty line, not content."""
     for line in lines[i + 1:]:
-        if not line.rstrip("\r"):
+        if not line.rstrip("\r").strip(" "):
             continue
         return len(line) - len(line.lstrip(" \t")) > indent
     return False
@@ -293,8 +343,8 @@ def _same_fields(new_text: str, old_fm_text: str, plan: _Plan, *, ruamel: bool =
         return False
     start, end = parsed.frontmatter_lines
     new_fm_text = "\n".join(line.rstrip("\r") for line in new_text.split("\n")[start:end - 1])
-    old, _ = markdown.load_yaml(old_fm_text + "\n", 1)
-    new, error = markdown.load_yaml(new_fm_text + "\n", 1)
+    old, _ = _load_yaml(old_fm_text)
+    new, error = _load_yaml(new_fm_text)
     old = old or {}
     if error is not None or not isinstance(new, dict):
         return False
@@ -313,6 +363,14 @@ def _same_fields(new_text: str, old_fm_text: str, plan: _Plan, *, ruamel: bool =
     except Exception:
         return False
     return hasattr(loaded, "keys") and list(loaded.keys()) == list(new)
+
+
+def _load_yaml(fm_text: str):
+    """``load_yaml`` of frontmatter with its final newline, but for one at
+    memlint's size limit, which that newline would put over it."""
+    from memlint.frontmatter_yaml import MAX_FRONTMATTER_CHARS
+
+    return markdown.load_yaml(fm_text + "\n" if len(fm_text) < MAX_FRONTMATTER_CHARS else fm_text, 1)
 
 
 def _check(new_text: str, old_text: str) -> None:

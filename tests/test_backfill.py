@@ -132,13 +132,56 @@ def test_a_filled_line_keeps_its_crlf(empty):
 
 
 def test_a_block_scalar_with_more_indented_lines_is_not_taken_for_an_empty_value():
-    # `|` then an indented line: its value (here a blank one) runs on; the date
-    # line alone is not what the key holds, so no plain one-line fill is made.
+    # `|` then an indented line: its value runs on; the date line alone is not
+    # what the key holds, so no plain one-line fill is made. A line of spaces
+    # alone is an empty line, in the block or not: the fill stands.
     from memlint.backfill import _edit_lines, _Plan
 
     plan = _Plan(fill={"created": "2024-01-10"})
-    assert _edit_lines(["name: a", "created: |", "  ", "x: 1"], plan, "") is None
-    assert _edit_lines(["name: a", "created: |", "", "x: 1"], plan, "") == ["name: a", "created: 2024-01-10", "", "x: 1"]
+    assert _edit_lines(["name: a", "created: |", "  ", "  more", "x: 1"], plan, "") is None
+    for blank in ("", "  "):
+        assert _edit_lines(["name: a", "created: |", blank, "x: 1"], plan, "") == ["name: a", "created: 2024-01-10",
+                                                                                  blank, "x: 1"]
+
+
+def test_an_empty_block_scalar_followed_by_a_line_of_spaces_changes_that_line_only():
+    # The line of spaces was taken for the block's content: ruamel rewrote the whole frontmatter
+    # (`  - x` became `- x`, `description:   spaced` lost its spaces).
+    old = b"---\nname: a\ntags:\n  - x\ndescription:   spaced\ncreated: |\n  \n---\nBody\n"
+    out = add_dates(old, BOTH, create_block=False)
+    assert out.skipped is None
+    assert out.data == old.replace(b"created: |\n  \n", b"created: 2024-01-10\n  \nlast_verified: 2024-02-20\n")
+
+
+@pytest.mark.parametrize("before, after", [
+    ('description: "x\ncreated:\n  y"\ncreated:\n', 'description: "x\ncreated:\n  y"\ncreated: 2024-01-10\n'),
+    ("description: 'x\ncreated: ~\n  y'\ncreated: ~\n", "description: 'x\ncreated: ~\n  y'\ncreated: 2024-01-10\n"),
+    ('metadata:\n  note: "x\n  created:\n  y"\n  created:\n',
+     'metadata:\n  note: "x\n  created:\n  y"\n  created: 2024-01-10\n'),
+])
+def test_a_line_inside_a_quoted_string_that_looks_like_the_key_is_not_filled(before, after):
+    # The line inside the string was filled, the check refused it, and the rewrite folded the string into one line.
+    out = add_dates(f"---\nname: a\n{before}---\nBody\n".encode(), {"created": JAN}, create_block=False)
+    assert out.skipped is None and out.data == f"---\nname: a\n{after}---\nBody\n".encode()
+
+
+def test_a_frontmatter_the_dates_would_take_past_the_read_limit_says_so():
+    from memlint.frontmatter_yaml import MAX_FRONTMATTER_CHARS
+    from memlint.markdown import parse
+
+    dates = "\ncreated: 2024-01-10\nlast_verified: 2024-02-20"
+    head = "name: a\ndescription: "
+
+    def frontmatter(size: int) -> bytes:  # of `size` characters once dated
+        return f"---\n{head}{'x' * (size - len(head) - len(dates))}\n---\nBody\n".encode()
+
+    over = add_dates(frontmatter(MAX_FRONTMATTER_CHARS + 1), BOTH, create_block=False)
+    assert not over.changed and over.skipped == (
+        f"with the dates its frontmatter would be {MAX_FRONTMATTER_CHARS + 1} characters, over the "
+        f"{MAX_FRONTMATTER_CHARS} memlint reads (MEM002): not written; shorten it first")
+    at_limit = add_dates(frontmatter(MAX_FRONTMATTER_CHARS), BOTH, create_block=False)
+    assert at_limit.added == ("created", "last_verified") and at_limit.skipped is None
+    assert parse(at_limit.data.decode()).frontmatter_error is None  # check reads it
 
 
 def test_a_comment_after_an_empty_quoted_value_keeps_its_gap():
