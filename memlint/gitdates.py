@@ -149,8 +149,11 @@ class GitDates:
     def content_changed(self, docs) -> dict[str, date]:
         """{repo path: the day each of ``docs`` last changed in more than its
         date lines}, for those git dates: a commit that only writes dates (as
-        ``memlint backfill``'s) is no change, as for MEM404, nor is a move.
-        One ``git log -p`` of the commits that last changed them (a file
+        ``memlint backfill``'s) is no change, as for MEM404, nor is a move;
+        in a staged run, nor is the commit being made where it writes dates
+        only (one ``git diff --cached`` of the files it edits). A file never
+        changed since it was added needs no patch: its last commit's day.
+        One ``git log -p`` of the commits that last changed the others (a file
         renamed since keeps that day: its name there was another), and one of
         the history of those whose last change was only dates; a file a move
         made before that is followed to its older names as MEM404 follows it.
@@ -166,11 +169,17 @@ class GitDates:
         last: dict[str, str] = {}  # path -> the commit that last changed it, when not known
         added: dict[str, str] = {}  # and the one that added it
         out: dict[str, date] = {}
-        for doc in docs:
-            path, found = self.repo_path(doc), self.of(doc)
-            if found.changed_commit in (None, STAGED):
+        dated = [(self.repo_path(doc), self.of(doc)) for doc in docs]
+        dates_only = self._staged_dates_only([path for path, found in dated
+                                              if found.changed_commit == STAGED and found.created_commit != STAGED])
+        for path, found in dated:
+            if path in dates_only:  # the commit being made writes dates only: what HEAD holds says when it changed
+                committed = history.dates(path)
+                found = DocDates(committed.created.date(), committed.changed.date(), committed.created_commit,
+                                 committed.changed_commit)
+            if found.changed_commit in (None, STAGED) or found.changed_commit == found.created_commit:
                 if found.changed is not None:
-                    out[path] = found.changed  # staged: a change being made today
+                    out[path] = found.changed  # staged: a change being made today; or its birth: no patch to read
                 continue
             # Kept with the commits the day was read from: at one HEAD, a rename in the index
             # or a merge being made give a path another history.
@@ -225,6 +234,22 @@ class GitDates:
         self.store.keep("content-changed", (key, {**known, **{path: (last[path], added[path], out[path])
                                                               for path in last}}))
         return out
+
+    def _staged_dates_only(self, paths: list[str]) -> set[str]:
+        """Of ``paths`` (files the index edits, none new there), those whose
+        staged change writes date lines only (backfill's, staged): no change
+        of what they say, as MEM404 judges the index. One ``git diff --cached``."""
+        if not paths:
+            return set()
+        from memlint import history as history_mod
+
+        wanted = set(paths)
+        spec = sorted(wanted) if len(wanted) <= _MAX_PATH_ARGS else self._store_spec()
+        _, out, _ = history_mod._run(self.history.repo_root, ["diff", "--cached", "--no-renames", *_PATCH_OPTIONS,
+                                                              "--", *spec])
+        says_more = _says_more(self.store.settings.get("date-fields") or ())
+        patches = [patch for patch in _patches(history_mod._decode(out)) if patch.path in wanted]
+        return {patch.path for patch in patches if not patch.born and not says_more(patch)}
 
     @cached_property
     def first_commits(self) -> frozenset[str]:

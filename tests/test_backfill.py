@@ -746,3 +746,56 @@ def test_the_backfill_hook_started_with_no_file_staged_dates_none(repo, cli):
     # by hand (no hook), or named, the same store is dated as ever
     assert cli("backfill", "--dry-run", cwd=repo.root).output != ""
     assert cli("backfill", "--dry-run", "memory/a.md", cwd=repo.root, env=hook).output != ""
+
+
+def test_a_staged_run_gives_no_last_verified_to_edits_not_staged(tmp_path, cli):
+    # `backfill --staged` wrote b.md's last commit's day into a file whose edit was not staged:
+    # neither that commit nor the one being made holds what it says now.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("memory/MEMORY.md", "# I\n")
+    for name in ("staged", "unstaged", "both"):
+        repo.write(f"memory/{name}.md", f"---\nname: {name}\n---\nOld.\n")
+    repo.commit("add", D1)
+    repo.write("memory/staged.md", repo.read("memory/staged.md") + "Staged.\n")
+    repo.write("memory/unstaged.md", repo.read("memory/unstaged.md") + "Not staged.\n", add=False)
+    repo.write("memory/both.md", repo.read("memory/both.md") + "Staged.\n")
+    repo.write("memory/both.md", repo.read("memory/both.md") + "Then more, not staged.\n", add=False)
+    result = cli("backfill", "--staged", "--today", "2024-06-01", repo.root / "memory")
+    assert result.exit_code == 1
+    assert result.output.splitlines() == ["memory/both.md: added created: 2024-01-10",
+                                          "memory/staged.md: added created: 2024-01-10, last_verified: 2024-06-01",
+                                          "memory/unstaged.md: added created: 2024-01-10"]
+    for name in ("both", "unstaged"):
+        assert (f"memlint: memory/{name}.md: has changes not staged, so the commit being made has no date for "
+                "last_verified; stage them first (`git add`)") in result.stderr
+    # at a commit, pre-commit has stashed what is not staged: the file is what the commit holds, dated today
+    repo.run("checkout", "--", "memory/both.md")
+    hook = cli("backfill", "--today", "2024-06-01", "memory/both.md", cwd=repo.root,
+               env={"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo.root / ".git" / "index")})
+    assert hook.exit_code == 1 and hook.stderr == ""
+    assert repo.read("memory/both.md") == "---\nname: both\ncreated: 2024-01-10\nlast_verified: 2024-06-01\n---\nOld.\nStaged.\n"
+
+
+@pytest.mark.parametrize("stage", [False, True])
+def test_last_verified_is_the_last_change_of_content_not_a_commit_that_wrote_dates(tmp_path, cli, stage):
+    # `backfill --fields created`, committed, then `backfill` wrote that commit's day: the result
+    # hung on how many runs it took. Staged (the hook at that commit), the commit being made wrote only dates.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("memory/MEMORY.md", "# I\n")
+    repo.write("memory/a.md", "---\nname: a\n---\nA.\n")
+    repo.commit("add", D1)
+    repo.write("memory/a.md", "---\nname: a\n---\nA, changed.\n")
+    repo.commit("change", D2)
+    assert cli("backfill", "--fields", "created", repo.root / "memory").exit_code == 1
+    repo.add("memory/a.md")
+    if not stage:
+        repo.commit("dates only", D3)
+    result = cli("backfill", *(["--staged", "--today", "2024-06-01"] if stage else []), repo.root / "memory")
+    assert result.exit_code == 1 and result.stderr == ""
+    assert repo.read("memory/a.md") == "---\nname: a\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n---\nA, changed.\n"
+    # one run of both fields writes the same
+    repo.run("reset", "-q", "--hard", "HEAD~1" if not stage else "HEAD")
+    assert cli("backfill", repo.root / "memory").exit_code == 1
+    assert repo.read("memory/a.md") == "---\nname: a\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n---\nA, changed.\n"

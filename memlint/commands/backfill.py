@@ -91,14 +91,14 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
         if git.shallow:
             raise UsageError(f"{where}: shallow clone: git's dates would be wrong; fetch the full history first "
                              "(`git fetch --unshallow`; in GitHub Actions `fetch-depth: 0`)")
-        dated.append((store, git))
-    for store, git in dated:
+        dated.append((store, git, _content_changed(store, git, _fields_for(store, requested), where)))
+    for store, git, content_changed in dated:
         names = _fields_for(store, requested)
         # A block goes only where check wants one (MEM001), as the config and suppressions leave it:
         # not on a file `ignore`d or with the rule off, where a block would bring MEM003's errors.
         required = store.settings.get("frontmatter") == "required"
         wants_block = _missing_frontmatter(store) if required else set()
-        edited = set() if staged else _edited_since_head(store)
+        edited = _edited(store, staged)
         for doc in sorted(store.memories, key=lambda d: d.path):
             create_block = doc.path in wants_block
             if store.only_paths is not None and doc.path not in store.only_paths:
@@ -118,7 +118,10 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 _skip(shown_path, f"cannot read: {exc.strerror or exc}")
                 continue
             dates = git.of(doc)
-            known = {"created": dates.created, "last_verified": dates.changed}
+            # the day it last changed in more than its dates: a commit that wrote dates only (backfill's) is no
+            # change, as for MEM404, so a second run dates a file as one run of both fields would
+            changed_day = content_changed.get(git.repo_path(doc), dates.changed)
+            known = {"created": dates.created, "last_verified": changed_day}
             if doc.path in edited:  # its last commit's day is not the day of what it says now
                 known["last_verified"] = None
             chosen = {name: known[name] for name in names}
@@ -137,7 +140,10 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                                   "`ignore` or a memlint-disable names this file): left alone")
             elif outcome.skipped:
                 _skip(shown_path, outcome.skipped)
-            if outcome.unknown and doc.path in edited and dates.created is not None:  # (not a new file)
+            if outcome.unknown and doc.path in edited and staged:
+                _skip(shown_path, f"has changes not staged, so the commit being made has no date for "
+                                  f"{', '.join(outcome.unknown)}; stage them first (`git add`)")
+            elif outcome.unknown and doc.path in edited and dates.created is not None:  # (not a new file)
                 _skip(shown_path, f"has changes not committed yet, so git has no date for {', '.join(outcome.unknown)}; "
                                   "commit them first (under pre-commit, a file being changed is dated today)")
             elif outcome.unknown:
@@ -170,13 +176,35 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
 
 
-def _edited_since_head(store) -> set[str]:
-    """Repo paths of the store's files whose content differs from HEAD's
-    (edited, staged or not): outside a hook, their changes have no date yet."""
+def _content_changed(store, git, names: tuple[str, ...], where: str) -> dict:
+    """``GitDates.content_changed`` of the memories to date whose
+    ``last_verified`` is missing (the others need no day; the patches of a
+    big store's history are not read for them). A repository git cannot
+    show the patches of (an object missing) stops the run, as a shallow
+    clone does: the day of a last commit that wrote only dates would be wrong."""
+    from memlint.history import HistoryError
+
+    if "last_verified" not in names:
+        return {}
+    docs = [doc for doc in store.memories if (store.only_paths is None or doc.path in store.only_paths)
+            and doc.field("last_verified") in (None, "")]
+    try:
+        return git.content_changed(docs)
+    except HistoryError as exc:
+        raise UsageError(f"{where}: {exc}: backfill cannot tell which commits changed more than dates") from None
+
+
+def _edited(store, staged: bool) -> set[str]:
+    """Repo paths of the store's files whose content on disk, which backfill
+    writes, differs from what git dates them by: HEAD's (edited, staged or
+    not), or in a staged run the index's (edits not staged: the commit being
+    made does not hold them). Their changes have no date yet. (Under
+    pre-commit, which stashes what is not staged, the disk is the index.)"""
     from memlint import gitrun
 
+    against = [] if staged else ["HEAD"]  # no commit named: the work tree against the index
     try:
-        status, out, _ = gitrun.run(store.repo_root, ["diff", "--name-only", "-z", "--no-renames", "HEAD", "--",
+        status, out, _ = gitrun.run(store.repo_root, ["diff", "--name-only", "-z", "--no-renames", *against, "--",
                                                       str(store.dir)])
     except OSError:
         return set()
