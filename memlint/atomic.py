@@ -13,22 +13,31 @@ import tempfile
 from pathlib import Path
 
 
-def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True, own_file: bool = False) -> None:
+class ChangedMeanwhile(Exception):
+    """The file no longer holds what the write was made from: left as it is."""
+
+
+def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True, own_file: bool = False,
+                       expected: bytes | None = None) -> None:
     """``durable=False`` skips the fsync: still all-or-nothing for readers, but a
     power cut may lose the write (fine for a cache that checks what it reads).
     ``own_file``: a file only memlint writes (its cache): a symbolic link or
     device found there is replaced, never written through.
+    ``expected``: what the file held when ``data`` was made from it; if it
+    holds anything else just before the rename (an editor saved it
+    meanwhile), ChangedMeanwhile is raised and the file is left as it is.
     A failure is an OSError naming ``path`` as given (not the temp file, nor
     nothing, as a full device says)."""
     try:
-        _write_bytes_atomic(Path(path), data, durable, own_file)
+        _write_bytes_atomic(Path(path), data, durable, own_file, expected)
     except OSError as exc:
         if exc.errno is None:
             raise
         raise OSError(exc.errno, exc.strerror, str(path)) from None  # the subclass the errno makes
 
 
-def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool = False) -> None:
+def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool = False,
+                        expected: bytes | None = None) -> None:
     try:
         # A user's file: a symlink's target is what changes. memlint's own: the link itself.
         info = os.lstat(path) if own_file else os.stat(path)
@@ -71,6 +80,9 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool =
         os.chmod(tmp, mode)
         if owner is not None:
             _copy_xattrs(path, tmp)
+        # Checked last, when all else is ready: the rename would drop an edit made since the read.
+        if expected is not None and _held(path) != expected:
+            raise ChangedMeanwhile(str(path))
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -78,6 +90,14 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool =
         except FileNotFoundError:
             pass
         raise
+
+
+def _held(path: Path) -> bytes | None:
+    """What ``path`` holds now; None when it cannot be read (removed meanwhile)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def _copy_xattrs(source: Path, target: str) -> None:

@@ -80,3 +80,27 @@ def test_memlints_own_file_replaces_a_symlink_planted_there(tmp_path):
     write_bytes_atomic(planted, b"cache\n", durable=False, own_file=True)
     assert victim.read_text() == "keep me\n"
     assert not planted.is_symlink() and planted.read_bytes() == b"cache\n"
+
+
+def test_a_file_changed_since_it_was_read_is_left_as_it_is(tmp_path, monkeypatch):
+    """An editor's save while the new content was being written is not replaced."""
+    import pytest
+
+    from memlint import atomic
+
+    path = tmp_path / "a.md"
+    path.write_bytes(b"as read\n")
+    real = atomic._copy_xattrs
+
+    def saved_meanwhile(source, target):  # the last step before the rename
+        path.write_bytes(b"saved by an editor\n")
+        real(source, target)
+
+    monkeypatch.setattr(atomic, "_copy_xattrs", saved_meanwhile)
+    with pytest.raises(atomic.ChangedMeanwhile):
+        write_bytes_atomic(path, b"new\n", expected=b"as read\n")
+    assert path.read_bytes() == b"saved by an editor\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.md"]  # no temp file left
+    monkeypatch.setattr(atomic, "_copy_xattrs", real)
+    write_bytes_atomic(path, b"new\n", expected=b"saved by an editor\n")
+    assert path.read_bytes() == b"new\n"

@@ -799,3 +799,60 @@ def test_last_verified_is_the_last_change_of_content_not_a_commit_that_wrote_dat
     repo.run("reset", "-q", "--hard", "HEAD~1" if not stage else "HEAD")
     assert cli("backfill", repo.root / "memory").exit_code == 1
     assert repo.read("memory/a.md") == "---\nname: a\ncreated: 2024-01-10\nlast_verified: 2024-02-20\n---\nA, changed.\n"
+
+
+def test_a_file_edited_while_backfill_ran_is_left_with_the_edit(repo, cli, monkeypatch):
+    # An editor's save between backfill's read and its rename was silently replaced by the dated old text.
+    from memlint import backfill as backfill_mod
+
+    real = backfill_mod.add_dates
+
+    def edited_meanwhile(data, dates, **kwargs):
+        outcome = real(data, dates, **kwargs)
+        if b"name: a\n" in data:
+            repo.path("memory/a.md").write_bytes(data + b"Saved meanwhile.\n")
+        return outcome
+
+    monkeypatch.setattr(backfill_mod, "add_dates", edited_meanwhile)
+    result = cli("backfill", repo.root / "memory")
+    assert result.exit_code == 1  # the other file was dated
+    assert "memlint: memory/a.md: changed while backfill ran; left as it was" in result.stderr
+    assert repo.read("memory/a.md") == "---\nname: a\n---\nBody, edited\nSaved meanwhile.\n"
+    assert result.output == "memory/b c é.md: added last_verified: 2024-01-10\n"
+    assert not list(repo.path("memory").glob(".*memlint-tmp"))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_stdout_that_cannot_be_written_stops_the_printing_not_the_writes(repo):
+    # `memlint backfill > /dev/full` stopped after the first file, exit 2, saying only "No space left on device".
+    def run(*args: str) -> subprocess.CompletedProcess:
+        with open("/dev/full", "w") as full:
+            return subprocess.run([sys.executable, "-m", "memlint", "backfill", *args, str(repo.root / "memory")],
+                                  cwd=repo.root, env={**repo.env, "PYTHONPATH": str(REPO)}, stdout=full,
+                                  stderr=subprocess.PIPE, text=True, timeout=60)
+
+    before = {rel: repo.read(rel) for rel in ("memory/a.md", "memory/b c é.md")}
+    dry = run("--dry-run")  # the diff is what was asked for: cut short, it is no "nothing to change"
+    assert dry.returncode == 2 and dry.stderr == (
+        "memlint: cannot write to stdout (No space left on device): the diff is cut short; no file was written\n")
+    assert {rel: repo.read(rel) for rel in before} == before
+    written = run()
+    assert written.returncode == 1 and written.stderr == (
+        "memlint: cannot write to stdout (No space left on device): the list of what was added is lost; "
+        "the files were still dated\n")
+    assert "last_verified: 2024-02-20" in repo.read("memory/a.md")
+    assert "last_verified: 2024-01-10" in repo.read("memory/b c é.md")
+
+
+def test_a_file_in_no_memory_store_is_said_not_dated(repo, cli):
+    # `backfill other/x.md` passed in silence, where check says the file is in no store.
+    repo.write("other/x.md", "---\nname: x\n---\nX.\n")
+    repo.commit("other", D3)
+    result = cli("backfill", "other/x.md", cwd=repo.root)
+    assert result.exit_code == 0 and result.output == ""
+    assert result.stderr == "memlint: other/x.md: in no memory store, so nothing was dated\n"
+    assert cli("check", "other/x.md", cwd=repo.root).stderr == (
+        "memlint: other/x.md: in no memory store, so nothing was checked\n")
+    # a hook names every staged file, the README of the repository too: no noise there
+    assert cli("backfill", "other/x.md", cwd=repo.root, env={"PRE_COMMIT": "1"}).stderr == ""
+    assert repo.read("other/x.md") == "---\nname: x\n---\nX.\n"

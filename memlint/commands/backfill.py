@@ -78,7 +78,12 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
     # Under a hook the store is the commit's, as the other hooks read it: an untracked
     # daily log does not make it openclaw, nor an untracked .memlint.yaml configure it.
     stores = build_stores(paths, preset, config_file, parse_today(today), staged=staged, cache=True)
+    by_hand = os.environ.get("PRE_COMMIT") != "1"  # a hook names every staged file, a README too
+    if not stores and by_hand and paths and not any(Path(p).is_dir() for p in paths):
+        more = f" and {len(paths) - 1} more" if len(paths) > 1 else ""  # as check says it
+        say(f"{paths[0]}{more}: in no memory store, so nothing was dated")
     changed = failed = 0
+    out = _Stdout()
     dated = []
     for store in stores:  # every store's git first: nothing is written when one cannot be dated
         git = GitDates(store, staged=staged)
@@ -156,24 +161,54 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
                 continue
             changed += 1
             if dry_run:
-                emit(_diff(shown_path, data, outcome.data), nl=False)
+                out.print(_diff(shown_path, data, outcome.data), nl=False)
                 continue
-            from memlint.atomic import write_bytes_atomic
+            from memlint.atomic import ChangedMeanwhile, write_bytes_atomic
 
             try:
-                write_bytes_atomic(doc.abspath, outcome.data)
+                write_bytes_atomic(doc.abspath, outcome.data, expected=data)
+            except ChangedMeanwhile:  # an editor's save since it was read: the next run dates what it says now
+                changed -= 1
+                _skip(shown_path, "changed while backfill ran; left as it was")
+                continue
             except OSError as exc:  # this file stays as it was; the others are still dated
                 changed -= 1
                 failed += 1
                 _skip(shown_path, f"cannot write: {exc.strerror or exc}; left as it was")
                 continue
             shown = ", ".join(f"{name}: {known[name].isoformat()}" for name in outcome.added)
-            emit(f"{printable(shown_path)}: added {shown}")  # a closed pipe must not stop the writes
+            out.print(f"{printable(shown_path)}: added {shown}")  # a closed pipe, a full disk: the writes go on
         if store.only_paths is not None:
-            _say_why_not_dated(store, by_hand=os.environ.get("PRE_COMMIT") != "1")  # a hook names every file
-    if failed:
+            _say_why_not_dated(store, by_hand=by_hand)
+    if out.error is not None:  # said last, where it is seen; not a memory that failed to write
+        lost = "the diff is cut short; no file was written" if dry_run else \
+            "the list of what was added is lost; the files were still dated"
+        say(f"cannot write to stdout ({out.error}): {lost}")
+    if failed or (out.error is not None and dry_run):  # a diff cut short is not "nothing to change"
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if changed and not dry_run else EXIT_CLEAN)
+
+
+class _Stdout:
+    """stdout for what backfill prints (diffs, "added" lines). A reader
+    that has gone (``| head``) or a stdout that cannot be written (a full
+    disk, /dev/full) stops the printing, not the writes; the second is said
+    at the end (``error``)."""
+
+    def __init__(self):
+        self.error: str | None = None
+
+    def print(self, text: str, *, nl: bool = True) -> None:
+        if self.error is not None:
+            return
+        try:
+            emit(text, nl=nl)  # (a closed pipe: handled there, silently)
+        except OSError as exc:
+            self.error = exc.strerror or str(exc)
+            try:  # what is left in the buffer goes nowhere, not to a flush at exit that fails again
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):  # a stdout with no descriptor (a test's capture)
+                pass
 
 
 def _content_changed(store, git, names: tuple[str, ...], where: str) -> dict:
