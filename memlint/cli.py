@@ -329,12 +329,9 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     holds) instead of the working tree. ``cache`` uses memlint.cache.
     """
     from memlint import config as config_mod
-    from memlint.store import Store, _find_git_root, _IndexTree, discover, sparse_index, walks_into
+    from memlint.store import Store, _find_git_root, discover, sparse_index, walks_into
 
     paths = [Path(p) for p in (paths or (".",))]
-    for p in paths:
-        if not p.exists() and not p.is_symlink():
-            raise UsageError(f"{p}: no such file or folder")
     configs: dict = {}
 
     def config_for(folder: Path):
@@ -358,6 +355,12 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
             indexes[top] = sparse_index(top) if top is not None else None
         return indexes[top]
 
+    for p in paths:
+        if not p.exists() and not p.is_symlink():
+            index = index_for(next((up for up in p.absolute().parents if up.exists()), Path("/")))
+            if index is None or not index.is_folder(p):  # (a folder a sparse checkout leaves out: the commit's)
+                raise UsageError(f"{p}: no such file or folder")
+
     stores: dict[tuple[Path, str], Store] = {}
 
     def store_at(key):
@@ -371,7 +374,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     files_named: dict = {}  # store key -> the repo-relative files named in it
     named_alone: dict = {}  # store key -> those of them named as files, not through a folder
     for p in paths:
-        if p.is_dir():
+        if p.is_dir() or not p.exists():  # (not on disk: a folder of the index, as checked above)
             conf = config_for(p)
             found = discover(p, conf, index=index_for(p))
             if not found and conf.root is not None:
@@ -389,8 +392,8 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                         named_whole.add(own)
                 continue
             if not found:
-                index = _IndexTree(p)  # (only now: a message)
-                held = [(folder, name) for folder, name in discover(p, conf, index=index)
+                index = sparse_index(p)  # (only now: a message)
+                held = [(folder, name) for folder, name in (discover(p, conf, index=index) if index else ())
                         if index.left_out(folder / name)]
                 if held:
                     folder, name = held[0]
@@ -536,7 +539,7 @@ def _store_of_file(path: Path, conf, maps: bool = True, index=None):
     INDEX.md beside a map of content only when there is no other (as
     discovery takes them; never with ``maps`` false)."""
     from memlint.presets import is_moc_root, is_store_root
-    from memlint.store import SKIP_DIRS, _find_git_root, discover
+    from memlint.store import SKIP_DIRS, _find_git_root, _WorkTreeAndIndex, discover
 
     if conf.root is not None:
         found = discover(path.parent, conf, index=index)
@@ -544,13 +547,14 @@ def _store_of_file(path: Path, conf, maps: bool = True, index=None):
     folder = path.absolute().parent
     top = _find_git_root(folder)
     store = moc = None
+    either = _WorkTreeAndIndex(index) if index is not None else None  # a sparse checkout's, in a staged run
     for candidate in (folder, *folder.parents):
-        name = is_store_root(candidate) or (index.root_of(candidate, maps=False) if index is not None else None)
+        name = either.root_of(candidate, maps=False) if either is not None else is_store_root(candidate)
         if name:
             store = (candidate.resolve(), name)
             if top is None:
                 break
-        if moc is None and (is_moc_root(candidate) or index is not None and index.root_of(candidate, maps=True)):
+        if moc is None and (either.root_of(candidate, maps=True) if either is not None else is_moc_root(candidate)):
             moc = (candidate.resolve(), "INDEX.md")
         if candidate == top:
             break

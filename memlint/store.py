@@ -16,7 +16,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 from memlint.config import Config, ConfigError, glob_matcher, where_is
-from memlint.presets import ROOT_NAMES, detect_preset, is_moc_root, is_store_root, root_among
+from memlint.presets import ROOT_NAMES, _OnDisk, detect_preset, is_moc_root, is_store_root, root_among
 
 if TYPE_CHECKING:  # pragma: no cover
     from memlint import markdown
@@ -1447,7 +1447,8 @@ def discover(path: Path, config: Config, *, maps: bool = True, index: "_IndexTre
         if root.is_dir():
             raise ConfigError(f"{at}: root {named!r} is a folder: name the root index in it (root: path/to/MEMORY.md)")
         if not root.is_file() and not (index is not None and not os.path.lexists(root) and index.is_file(root)):
-            left_out = _IndexTree(root.parent).left_out(root) if not os.path.lexists(root) else None
+            sparse = sparse_index(root.parent) if not os.path.lexists(root) else None  # (only now: a message)
+            left_out = sparse.left_out(root) if sparse is not None else None
             raise ConfigError(f"{at}: root {named!r} " + (
                 f"is not in the work tree: the sparse checkout leaves it out ({left_out} brings it in; "
                 "`memlint check --staged` judges it as committed)" if left_out
@@ -1459,14 +1460,7 @@ def discover(path: Path, config: Config, *, maps: bool = True, index: "_IndexTre
             return []  # a folder beside the configured store: no store of this config's
         return [(root.parent, root.name)]
     path = path.resolve()
-    found = _find_roots(path, _OnDiskTree(), maps)
-    if index is not None:
-        # Those on disk and those of the index, less a store inside another that walks into it
-        # (with sparse patterns that keep only a store's subfolder, its topic index is on disk).
-        found = sorted(set(found) | set(_find_roots(path, index, maps)))
-        found = [(folder, name) for folder, name in found
-                 if not any(outer != folder and walks_into(outer, folder) for outer, _ in found)]
-    return found
+    return _find_roots(path, _OnDiskTree() if index is None else _WorkTreeAndIndex(index), maps)
 
 
 def _find_roots(path: Path, tree, maps: bool) -> list[tuple[Path, str]]:
@@ -1560,21 +1554,20 @@ class _IndexTree:
     def _rel(self, path: Path) -> str | None:
         if self.top is None:
             return None
-        try:
-            rel = Path(os.path.abspath(path)).relative_to(self.top).as_posix()
+        try:  # (real: a path through a link to the repository names the same entries)
+            rel = Path(os.path.realpath(path)).relative_to(self.top).as_posix()
         except ValueError:
             return None
         return "" if rel == "." else rel
 
-    def root_of(self, folder: Path, *, maps: bool) -> str | None:
+    def names(self, folder: Path) -> tuple[set[str], set[str]]:
+        """The names of the files and of the folders in ``folder``."""
         rel = self._rel(folder)
-        files, folders = self.files.get(rel, set()), self.folders.get(rel, set())
-        if maps and root_among(files, folders, maps=False):
-            return None  # (is_moc_root: a store's folder is no map of content's)
-        return root_among(files, folders, maps=maps)
+        return self.files.get(rel, set()), self.folders.get(rel, set())
 
-    def subfolders(self, folder: Path) -> list[Path]:
-        return [folder / name for name in self.folders.get(self._rel(folder), ())]
+    def is_folder(self, path: Path) -> bool:
+        rel = self._rel(path)
+        return rel in self.files or rel in self.folders
 
     def is_file(self, path: Path) -> bool:
         rel = self._rel(path)
@@ -1591,10 +1584,58 @@ class _IndexTree:
             return None
         import shlex
 
-        folder = rel.rpartition("/")[0] or "."
+        from memlint import gitrun
+
         here = os.path.relpath(self.top)
-        # From the top: non-cone patterns are added only there, and are the top's paths in either mode
-        return f"`git {'' if here == '.' else '-C ' + shlex.quote(here) + ' '}sparse-checkout add {shlex.quote(folder)}`"
+        git = "git " + ("" if here == "." else f"-C {shlex.quote(here)} ")  # from the top: non-cone patterns are its
+        folder = rel.rpartition("/")[0]
+        if not folder:
+            return f"`{git}sparse-checkout disable`"  # a store at the top: the whole work tree
+        try:
+            cone = gitrun.run(self.top, ["config", "--bool", "core.sparseCheckoutCone"])[1].strip() == b"true"
+        except OSError:
+            cone = True
+        if cone:  # a folder; one named like a pattern (`[x]`) is refused unless told it is none
+            checks = "--skip-checks " if any(c in folder for c in "*?[\\") else ""
+            return f"`{git}sparse-checkout add {checks}{shlex.quote(folder)}`"
+        # a gitignore pattern: anchored at the top (`memory` alone would match `pkg/memory` too), its globs escaped
+        pattern = "/" + re.sub(r"([*?\[\\])", r"\\\1", folder) + "/"
+        return f"`{git}sparse-checkout add {shlex.quote(pattern)}`"
+
+
+class _WorkTreeAndIndex:
+    """The work tree and a sparse checkout's index as one tree, for
+    ``_find_roots``: a folder holds what either holds (the sparse patterns
+    may keep a store's subfolder on disk and leave out its root)."""
+
+    def __init__(self, index: _IndexTree):
+        self.index = index
+
+    def root_of(self, folder: Path, *, maps: bool) -> str | None:
+        files, folders = self.index.names(folder)
+        files, folders = _Either(_OnDisk(folder), files), _Either(_OnDisk(folder, folders=True), folders)
+        if maps and root_among(files, folders, maps=False):
+            return None  # (is_moc_root: a store's folder is no map of content's)
+        return root_among(files, folders, maps=maps)
+
+    def subfolders(self, folder: Path) -> list[Path]:
+        return sorted({*_OnDiskTree.subfolders(folder), *(folder / name for name in self.index.names(folder)[1])})
+
+    def is_file(self, path: Path) -> bool:
+        return path.is_file() or self.index.is_file(path)
+
+
+class _Either:
+    """Names in either of two collections (``root_among`` asks ``in`` and iterates)."""
+
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.first or name in self.second
+
+    def __iter__(self):
+        return iter({*self.first, *self.second})
 
 
 def sparse_index(folder: Path) -> _IndexTree | None:

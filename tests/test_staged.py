@@ -544,3 +544,48 @@ def test_a_staged_run_still_finds_no_store_where_the_index_has_none_either(repo,
     result = cli("check", "--staged")
     assert result.exit_code == 2
     assert "no memory store found" in result.stderr
+
+
+def test_a_sparse_checkouts_store_keeps_its_own_config_and_its_root_over_an_index_md_above(repo, cli, monkeypatch):
+    """The store left out of the work tree is found as in a full checkout:
+    not taken for a topic of an INDEX.md at the top, judged by its own
+    .memlint.yaml, and named as a folder by the hook's `args`."""
+    write_files(repo, {"INDEX.md": "# Project index\n", "memory/.memlint.yaml": "preset: claude-code\nrules:\n"
+                       "  root-budget: {max-lines: 2}\n"})
+    _sparse_repo(repo)
+    monkeypatch.chdir(repo)
+    committing = {"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo / ".git" / "index")}
+    full = [("memory/MEMORY.md", 3, "MEM101"), ("memory/b.md", 4, "MEM003")]
+    assert codes(cli, env=committing) == full
+    assert codes(cli, "memory", env=committing) == full
+    assert cli("check", "memory").exit_code == 2  # not staged: no such folder on disk
+    git(repo, "sparse-checkout", "disable")
+    assert codes(cli, env=committing) == full
+
+
+def test_a_file_skipped_by_hand_is_no_sparse_checkout_and_a_linked_path_finds_the_store(repo, cli, monkeypatch, tmp_path):
+    """`git update-index --skip-worktree` without a sparse checkout: the old
+    message, no sparse-checkout advice that git would refuse; in a sparse
+    checkout, a file named through a link to the repository is in its store."""
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD})
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "init")
+    git(repo, "update-index", "--skip-worktree", "memory/MEMORY.md", "memory/a.md", "memory/b.md")
+    for name in ("MEMORY.md", "a.md", "b.md"):
+        (repo / "memory" / name).unlink()
+    monkeypatch.chdir(repo)
+    result = cli("check")
+    assert result.exit_code == 2 and "no memory store found" in result.stderr and "sparse" not in result.stderr
+    git(repo, "update-index", "--no-skip-worktree", "memory/MEMORY.md", "memory/a.md", "memory/b.md")
+    git(repo, "checkout", "--", "memory")
+    git(repo, "sparse-checkout", "set", "docs")
+    (repo / "memory").mkdir()
+    write_files(repo, {"memory/c.md": NOFM})
+    git(repo, "add", "--sparse", "memory/c.md")
+    (tmp_path / "link").symlink_to(repo)
+    committing = {"PRE_COMMIT": "1", "GIT_INDEX_FILE": str(repo / ".git" / "index")}
+    assert codes(cli, "--scope", "file", "--", tmp_path / "link" / "memory" / "c.md", env=committing) == [
+        ("memory/c.md", 1, "MEM001")]
+    backfill = cli("backfill", "--staged", "--dry-run", "memory")  # memory/ is on disk, a.md and b.md are not
+    assert "memory/a.md: not in the work tree (deleted there, or left out by a sparse checkout): not dated" \
+        in backfill.stderr

@@ -89,7 +89,8 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
         git = GitDates(store, staged=staged)
         where = store.shown(store._repo_path(store.dir))  # as findings name it; the top of a repository by its folder
         where = _shown_folder(store.dir) if where in ("", ".") else where
-        if not store.dir.is_dir():  # found in git's index alone: a sparse checkout leaves it out of the work tree
+        if not any(os.path.lexists(doc.abspath) for doc in store.docs.values()):
+            # found in git's index alone: a sparse checkout leaves it out of the work tree
             raise UsageError(f"{where}: not in the work tree (the sparse checkout leaves it out): no file to date")
         if git.history is None:
             raise UsageError(f"{where}: {store.history_problem or 'no git history'}: backfill takes its dates from git")
@@ -120,7 +121,9 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
             try:
                 data = doc.abspath.read_bytes()
             except OSError as exc:
-                _skip(shown_path, f"cannot read: {exc.strerror or exc}")
+                missing = staged and isinstance(exc, FileNotFoundError)  # the commit's file, not in the work tree
+                _skip(shown_path, "not in the work tree (deleted there, or left out by a sparse checkout): not dated"
+                      if missing else f"cannot read: {exc.strerror or exc}")
                 continue
             dates = git.of(doc)
             # the day it last changed in more than its dates: a commit that wrote dates only (backfill's) is no
