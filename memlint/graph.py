@@ -5,7 +5,8 @@ linking file, the store folder, then the repository root), then a
 ``name``/``title``/``aliases`` value from frontmatter, then the filename
 stem, then the stem (and last, the names) with case, ``-``, ``_`` and spaces
 folded. Markdown links
-resolve relative to the linking file (memlint stores targets percent-decoded),
+resolve relative to the linking file (memlint stores targets percent-decoded,
+but for ``%``, ``#`` and ``?``: ``markdown.decode_destination``),
 with ``#anchor`` and ``?query`` stripped. URLs are not edges.
 
 Anything that leaves the repository (``../..`` past its root, absolute paths,
@@ -31,7 +32,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from memlint.markdown import Link, is_external
+from memlint.markdown import Link, decode_kept, is_external
 
 if TYPE_CHECKING:  # pragma: no cover
     from memlint.store import Doc, Store
@@ -118,9 +119,10 @@ def outside_reason(raw: str) -> str | None:
 
 def _strip_anchor(target: str) -> str:
     """The path of a link target: before its fragment or query, with the
-    ``#`` and ``?`` it encodes decoded (``markdown.decode_destination``)."""
+    ``#``, ``?`` and ``%`` it keeps encoded (``markdown.decode_destination``)
+    decoded, in one pass: ``%2523`` is ``%23``, not ``#``."""
     path = target.split("#", 1)[0].split("?", 1)[0].strip()
-    return path.replace("%23", "#").replace("%3F", "?").replace("%3f", "?") if "%" in path else path
+    return decode_kept(path) if "%" in path else path
 
 
 # The folders harnesses keep a store in: an index names its files from there

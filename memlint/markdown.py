@@ -34,7 +34,7 @@ class Link(NamedTuple):
     """A tuple, not a dataclass: a big store has tens of thousands of links,
     and a tuple is made, and loaded from the cache, twice as fast."""
 
-    target: str  # destination as the author meant it: percent-decoded, <> stripped
+    target: str  # destination as the author meant it: percent-decoded (but %, # and ?: decode_destination), <> stripped
     line: int  # 1-based line in the file
     column: int  # 1-based
     kind: str  # "link" | "image" | "autolink" | "wiki" | "embed" | "code"
@@ -1034,15 +1034,32 @@ def _wikilink(start: int, inner: str, embed: bool, index: _LineIndex) -> Link:
     return Link(target.strip(), line, col, "embed" if embed else "wiki", alias.strip(), anchor.strip())
 
 
-_ENCODED_DELIMITER = re.compile(r"%(23|3[fF])")
+# ``%23``, ``%3F`` and ``%25`` (``%`` itself), and a ``%`` that starts no
+# escape (CommonMark reads it as ``%25``): what ``decode_destination`` keeps.
+_KEPT_ENCODED = re.compile(r"%(23|25|3[fF]|(?![0-9A-Fa-f]{2}))")
 
 
 def decode_destination(dest: str) -> str:
-    """A link destination percent-decoded, but for ``%23`` and ``%3F``: an
-    encoded ``#`` or ``?`` belongs to the path (``c%23.md`` is the file
-    ``c#.md``), a bare one starts the fragment or query. ``memlint.graph``
-    decodes them once the path is split from those."""
-    return unquote(_ENCODED_DELIMITER.sub(r"%25\1", dest))
+    """A link destination percent-decoded, but for ``%23``, ``%3F`` and
+    ``%25``: an encoded ``#`` or ``?`` belongs to the path (``c%23.md`` is
+    the file ``c#.md``), a bare one starts the fragment or query; and ``%``
+    stays encoded so that each ``%`` left starts one of the three
+    (``c%2523.md``, the file ``c%23.md``, is not read as ``c#.md``).
+    ``memlint.graph`` decodes them once the path is split from the rest."""
+    if "%" not in dest:
+        return dest
+    return unquote(_KEPT_ENCODED.sub(lambda m: "%25" + (m.group(1) or "25"), dest))
+
+
+_KEPT_ESCAPE = re.compile(r"%(23|25|3[fF])")
+_KEPT_CHARACTER = {"23": "#", "25": "%", "3F": "?", "3f": "?"}
+
+
+def decode_kept(path: str) -> str:
+    """The ``%23``, ``%3F`` and ``%25`` that ``decode_destination`` keeps,
+    decoded in one pass (``%2523`` is ``%23``): for a target's path, once
+    split from its fragment and query."""
+    return _KEPT_ESCAPE.sub(lambda m: _KEPT_CHARACTER[m.group(1)], path)
 
 
 def _links_by_regex(text: str, index: _LineIndex, *, whole_lines: bool = True) -> list[Link] | None:

@@ -416,6 +416,17 @@ def test_an_encoded_hash_or_question_mark_is_part_of_the_file_name(make_store, c
     assert "gone%23.md" in message(found, "MEM202")
 
 
+def test_an_encoded_percent_sign_is_decoded_once(make_store, cli):
+    """``c%2523.md`` is the file ``c%23.md`` (``%25`` is ``%``), not ``c#.md``;
+    a bare ``%`` is itself (CommonMark reads it as ``%25``)."""
+    store = make_store({
+        "MEMORY.md": "# Index\n- [C](c%2523.md) — c\n- [P](p%.md) — p\n- [Q](q%25.md#top) — q\n- [G](gone%2523.md) — g\n",
+        "c%23.md": mem("c"), "c#.md": mem("hash"), "p%.md": mem("p"), "q%.md": mem("q"),
+    })
+    found = run(cli, store)
+    assert only(found, "MEM201") == [("c#.md", 1, 1)] and only(found, "MEM202") == [("MEMORY.md", 5, 3)]
+
+
 def test_a_file_named_with_a_question_mark_is_told_how_to_link_it(make_store, cli):
     """`?` starts a query: the link reads `plan`, and "did you mean plan?.md"
     would print the link as written back."""
