@@ -656,7 +656,7 @@ class Graph:
         """
         if not self.store.settings["backtick-refs"] or doc.role not in INDEX_ROLES:
             return None
-        target = _strip_anchor(link.target)
+        target = link.target.split("#", 1)[0]  # a code span is no URL: nothing in it is percent-encoded
         if not target or outside_reason(target):
             return None
         docs = self.store.docs

@@ -341,7 +341,11 @@ _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>")
 _EMAIL_AUTOLINK = re.compile(
     r"<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>"
 )
-_PATH_REF = re.compile(r"^[\w@~.\-/ ]*[\w\-]\.md(?:#[\w\-]+)?$", re.U)
+# A path in backticks: what a file name may hold (no control character, no
+# backtick, none of the `<>:"\|?*` a Windows file system refuses, which
+# also leaves out URLs, globs and `key: value`), ending in .md, with an
+# optional #anchor; `#` is not part of a name here.
+_PATH_REF = re.compile(r'^[^\x00-\x1f\x7f`<>:"\\|?*#]*[^\x00-\x1f\x7f`<>:"\\|?*# ./]\.md(?:#[\w\-]+)?$')
 
 # Constructs the regex pass cannot judge the way CommonMark does; any one of
 # them sends the file to markdown-it-py. Over-triggering costs time, never

@@ -182,6 +182,15 @@ def test_backtick_path_refs():
     assert [(l.target, l.kind) for l in links] == [("memory/2026-03-01.md", "code")]
 
 
+def test_a_backtick_path_may_hold_what_a_file_name_holds():
+    """Parentheses, `&`, `+`, `,`, `'`, `!`, `%`: a file's name; a glob, a
+    `key: value`, a URL or a name with `#` in it is no path."""
+    text = ("`meeting (2).md` `q&a.md` `a+b, c.md` `it's!.md` `100%.md` `notes/x.md#top`\n"
+            "`*/MEMORY.md` `supersedes: old.md` `https://x.org/a.md` `c#.md` `a\\b.md` `.md`\n")
+    assert [(l.target, l.line) for l in extract_links(text, 1)[0] if l.kind == "code"] == [
+        ("meeting (2).md", 1), ("q&a.md", 1), ("a+b, c.md", 1), ("it's!.md", 1), ("100%.md", 1), ("notes/x.md#top", 1)]
+
+
 def _plain(value):
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()

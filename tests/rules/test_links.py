@@ -427,6 +427,16 @@ def test_an_encoded_percent_sign_is_decoded_once(make_store, cli):
     assert only(found, "MEM201") == [("c#.md", 1, 1)] and only(found, "MEM202") == [("MEMORY.md", 5, 3)]
 
 
+def test_a_backtick_path_in_the_root_reaches_a_file_whatever_its_name_holds(make_store, cli):
+    """`meeting (2).md` names a file as `plain name.md` does; a code span is
+    no URL, so `100%25.md` is the file of that name, `%25` and all."""
+    names = ["meeting (2)", "q&a", "plain name", "a+b, c", "it's done!", "100%25"]
+    store = make_store({"MEMORY.md": "# M\n" + "".join(f"- Context: `{n}.md`\n" for n in names) + "- `ls -la`\n",
+                        **{f"{n}.md": mem(n.replace("%", "p")) for n in names}, "100%.md": mem("percent")})
+    found = run(cli, store)
+    assert only(found, "MEM201") == [("100%.md", 1, 1)] and only(found, "MEM202") == []
+
+
 def test_a_file_named_with_a_question_mark_is_told_how_to_link_it(make_store, cli):
     """`?` starts a query: the link reads `plan`, and "did you mean plan?.md"
     would print the link as written back."""
