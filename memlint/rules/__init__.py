@@ -15,8 +15,9 @@ path, role and git dates are as in the last run, from day to day
 (``memlint.linter._local_outcomes``).
 
 A rule that reads ``store.lifecycle.routes`` (the index entries that route
-to a memory, made from the link graph) sets ``READS_ROUTES = True``: on a
-big store the linter runs it in the process that builds the graph.
+to a memory, made from the link graph), or the graph itself without the
+``links`` or ``graph`` tag, sets ``READS_ROUTES = True``: on a big store the
+linter runs it in the process that builds the graph.
 """
 from __future__ import annotations
 

@@ -8,16 +8,23 @@ import re
 _ENTRY = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d+[.)])\s|\|)")
 
 
-def entry_lines(doc) -> list[int]:
+def entry_lines(doc, store) -> list[int]:
     """1-based lines of ``doc`` that are index entries: list items or table
-    rows carrying at least one link (markdown, wikilink or backtick path)."""
+    rows carrying at least one link (markdown, wikilink, or a backtick path
+    that names a file: a code span naming none is no link)."""
     if doc.parsed is None:
         return []
     lines = doc.parsed.text.split("\n")
     seen: list[int] = []
+    named = None  # lines of the backtick paths that name a file (graph edges), once one is met
     for link in doc.parsed.links:
         if seen and seen[-1] == link.line:
             continue
+        if link.kind == "code":
+            if named is None:
+                named = {edge.link.line for edge in store.graph.out.get(doc.rel, ()) if edge.link.kind == "code"}
+            if link.line not in named:
+                continue
         if 0 < link.line <= len(lines) and _ENTRY.match(lines[link.line - 1]):
             seen.append(link.line)
     return seen
@@ -51,5 +58,5 @@ def name_some(names, shown: int, more: int = 0) -> str:
 def line_targets(graph, rel: str, *, entries_only: bool = False, kinds=None) -> list[tuple[int, object]]:
     """``Graph.first_links`` of ``rel``; ``entries_only`` keeps list items and
     table rows only, leaving prose mentions out."""
-    lines = set(entry_lines(graph.store.docs[rel])) if entries_only else None
+    lines = set(entry_lines(graph.store.docs[rel], graph.store)) if entries_only else None
     return graph.first_links(rel, lines=lines, kinds=kinds)

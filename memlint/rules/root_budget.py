@@ -167,7 +167,7 @@ def check(store, options):
         return
     reasons = caps_exceeded(text, total_lines, *caps)
     size = len(text.encode("utf-8"))
-    entries = entry_lines(root)
+    entries = entry_lines(root, store)
     hidden = set().union(*(range(start, end + 1) for start, end in ranges))
     hidden_entries = [n for n in entries if n in hidden]
     targetless = _targets_cut_off(root, hidden, store.settings["wikilinks"] != "off")

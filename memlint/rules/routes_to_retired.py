@@ -65,7 +65,7 @@ def _into_hidden_folders(graph, doc, routed: dict):
     """An entry whose first link leads into a hidden folder of the store
     (``.archive/``), where memlint reads nothing: what was put away there, the
     agent still follows the entry to."""
-    entries = set(entry_lines(doc))
+    entries = set(entry_lines(doc, graph.store))
     taken = set(routed)  # lines that route to a file of the store
     for edge in sorted(graph.out.get(doc.rel, ()), key=lambda e: (e.link.line, e.link.column)):
         line = edge.link.line

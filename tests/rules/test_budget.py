@@ -253,6 +253,20 @@ def test_mem102_long_entry_line(make_store, findings):
     assert codes(findings(store), "MEM102") == [("MEMORY.md", 2)]
 
 
+def test_a_backtick_path_makes_an_entry_only_when_it_names_a_file(make_store, findings, cli):
+    """A code span naming no file is no link (README): a long status bullet
+    or table row quoting one is no index entry, neither for MEM102 nor among
+    the entries MEM101 counts past the cut; one that names a file is."""
+    status = "- Status: blocked on `constitution/directives/TASK-GUARANTEE.md` — " + "x" * 160 + "\n"
+    named = "- Context: `m1.md` — " + "x" * 160 + "\n"
+    row = "| `constitution/directives/TASK-GUARANTEE.md` | the guarantee |\n"
+    root = "# Index\n" + status + named + entries(197, start=2) + row * 3 + "| `m1.md` | again |\n"
+    store = make_store({"MEMORY.md": root, **memories(198)})
+    assert codes(findings(store), "MEM102") == [("MEMORY.md", 3)]
+    [f] = [f for f in cli("check", "--format", "json", "--select", "MEM101", store).json()]
+    assert (f["line"], f["message"].endswith("hiding 1 index entry")) == (201, True), f["message"]
+
+
 def test_mem102_off_for_openclaw(make_store, findings):
     root = "# Index\n- [A](m1.md) — " + "x" * 200 + "\n"
     store = make_store({"MEMORY.md": root, **memories(1)})
