@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from memlint.graph import BROKEN, INDEX_ROLES, OK, OUTSIDE, entry_key
+from memlint.markdown import written_destinations
 from memlint.reporters import printable
 
 DEFAULT_MAX_PER_TOPIC = 12
@@ -271,11 +272,21 @@ def graph_json(store) -> dict:
     from memlint.redaction import link_redactor
 
     redact = link_redactor(store)  # a pasted token must not reach the output
+    written_in: dict[str, dict] = {}  # {source: {link: its destination as written}}, a file's links at once
+
+    def written(edge) -> str:
+        found = written_in.get(edge.source)
+        if found is None:
+            links = [e.link for e in graph.out.get(edge.source, ())]
+            parsed = store.docs[edge.source].parsed
+            found = written_in[edge.source] = dict(zip(links, written_destinations(parsed.text, links))) if parsed else {}
+        return found.get(edge.link, edge.link.target)
+
     edges = [
         {
             "source": e.source,
             "target": redact(e.target, e.source) if e.status != OK and e.target is not None else e.target,
-            "written": redact(e.link.target, e.source),
+            "written": redact(written(e), e.source),
             "line": e.link.line,
             "column": e.link.column,
             "kind": e.link.kind,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 import sys
-from itertools import accumulate, repeat
+from itertools import accumulate, chain, repeat
 from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -1228,3 +1228,53 @@ def is_external(target: str) -> bool:
     if len(scheme) == 1:  # a Windows drive letter, C:\...
         return False
     return scheme != "file"
+
+
+# A link destination after `](`, as CommonMark reads one (in <>, or no space
+# or control character, parentheses balanced, backslash escapes), and a
+# reference definition's: what ``written_destinations`` looks for.
+_DESTINATION_AFTER = re.compile(
+    r"\]\([ \t]*\n?[ \t]*(<(?:\\.|[^<>\n\\])*>|(?:\\.|[^ \t\n\x00-\x1f()\\]|\((?:\\.|[^ \t\n\x00-\x1f()\\])*\))*)")
+_DEFINED_DESTINATION = re.compile(r"\[(?:\\.|[^\[\]\\\n])+\]:[ \t]*\n?[ \t]*(<(?:\\.|[^<>\n\\])*>|\S+)")
+_WRITTEN_REACH = 4000  # characters from a link's '[' within which its destination is looked for
+
+
+def written_destinations(text: str, links) -> list[str]:
+    """The destination of each of ``links`` (of ``text``, the file's whole
+    text) as written there, its ``<>`` dropped: ``b%20c.md`` where the
+    target is ``b c.md``. Looked for after the link's ``[`` (a reference
+    link's, among the definitions), and the one whose reading is the
+    target is taken; the target itself where none is (a wikilink's or a
+    backtick path's is as written)."""
+    starts = None
+    out = []
+    for link in links:
+        written = link.target
+        if link.kind in ("link", "image", "autolink"):
+            if starts is None:
+                starts = list(accumulate(map(_PLUS_ONE, map(len, text.split("\n"))), initial=0))
+            start = starts[link.line - 1] + link.column - 1 if 0 < link.line <= len(starts) else 0
+            if link.kind == "autolink":
+                m = _AUTOLINK.match(text, start) or _EMAIL_AUTOLINK.match(text, start)
+                written = m.group(1) if m else written
+            else:
+                for m in chain(_DESTINATION_AFTER.finditer(text, start, start + _WRITTEN_REACH),
+                               _DEFINED_DESTINATION.finditer(text)):
+                    raw = m.group(1)
+                    raw = raw[1:-1] if raw.startswith("<") else raw
+                    if _reads_as(raw, link.target):
+                        written = raw
+                        break
+        out.append(written)
+    return out
+
+
+def _reads_as(raw: str, target: str) -> bool:
+    """Whether the destination ``raw`` (as written, no <>) is read as ``target``:
+    by the regex pass (as is) or by markdown-it (escapes and entities
+    resolved, then percent-encoded)."""
+    if decode_destination(raw) == target:
+        return True
+    from markdown_it.common.utils import unescapeAll
+
+    return decode_destination(_markdown_it().normalizeLink(unescapeAll(raw))) == target

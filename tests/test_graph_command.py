@@ -217,6 +217,22 @@ def test_json_lists_a_web_link_with_no_target(make_store, cli):
     assert {e["written"] for e in edges} >= {"a.md", "https://example.com"}
 
 
+def test_json_gives_each_link_as_written(make_store, cli):
+    """`written` is the destination in the file (percent-encoding, entities,
+    escapes and all, <> dropped; a reference link's from its definition);
+    `target` is the file it reaches."""
+    root = ("# M\n- [b](./b%20c.md) and [same](<b c.md>) — b\n- [amp](q&amp;a.md) [esc](e\\(1\\).md)\n"
+            "- [ref][r] [enc](gone%2523.md#x%20y)\n- <https://example.org/a%20b>\n\n[r]: <b%20c.md>\n")
+    store = make_store({"MEMORY.md": root, "b c.md": MEM.format(n="b"), "q&a.md": MEM.format(n="q"),
+                        "e(1).md": MEM.format(n="e")})
+    result = cli("graph", "--format", "json", store)
+    assert result.exit_code == 0, result.stderr
+    edges = json.loads(result.output)["stores"][0]["edges"]
+    assert [(e["written"], e["target"]) for e in edges] == [
+        ("./b%20c.md", "b c.md"), ("b c.md", "b c.md"), ("q&amp;a.md", "q&a.md"), ("e\\(1\\).md", "e(1).md"),
+        ("b%20c.md", "b c.md"), ("gone%2523.md#x%20y", "gone%23.md"), ("https://example.org/a%20b", None)]
+
+
 @pytest.mark.parametrize("command", [("graph",), ("report",)])
 def test_a_report_kept_in_the_store_is_written_again_by_the_next_run(make_store, cli, command):
     """A scheduled job writes its report to the same file each time: the
