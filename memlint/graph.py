@@ -734,6 +734,17 @@ class Graph:
         )
         return Edge(doc.rel, link, None, DANGLING_WIKI if lenient else BROKEN)
 
+    def named_whole(self, doc: "Doc", target: str) -> str | None:
+        """The file a markdown link's ``target`` would name were its bare
+        ``#`` and ``?`` part of the name (``c#.md``, which a link reads as
+        ``c``), if the repository has it: the path ``_locate`` gives."""
+        path = decode_kept(target.strip()).replace("\\", "/")
+        repo_rel = self._join(self._doc_dir(doc), path) if path and not outside_reason(path) else None
+        if repo_rel is None:
+            return None
+        status, where = self._locate(repo_rel)
+        return where if status in (OK, IN_REPO) else None
+
     def wiki_in_store(self, doc: "Doc", name: str) -> bool:
         """False for a ``[[../../x]]`` path that leads out of the store folder."""
         if not _climbs(name):

@@ -22,6 +22,9 @@ close: the same file name in another folder, the same name in another case
 or spelling, or a near miss. A name that differs only in its Unicode form
 (``café`` typed as one code point, the file named with e + a combining
 accent, as macOS has written names) is said to be so: the two look the same.
+A ``#`` or ``?`` in a link starts an anchor or a query: where the file
+named with it exists (``[c](c#.md)``, which reads ``c``, beside ``c#.md``),
+the finding says so and how to write the link (``c%23.md``).
 Near misses are guessed for the first 1,000 names of a run that no file
 has (each is compared with up to 400 file names): past that, a store with
 thousands of such links gets the other suggestions only, in seconds less.
@@ -43,6 +46,7 @@ import unicodedata
 
 from memlint.finding import Problem
 from memlint.graph import BROKEN, wiki_candidates
+from memlint.markdown import decode_kept
 from memlint.rules._common import name_some
 
 CODE = "MEM202"
@@ -78,6 +82,9 @@ def check(store, options):
             if on_disk:
                 message = (f"link target {shown} is not in the commit: {store.shown(edge.target)} is on disk, but the "
                            "commit does not hold it (untracked, or left out of this commit)")
+        if not wiki and ("#" in link.target or "?" in link.target) and graph.named_whole(doc, link.target):
+            yield Problem(doc.path, link.line, link.column, _delimiter_in_name(link.target))
+            continue
         # A near-miss name is offered only where the target was meant to be
         # in the store; elsewhere only the same file name found in the store.
         if wiki:
@@ -91,17 +98,24 @@ def check(store, options):
             else:  # both repo-relative
                 found = posixpath.normpath(posixpath.join(posixpath.dirname(doc.path), suggestion))
                 wanted = edge.target or link.target
-            if not wiki and suggestion == link.target and ("?" in link.target or "#" in link.target):
-                message = (f"link target `{link.target}` does not exist: a `?` or `#` in a link starts a query or an "
-                           f"anchor, so the file read is `{link.target.split('#', 1)[0].split('?', 1)[0]}`; to link "
-                           "the file whose name holds it, write `%3F` for `?` and `%23` for `#`")
-            elif _look_alike(found, wanted):
+            if _look_alike(found, wanted):
                 message += (f"; {suggestion} exists, but its name is spelt with other Unicode code points"
                             " (NFC vs NFD): the names look the same and differ on Linux and GitHub;"
                             " retype the link or rename the file")
             else:
                 message += f"; did you mean [[{suggestion}]]?" if wiki else f"; did you mean {suggestion}?"
         yield Problem(doc.path, link.line, link.column, message)
+
+
+def _delimiter_in_name(target: str) -> str:
+    """MEM202's message for ``c#.md`` when the file ``c#.md`` exists: the
+    ``#`` (or ``?``) starts an anchor (a query), and how to write the name."""
+    read = target.split("#", 1)[0].split("?", 1)[0]
+    delimiter = target[len(read)]
+    encoded = target.replace("#", "%23").replace("?", "%3F").replace(" ", "%20")
+    return (f"link target `{target}` does not exist: a `{delimiter}` in a link starts "
+            f"{'an anchor' if delimiter == '#' else 'a query'}, so the file read is `{read}`; to link the file "
+            f"`{decode_kept(target)}`, write `{encoded}`")
 
 
 def _look_alike(found: str, wanted: str) -> bool:

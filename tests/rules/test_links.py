@@ -442,7 +442,21 @@ def test_a_file_named_with_a_question_mark_is_told_how_to_link_it(make_store, cl
     would print the link as written back."""
     store = make_store({"MEMORY.md": "# M\n- [P](<plan?.md>) — the plan\n", "plan?.md": mem("p")})
     text = message(run(cli, store), "MEM202")
-    assert "did you mean" not in text and "the file read is `plan`" in text and "write `%3F` for `?`" in text
+    assert "did you mean" not in text and "the file read is `plan`" in text and "write `plan%3F.md`" in text
+
+
+def test_a_file_named_with_a_hash_is_told_how_to_link_it_however_short_its_name(make_store, cli):
+    """`#` starts an anchor: `[c](c#.md)` reads `c`. Where `c#.md` exists the
+    finding says so and how to write it; where it does not, a plain MEM202."""
+    store = make_store({"MEMORY.md": "# M\n- [C](c#.md) — c\n- [G](gone#.md) — g\n- [N](<n b?x#y.md>) — n\n",
+                        "c#.md": mem("c"), "n b?x#y.md": mem("n")})
+    assert [f["message"] for f in run(cli, store) if f["code"] == "MEM202"] == [
+        "link target `c#.md` does not exist: a `#` in a link starts an anchor, so the file read is `c`; "
+        "to link the file `c#.md`, write `c%23.md`",
+        "link target `gone#.md` does not exist",
+        "link target `n b?x#y.md` does not exist: a `?` in a link starts a query, so the file read is `n b`; "
+        "to link the file `n b?x#y.md`, write `n%20b%3Fx%23y.md`",
+    ]
 
 
 def test_broken_link_suggests_same_name_in_another_folder_and_case(make_store, cli):
