@@ -1049,10 +1049,12 @@ def decode_destination(dest: str) -> str:
     the file ``c#.md``), a bare one starts the fragment or query; and ``%``
     stays encoded so that each ``%`` left starts one of the three
     (``c%2523.md``, the file ``c%23.md``, is not read as ``c#.md``).
-    ``memlint.graph`` decodes them once the path is split from the rest."""
+    ``memlint.graph`` decodes them once the path is split from the rest.
+    Bytes that are no UTF-8 (``%E9``) decode as memlint names a file that
+    holds them (surrogateescape), so the link reaches it."""
     if "%" not in dest:
         return dest
-    return unquote(_KEPT_ENCODED.sub(lambda m: "%25" + (m.group(1) or "25"), dest))
+    return unquote(_KEPT_ENCODED.sub(lambda m: "%25" + (m.group(1) or "25"), dest), errors="surrogateescape")
 
 
 _KEPT_ESCAPE = re.compile(r"%(23|25|3[fF])")

@@ -1,6 +1,7 @@
 """MEM201-MEM205: orphans, broken links, links out of the repository, filed twice, routes to retired."""
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -425,6 +426,16 @@ def test_an_encoded_percent_sign_is_decoded_once(make_store, cli):
     })
     found = run(cli, store)
     assert only(found, "MEM201") == [("c#.md", 1, 1)] and only(found, "MEM202") == [("MEMORY.md", 5, 3)]
+
+
+def test_a_link_reaches_a_file_whose_name_is_not_utf8(make_store, cli):
+    """`%E9` is the byte 0xE9, as the file name b'lat\\xe9.md' holds it (memlint
+    names it `lat\\udce9.md`); a missing one is named so too, never mangled."""
+    latin = os.fsdecode(b"lat\xe9.md")
+    store = make_store({"MEMORY.md": "# M\n- [L](lat%E9.md) — l\n- [G](gone%E9.md) — g\n", latin: mem("latin")})
+    found = run(cli, store)
+    assert only(found, "MEM201") == [] and only(found, "MEM202") == [("MEMORY.md", 3, 3)]
+    assert message(found, "MEM202") == "link target `gone\udce9.md` does not exist"
 
 
 def test_a_backtick_path_in_the_root_reaches_a_file_whatever_its_name_holds(make_store, cli):
