@@ -1057,6 +1057,18 @@ def decode_destination(dest: str) -> str:
     return unquote(_KEPT_ENCODED.sub(lambda m: "%25" + (m.group(1) or "25"), dest), errors="surrogateescape")
 
 
+def shown_destination(link: Link) -> str:
+    """A link's target as a message names it: in a markdown link, the ``%``
+    that ``decode_destination`` keeps encoded (``%25``) is shown as the
+    ``%`` the file has (``[x](50%.md)`` names ``50%.md``, not ``50%25.md``);
+    a wikilink or a backtick path is read as written."""
+    target = link.target
+    return target.replace("%25", "%") if "%25" in target and link.kind in _DECODED_KINDS else target
+
+
+_DECODED_KINDS = frozenset({"link", "image", "autolink"})
+
+
 _KEPT_ESCAPE = re.compile(r"%(23|25|3[fF])")
 _KEPT_CHARACTER = {"23": "#", "25": "%", "3F": "?", "3f": "?"}
 

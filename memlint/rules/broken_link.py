@@ -46,7 +46,7 @@ import unicodedata
 
 from memlint.finding import Problem
 from memlint.graph import BROKEN, wiki_candidates
-from memlint.markdown import decode_kept
+from memlint.markdown import decode_kept, shown_destination
 from memlint.rules._common import name_some
 
 CODE = "MEM202"
@@ -74,7 +74,7 @@ def check(store, options):
             if store.unlisted:  # a name may be a file's there
                 message += f" (memlint cannot list {name_some([f'{f}: {why}' for f, why in store.unlisted], 2)})"
         else:
-            shown = f"[[{link.target}]]" if wiki else f"`{link.target}`"
+            shown = f"[[{link.target}]]" if wiki else f"`{shown_destination(link)}`"
             message = f"link target {shown} does not exist"
             # Judged as the commit holds the store: a file on disk the commit does not hold is
             # missing from it all the same, and the finding says where it is.
@@ -83,7 +83,7 @@ def check(store, options):
                 message = (f"link target {shown} is not in the commit: {store.shown(edge.target)} is on disk, but the "
                            "commit does not hold it (untracked, or left out of this commit)")
         if not wiki and ("#" in link.target or "?" in link.target) and graph.named_whole(doc, link.target):
-            yield Problem(doc.path, link.line, link.column, _delimiter_in_name(link.target))
+            yield Problem(doc.path, link.line, link.column, _delimiter_in_name(link))
             continue
         # A near-miss name is offered only where the target was meant to be
         # in the store; elsewhere only the same file name found in the store.
@@ -107,13 +107,14 @@ def check(store, options):
         yield Problem(doc.path, link.line, link.column, message)
 
 
-def _delimiter_in_name(target: str) -> str:
+def _delimiter_in_name(link) -> str:
     """MEM202's message for ``c#.md`` when the file ``c#.md`` exists: the
     ``#`` (or ``?``) starts an anchor (a query), and how to write the name."""
+    target = link.target
     read = target.split("#", 1)[0].split("?", 1)[0]
     delimiter = target[len(read)]
     encoded = target.replace("#", "%23").replace("?", "%3F").replace(" ", "%20")
-    return (f"link target `{target}` does not exist: a `{delimiter}` in a link starts "
+    return (f"link target `{shown_destination(link)}` does not exist: a `{delimiter}` in a link starts "
             f"{'an anchor' if delimiter == '#' else 'a query'}, so the file read is `{read}`; to link the file "
             f"`{decode_kept(target)}`, write `{encoded}`")
 

@@ -21,6 +21,7 @@ needs them.
 """
 from memlint.finding import Problem
 from memlint.graph import OUTSIDE
+from memlint.markdown import shown_destination
 
 CODE = "MEM203"
 NAME = "link-outside-repo"
@@ -36,7 +37,7 @@ def check(store, options):
         if edge.status != OUTSIDE:
             continue
         link = edge.link
-        shown = f"[[{link.target}]]" if link.kind in ("wiki", "embed") else f"`{link.target}`"
+        shown = f"[[{link.target}]]" if link.kind in ("wiki", "embed") else f"`{shown_destination(link)}`"
         yield Problem(
             docs[edge.source].path,
             link.line,

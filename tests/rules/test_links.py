@@ -426,6 +426,13 @@ def test_an_encoded_percent_sign_is_decoded_once(make_store, cli):
     })
     found = run(cli, store)
     assert only(found, "MEM201") == [("c#.md", 1, 1)] and only(found, "MEM202") == [("MEMORY.md", 5, 3)]
+    assert message(found, "MEM202") == "link target `gone%23.md` does not exist"  # the name looked for
+
+
+def test_a_missing_target_with_a_percent_sign_is_named_as_written(make_store, cli):
+    store = make_store({"MEMORY.md": "# Index\n- [P](50%.md) — p\n"})
+    found = run(cli, store)
+    assert message(found, "MEM202") == "link target `50%.md` does not exist"
 
 
 def test_a_link_reaches_a_file_whose_name_is_not_utf8(make_store, cli):
