@@ -216,7 +216,7 @@ def _store_around(target: Path, stores) -> list:
     if any(target.is_relative_to(store.dir) for store in stores):
         return []
     from memlint import config as config_mod
-    from memlint.store import Store, walks_into
+    from memlint.store import Store
 
     try:
         conf = config_mod.load(config_mod.find_config_file(target.parent))
@@ -242,6 +242,8 @@ def _an_earlier_report(output: Path, text: str) -> bool:
 
 def _read_by_store(output: Path, stores) -> tuple:
     """(the store that reads ``output`` as one of its files, its path there), or (None, None)."""
+    from memlint.store import walks_into
+
     target = output.absolute().resolve()  # a link named link.txt to MEMORY.md is MEMORY.md
     if target.suffix.lower() != ".md":
         return None, None
