@@ -682,8 +682,12 @@ def _is_reference_or_wordy(value: str) -> bool:
     low = value.lower()
     if any(marker in low for marker in _REFERENCE_MARKERS):
         return True
-    if any(word in low for word in ("password", "passwd", "secret", "token")):
-        return True  # "my-secret-password", "get_token"
+    # "my-secret-password", "get_token": names of a secret.  A "!" (the symbol
+    # password rules most often get) is in no name, path or template:
+    # "NewPassword9!" is a password as "NewPass9!" is.  ("#", "*", "?" are
+    # left out: anchors, globs, queries.)
+    if any(word in low for word in ("password", "passwd", "secret", "token")) and "!" not in value:
+        return True
     one_case = _ONE_CASE_LETTERS.fullmatch(value)
     if one_case and _random_letters(one_case.group(1)):
         return False  # a word's shape, not its letters: an app password "qwhzmtkrbvxpnlca"

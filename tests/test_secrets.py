@@ -592,6 +592,16 @@ def test_table_column_headers_that_name_a_secret(header, cell, column):
     assert [(h.line, h.column, h.fingerprint) for h in hits(text)] == [(3, column, fingerprint(value))]
 
 
+def test_a_value_that_spells_password_with_a_symbol_is_judged_as_a_password():
+    """``{"password":"TempPass1!"}`` fires, so ``{"password": "TempPassword1!"}``
+    does too: a "!" is in no name of a secret; names stay quiet."""
+    for value in ("Temp" + "Pass1!", "Temp" + "Password1!", "New" + "Secret42!"):
+        for text in ('{"password":"' + value + '"}', '{"password": "' + value + '"}'):
+            assert [(h.column, h.kind) for h in hits(text)] == [(text.index(value) + 1, GENERIC)], text
+    for text in ("password: my-secret-password", "token: refresh_token_value", "password: TempPassword1"):
+        assert hits(text) == [], text
+
+
 def test_a_session_cookie_fires():
     value = rand(150)
     assert [(h.line, h.column) for h in hits(f"- `li_at` cookie: `{value}`\n")] == [(1, 20)]

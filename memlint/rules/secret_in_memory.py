@@ -15,7 +15,8 @@ Detection is ``memlint/secrets.py``: vendor token formats (AWS, GitHub,
 GitLab, Slack, OpenAI, Anthropic, Google, Stripe, Twilio, SendGrid, npm,
 PyPI, Hugging Face, Telegram, JWTs, private key blocks), high-entropy values
 assigned to secret-like names (random letters too, as a Gmail app password;
-not words run together), or listed in a table column whose header ends
+not words run together; a value spelling "password" with a ``!`` is a
+password, not a name), or listed in a table column whose header ends
 in one (``| Bot | App ID | App Secret |``; not ``Token pricing``, ``Token
 (hashed)``, ``public token``), session cookies, and passwords in URLs. Documented examples and
 placeholders (``AKIAIOSFODNN7EXAMPLE``, ``<your-token>``, ``xxxx``) are skipped.
