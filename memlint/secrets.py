@@ -24,7 +24,12 @@ Design notes
   (reported once, at the BEGIN line, only when key material follows).
   Generic: a high-entropy value assigned (``:``, ``=``, ``=>``, ``:=``,
   ``→``, ``->``, or a code span after the name) to a secret-like name, and
-  a password inside ``scheme://user:password@host``.
+  a password inside ``scheme://user:password@host``.  A login written as a
+  pair (``admin / PASS``, ``admin/PASS``, ``admin:PASS``) where a login's
+  name (credentials, login, auth, password...) is its name, its table
+  row's or column's, or its heading's: reported at PASS when PASS would be
+  as ``password: PASS``.  A value found by its name (not by its own form)
+  is reported again wherever else it stands alone in the text.
   Letters of one case count when their letter pairs are unlike English
   ones: a Gmail app password (``qwhz mtkr bvxp nlca`` too), not a
   passphrase or an identifier.
@@ -382,6 +387,7 @@ def _scan_private_keys(text: str, emit: Callable[[int, int, str, str], None]) ->
 
 # Cheap line pre-filter: a line is examined only if it contains one of these
 # (case-insensitively).  "key" only counts after api/access/private.
+# ("Login: admin / ..." is read by _scan_login_sections: most lines naming a login are prose.)
 _KEYWORD_LITERALS = ("pass", "pwd", "secret", "token", "auth", "credential", "key", "cookie")
 _KEY_QUALIFIER = re.compile(r"(?:api|access|private)(?:[_.\-]|[ \t]+)?\Z")  # spaces: "API Key: ..."
 _KEYWORD = re.compile(
@@ -390,8 +396,14 @@ _KEYWORD = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=1)
+def _lowered(text: str) -> str:
+    """``text.lower()``, kept for the next scanner of the same text (one text at a time)."""
+    return text.lower()
+
+
 def _keyword_positions(text: str) -> list[int]:
-    lowered = text.lower()
+    lowered = _lowered(text)
     if len(lowered) != len(text):  # rare: lower() changed length (e.g. "İ")
         return [m.start() for m in _KEYWORD.finditer(text)]
     found: list[int] = []
@@ -791,6 +803,71 @@ def _secret_label(text: str, name_start: int, name: str, *, table: bool = False)
     return None
 
 
+PAIR_KIND = "password of a user/password pair"
+
+# A login written as a pair, user then password: "admin / <password>",
+# "admin/<password>", "admin:<password>".  The password part holds no "/"
+# or ":" and must not be followed by one (checked in code): "docs/setup/guide",
+# "a:b:c" are no pairs.  The user part's class excludes the separators, so
+# nothing backtracks.
+_CREDENTIAL_PAIR = re.compile(
+    r"(?P<user>[A-Za-z][A-Za-z0-9_.@+\-]{0,63})(?P<sep>[ \t]{1,3}/[ \t]{1,3}|/|:)`?"
+    r"(?P<password>[^\s/:`'\"<>()\[\]{}|,;]{1,128})"
+)
+# Names whose value may be a login as a pair: "Credentials: admin / ...", "| Authentication | admin / ... |".
+_LOGIN_WORDS = frozenset({
+    "credential", "credentials", "cred", "creds", "login", "logins", "logon", "auth", "authentication", "authorization",
+})
+# Names of the password alone: after one, "admin / ..." is a pair, but the
+# "/" or ":" of "password: ab/cd" may be the password's own (judged whole).
+_PASSWORD_WORDS = frozenset({"password", "passwords", "passwd", "pwd", "pass", "passphrase"})
+_USER_WORDS = frozenset({"user", "users", "username", "usr", "account"})
+_USER_SLASH = re.compile(r"(?i)(?<![a-z])(?:user(?:name)?|login)[ \t]*/[ \t]*\Z")  # "User/Password:"
+
+
+@functools.lru_cache(maxsize=4096)
+def _pair_separators(name: str) -> str | None:
+    """How a login pair may be written after ``name``: "any" separator
+    (``admin / pw``, ``admin/pw``, ``admin:pw``) after a name for a login or
+    for a user and password together (``User/Password``, ``user_pass``);
+    only "spaced" (``admin / pw``) after one for the password alone; None
+    after other names (a token's ``org/repo`` is no login)."""
+    segs = _name_segments(name)
+    if not segs:
+        return None
+    if segs[-1] in _LOGIN_WORDS:
+        return "any"
+    if segs[-1] in _PASSWORD_WORDS:
+        return "any" if any(seg in _USER_WORDS for seg in segs[:-1]) else "spaced"
+    return None
+
+
+def _looks_like_password(value: str) -> bool:
+    """Whether ``value`` would be reported as ``password: value``."""
+    return (len(value) >= _MIN_GENERIC_LEN and not _WHITESPACE.search(value) and not _is_reference_or_wordy(value)
+            and "EXAMPLE" not in value and not _is_placeholder(value) and not _GOOGLE_CLIENT_ID.fullmatch(value)
+            and _looks_high_entropy(value))
+
+
+def _credential_pair(text: str, start: int, limit: int, separators: str) -> tuple[int, str] | None:
+    """(start, password) of a login pair at ``text[start:limit]`` whose
+    password part would be reported on its own (``password: PASS``) and
+    holds a digit or symbol unless its letters are random: not
+    ``read/write``, ``N/A``, ``user/pass``, ``admin/admin``, a date, a path
+    or ``owner/RepoName``."""
+    m = _CREDENTIAL_PAIR.match(text, start, limit)
+    if m is None or (separators == "spaced" and m.group("sep") in ("/", ":")):
+        return None
+    if m.end() < limit and text[m.end()] in "/:":
+        return None  # a path (docs/setup/guide), a:b:c
+    user, password = m.group("user"), m.group("password").rstrip(".")
+    if user.lower() in _VAULT_NAMES or _is_placeholder(user) or not _looks_like_password(password):
+        return None  # "1Password / Infra-Vault": where it is kept
+    if password.isalpha() and not _random_letters(password):
+        return None  # words run together, "github/ClaudeCodeBot": a pair of names (a password has more)
+    return m.start("password"), password
+
+
 def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None:
     search = _ASSIGN.search
     for span_start, span_end in _keyword_spans(text):
@@ -812,24 +889,49 @@ def _scan_generic(text: str, emit: Callable[[int, int, str, str], None]) -> None
                 pos = name_end
             else:
                 pos = m.end()
-            name = m.group("name")
-            if _not_a_secret_here(text, m.start("name")):
+            name, op = m.group("name"), m.group("op")
+            name_start = m.start("name")
+            if _not_a_secret_here(text, name_start):
                 continue
-            if m.group("op") in _ARROWS and text[name_end] in "\"'`":
+            if op in _ARROWS and text[name_end] in "\"'`":
                 continue  # `x-key: $SIGNING_SECRET` → handler(): what a quoted name leads to, not its value
+            separators = None if op is None else _pair_separators(name)
+            if separators == "spaced" and _USER_SLASH.search(text, max(0, name_start - 16), name_start):
+                separators = "any"  # "User/Password: admin/..."
+            pair_only = False  # a name that holds a secret only as a login pair: "Login: admin / ..."
             if not _is_secret_name(name):
                 # a label of several words: "API Key: ...", "Consumer key = ...", "Token updated: ..."
-                name = _secret_label(text, m.start("name"), name, table=m.group("op") == "|")
-                if name is None:
+                label = _secret_label(text, name_start, name, table=op == "|")
+                if label is not None:
+                    name = label
+                elif separators is not None:
+                    pair_only = True
+                else:
                     continue
-            elif m.group("op") is None and not _is_table_secret_name(name):
+            elif op is None and not _is_table_secret_name(name):
                 continue  # no operator: "pass `x` to", "auth `y`" are prose, "API Key `...`" is not
-            if m.group("op") == "|" and not _is_table_secret_name(name):
-                continue  # a table's name cell says less than an assignment: | Auth | <commit sha> |
+            if op == "|" and not _is_table_secret_name(name):
+                if separators is None:
+                    continue  # a table's name cell says less than an assignment: | Auth | <commit sha> |
+                pair_only = True  # ... but | Authentication | admin / ... | is a login
             got = _generic_value(m)
             if got is None:
                 continue
             start, value = got
+            if separators is not None:
+                if m.group("bare") is not None:
+                    limit = text.find("\n", start, span_end)
+                    limit = span_end if limit < 0 else limit
+                else:
+                    limit = start + len(value)
+                pair = _credential_pair(text, start, limit, separators)
+                if pair is not None:
+                    start, value = pair
+                    emit(start, start + len(value), PAIR_KIND, value)
+                    pos = max(m.end(), start + len(value))
+                    continue
+            if pair_only:
+                continue
             end = start + len(value)
             grouped = _GROUPED_LETTERS.match(text, start)
             if grouped is not None:  # "qwhz mtkr bvxp nlca": one password, judged (and fingerprinted) whole
@@ -928,6 +1030,9 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return cells
 
 
+_LOGIN_HINT = re.compile(r"(?i:cred|log[io]n|auth|pass)")  # a header that may name a login: cheap test first
+
+
 def _scan_table_columns(text: str, emit: Callable[[int, int, str, str], None]) -> None:
     """Values in a column whose header names a secret (App Secret, API Key,
     Token, Password), row by row until the table ends: a table of bots and
@@ -944,11 +1049,19 @@ def _scan_table_columns(text: str, emit: Callable[[int, int, str, str], None]) -
                 _DELIMITER_CELL.fullmatch(text[start:end].strip(" \t"))
                 for start, end in _cells(text, delimiter.start(), delimiter.end())):
             continue
-        columns = []  # (index, header), in index order
+        columns = []  # (index, header, pair separators, only a pair counts), in index order
         for i, (start, end) in enumerate(_cells(text, header_start, header_end)):
             name = text[start:end].strip(" \t*_`")
-            if name and len(name) <= 120 and _is_column_secret_name(name):
-                columns.append((i, name))
+            if not name or len(name) > 120:
+                continue
+            secret = _is_column_secret_name(name)
+            separators = None
+            if (secret or _LOGIN_HINT.search(name)) and not _NOT_THE_SECRET.search(name):
+                separators = _pair_separators(_PARENTHESES.sub(" ", name))
+            if secret:
+                columns.append((i, name, separators, False))
+            elif separators is not None:  # | Device | Login |: its cells count as login pairs alone
+                columns.append((i, name, separators, True))
         if not columns:
             continue
         row_start = delimiter.end() + 1
@@ -958,20 +1071,30 @@ def _scan_table_columns(text: str, emit: Callable[[int, int, str, str], None]) -
             if "|" not in text[row_start:row_end]:
                 break  # the table ends at the first line that is no row
             cells = _cells(text, row_start, row_end)
-            for i, name in columns:
+            for i, name, separators, pair_only in columns:
                 if i >= len(cells):
                     break  # a short row: no cell under this column, nor under the ones after it
-                _judge_cell(text, *cells[i], name, emit)
+                _judge_cell(text, *cells[i], name, emit, separators, pair_only)
             row_start = row_end + 1
         table_end = row_start
 
 
-def _judge_cell(text: str, start: int, end: int, name: str, emit: Callable[[int, int, str, str], None]) -> None:
-    """Report the value of one cell of a column headed ``name``, if it looks like a secret."""
+def _judge_cell(text: str, start: int, end: int, name: str, emit: Callable[[int, int, str, str], None],
+                separators: str | None = None, pair_only: bool = False) -> None:
+    """Report the value of one cell of a column headed ``name``, if it looks
+    like a secret: the password of a login pair (``admin / pw``) where
+    ``separators`` allows one, and with ``pair_only`` nothing else."""
     m = _CELL_VALUE.match(text, start, end)
     if m is None:
         return
     group = next(g for g in ("bq", "dq", "sq", "bare") if m.group(g) is not None)
+    if separators is not None:
+        pair = _credential_pair(text, m.start(group), end if group == "bare" else m.end(group), separators)
+        if pair is not None:
+            emit(pair[0], pair[0] + len(pair[1]), PAIR_KIND, pair[1])
+            return
+    if pair_only:
+        return
     start, value = m.start(group), m.group(group).rstrip(".")
     if len(value) < _MIN_GENERIC_LEN or _WHITESPACE.search(value) or "EXAMPLE" in value:
         return
@@ -1014,6 +1137,94 @@ _FOREIGN_STEMS = (*_FOREIGN_ASCII, "密", "パスワード", "비밀번호", "nt
 
 
 # --------------------------------------------------------------------------
+# Login pairs under a heading that names them
+# --------------------------------------------------------------------------
+
+# A heading, or a label alone on its line, that names a login: "### Test
+# credentials", "**Login:**", "- Credentials:".  (The label's class holds none
+# of the marks around it, so nothing backtracks far.)
+_LOGIN_HEADING = re.compile(
+    r"[ \t]{0,3}(?:#{1,6}[ \t]+|[-*+][ \t]+)?[*_]{0,2}(?P<label>[^\n:*_#|`]{1,80})[*_]{0,2}[ \t]*(?::[*_]{0,2})?[ \t]*\r?"
+)
+_LINE_LEAD = re.compile(r"[ \t>]*(?:[-*+]|[0-9]{1,3}[.)])?[ \t]*")  # quote, list marker
+# "Login: admin / ...", "| SSH login | admin / ... |", "creds = admin:...": a
+# login's name, then an operator, then (after the match) the pair.
+_LOGIN_ASSIGN = re.compile(r"(?i:log[io]ns?|creds?)(?![A-Za-z0-9_])[\"'`*]{0,3}[ \t]*(?::|=|\||->|→)\*{0,2}[ \t]*")
+_LOGIN_STEMS = ("credential", "login", "logon", "creds")
+_SECTION_LINES = 8  # lines under a heading read for pairs
+
+
+def _find_all(text: str, word: str) -> Iterator[int]:
+    i = text.find(word)
+    while i >= 0:
+        yield i
+        i = text.find(word, i + 1)
+
+
+def _scan_login_sections(text: str, emit: Callable[[int, int, str, str], None]) -> None:
+    """Login pairs named by a login's own word: after it and an operator
+    (``Login: admin / <password>``), and at the start of the lines under a
+    heading naming them, up to the first blank line after them:
+
+        ### Test credentials
+        me@example.org / <password>
+
+    A pair with no such name (``admin/...`` in a line of prose) is not
+    reported: in real stores most such pairs are paths, repositories and
+    product names (``Documents/WiFi-6-Guide.pdf``, ``owner/RepoName``)."""
+    lowered = _lowered(text)  # (the generic scan's, already made)
+    if len(lowered) != len(text):  # rare: lower() changed length (e.g. "İ")
+        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    positions = [i for stem in _LOGIN_STEMS for i in _find_all(lowered, stem)]
+    if not positions:
+        return  # most memories name no login
+    positions.sort()
+    line_start = line_end = -1
+    read_until = 0  # lines before this were read under an earlier heading
+    for at in positions:
+        new_line = at > line_end
+        if new_line:
+            line_start = text.rfind("\n", 0, at) + 1
+            line_end = text.find("\n", at)
+            line_end = len(text) if line_end < 0 else line_end
+        if not lowered.startswith("credential", at) and (at == line_start or not text[at - 1].isalnum()):
+            named = _LOGIN_ASSIGN.match(text, at, line_end)  # ("Credentials: ..." is _scan_generic's)
+            if named is not None:
+                pair = _credential_pair(text, named.end(), line_end, "any")
+                if pair is not None:
+                    emit(pair[0], pair[0] + len(pair[1]), PAIR_KIND, pair[1])
+        if not new_line:
+            continue  # a line naming two stems is read once as a heading
+        heading = _LOGIN_HEADING.fullmatch(text, line_start, line_end)
+        if heading is None or _NOT_THE_SECRET.search(heading.group("label")):
+            continue
+        separators = _pair_separators(_PARENTHESES.sub(" ", heading.group("label")))
+        if separators is None:
+            continue
+        start, read, content = line_end + 1, 0, False
+        while start < len(text) and read < _SECTION_LINES:
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            read += 1
+            if end < read_until:  # read under the heading before ("- Login:" lines one after another)
+                start = end + 1
+                continue
+            read_until = end + 1
+            lead = _LINE_LEAD.match(text, start, end).end()
+            if lead == end or text[lead] == "\r":
+                if content:
+                    break  # the blank line after the section's first lines
+            elif text[lead] == "#":
+                break  # the next heading
+            else:
+                content = True
+                pair = _credential_pair(text, lead, end, separators)
+                if pair is not None:
+                    emit(pair[0], pair[0] + len(pair[1]), PAIR_KIND, pair[1])
+            start = end + 1
+
+
+# --------------------------------------------------------------------------
 # Passwords embedded in URLs (scheme://user:password@host)
 # --------------------------------------------------------------------------
 
@@ -1046,13 +1257,14 @@ class _Candidate(NamedTuple):
     end: int
     kind: str
     fingerprint: str
+    value: str  # kept only while scanning, to find where it recurs; never in a SecretHit
 
 
 def _collect(text: str, scanners) -> list[_Candidate]:
     found: list[_Candidate] = []
 
     def emit(start: int, end: int, kind: str, value: str) -> None:
-        found.append(_Candidate(start, end, kind, fingerprint(value)))
+        found.append(_Candidate(start, end, kind, fingerprint(value), value))
 
     for scanner in scanners:
         scanner(text, emit)
@@ -1076,12 +1288,21 @@ def scan(text: str, *, allow: frozenset[str] = frozenset()) -> Iterator[SecretHi
     # the vendor kind.  `accepted` is sorted and non-overlapping here.
     starts = [c.start for c in accepted]
     # (a table's row label and its column header may both name one value: reported once)
-    generic = list({(c.start, c.end): c for c in _collect(text, (_scan_generic, _scan_foreign_labels, _scan_table_columns))
+    generic = list({(c.start, c.end): c for c in _collect(text, (_scan_generic, _scan_foreign_labels, _scan_table_columns,
+                                                              _scan_login_sections))
                     if not _overlaps(c, accepted, starts)}.values())
+    pairs = sorted(c for c in generic if c.kind == PAIR_KIND)
+    if pairs:  # a login's password inside a value read whole under another name: the pair says where it is
+        pair_starts = [c.start for c in pairs]
+        generic = pairs + [c for c in generic if c.kind != PAIR_KIND and not _overlaps(c, pairs, pair_starts)]
     accepted.extend(generic)
     accepted.sort(key=lambda c: c.start)
     if not accepted:
         return
+    again = _recurrences(text, accepted)
+    if again:
+        accepted.extend(again)
+        accepted.sort(key=lambda c: c.start)
 
     line_starts = _line_starts(text)
     allowed_cache: dict[int, bool] = {}
@@ -1100,6 +1321,36 @@ def scan(text: str, *, allow: frozenset[str] = frozenset()) -> Iterator[SecretHi
             fingerprint=cand.fingerprint,
             length=cand.end - cand.start,
         )
+
+
+# Kinds found by what surrounds the value (a name, a heading), not by its own
+# form as a vendor token is: the same value elsewhere in the file lacks that.
+_CONTEXT_KINDS = frozenset({GENERIC_KIND, PAIR_KIND, "AWS secret access key", "password in URL"})
+_RECURRENCE_VALUES = 32  # values looked for again: a file with more is loudly reported already
+
+
+def _recurrences(text: str, found: list[_Candidate]) -> list[_Candidate]:
+    """Where a secret found by its context recurs in ``text`` as a token of
+    its own: ``auth block (admin/<password>)`` in a file that says
+    ``Credentials: admin / <password>`` above.  Each is the same secret (the
+    same fingerprint, allow-listed together), and removing only the first
+    would leave it in the file."""
+    starts = [c.start for c in found]
+    values: dict[str, _Candidate] = {}
+    for cand in found:
+        if cand.kind in _CONTEXT_KINDS and cand.value not in values and len(values) < _RECURRENCE_VALUES:
+            values[cand.value] = cand
+    more: list[_Candidate] = []
+    find = text.find
+    for value, cand in values.items():
+        i = find(value)
+        while i >= 0:
+            end = i + len(value)
+            if not ((i and _TOKEN_CHAR.match(text, i - 1)) or _TOKEN_CHAR.match(text, end)
+                    or _overlaps(_Candidate(i, end, "", "", ""), found, starts)):
+                more.append(cand._replace(start=i, end=end))
+            i = find(value, end)
+    return more
 
 
 def _overlaps(cand: _Candidate, taken: list[_Candidate], starts: list[int]) -> bool:

@@ -602,6 +602,92 @@ def test_a_value_that_spells_password_with_a_symbol_is_judged_as_a_password():
         assert hits(text) == [], text
 
 
+# --------------------------------------------------------------------------
+# a login written as a pair: user, then password
+# --------------------------------------------------------------------------
+
+PAIR = "password of a user/password pair"
+LOGIN_PW = rand(10) + "!!"  # a password as people choose them: a symbol at the end
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Credentials: admin / {}",
+        "Credentials: admin/{}",
+        '"credentials": "admin:{}"',
+        "login: admin:{}",
+        "- **SSH login:** admin / `{}`",
+        "creds = root:{}",
+        "| Authentication | admin / {} | XIQ login or LDAP |",  # a table row named so
+        "Authorization: Basic admin:{}",
+        "User/Password: admin/{}",
+        "password: admin / {}",  # spaced: "admin" is no part of the password
+        "| Device | IP | Login |\n|---|---|---|\n| sw1 | 10.0.0.2 | admin / {} |",  # a column headed so
+        "| Device | Credentials |\n|---|---|\n| sw1 | admin/{} |",
+        "| Name | Password |\n|---|---|\n| Credentials | admin/{} |",  # once, though the column reads it whole
+        "### Test credentials\nme@gmail.com / {} → Group_A → VLAN 10",  # the lines under a heading
+        "**Login:**\n\n- admin / {}",
+    ],
+)
+def test_the_password_of_a_login_pair_fires_where_it_is(text):
+    """The finding points at the password, and its fingerprint is the
+    password's alone: the user name is no secret."""
+    text = text.format(LOGIN_PW)
+    line = next(i for i, row in enumerate(text.split("\n"), 1) if LOGIN_PW in row)
+    column = text.split("\n")[line - 1].index(LOGIN_PW) + 1
+    assert [(h.line, h.column, h.kind, h.fingerprint, h.length) for h in hits(text)] == [
+        (line, column, PAIR, fingerprint(LOGIN_PW), len(LOGIN_PW))]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Credentials: docs/setup",
+        "Login: docs/setup/guide",
+        "Login: 2026/04/15",
+        "Login: read/write",
+        "auth: on/off",
+        "Credentials: yes/no",
+        "Auth: TCP/IP",
+        "Login: client/server",
+        "Credentials: https://portal.example.org/login",
+        "Login: N/A",
+        "Credentials: <user>/<password>",
+        "Login: user/pass",
+        "Credentials: admin/admin",
+        "Login: admin / ***",
+        "Login: admin / changeme123",
+        "Login: admin / ${ADMIN_PASSWORD}",
+        "Credentials: see 1Password / vault",
+        "Credentials: 1Password / Infra-Prod-DB",  # where it is kept
+        "### Test credentials\nadmin@example.org / " + rand(10) + "!!",  # a documentation example
+        "Login: Google/Microsoft365",
+        "| Authentication | OAuth2 / OIDC |",
+        "| Auth | github/ClaudeCodeBot |",  # words run together: names, not a password
+        "Login flow: admin / " + rand(10) + "!!",  # about the login, not it
+        "login_url: admin/" + rand(10) + "!!",
+        "## Credentials\n\nDocuments/setup-guide.pdf\nSee owner/RepoName for the rest.",
+        # no login named: paths, repositories, products (the pair shape alone is not enough)
+        "- SW1 — 192.0.2.28 — admin/" + rand(10) + "!!",
+        "Forked owner/" + rand(12) + " for the login page.",
+    ],
+)
+def test_pairs_that_are_no_login_do_not_fire(line):
+    assert hits("x\n" + line + "\n") == []
+
+
+def test_a_secret_found_once_is_reported_wherever_it_recurs_in_the_file():
+    """The same password in prose below its table row: the same secret,
+    with the same fingerprint (one allow-list entry covers both)."""
+    prose = "2. The auth block (admin/" + LOGIN_PW + ") logs in"
+    text = ("| Authentication | admin / " + LOGIN_PW + " |\n\n" + prose + "\n"
+            "- replace " + LOGIN_PW + "x later\n")  # glued to more: another value
+    assert [(h.line, h.column, h.fingerprint) for h in hits(text)] == [
+        (1, 28, fingerprint(LOGIN_PW)), (3, prose.index(LOGIN_PW) + 1, fingerprint(LOGIN_PW))]
+    assert hits(text, allow=frozenset({fingerprint(LOGIN_PW)})) == []
+
+
 def test_a_session_cookie_fires():
     value = rand(150)
     assert [(h.line, h.column) for h in hits(f"- `li_at` cookie: `{value}`\n")] == [(1, 20)]
@@ -858,6 +944,10 @@ ADVERSARIAL = {
     "webhook prefixes": "hooks.slack.com/services/T" * (MB // 26),
     "telegram digits": "1" * MB + ":AA",
     "keyword words": "pass " * (MB // 5),
+    "login names": "login: " * (MB // 7),
+    "login pairs": "Login: admin / x " * (MB // 17),
+    "login headings": "- Login:\n" * (MB // 9),
+    "login headings and lines": "## Credentials\n" + "a / b\n" * (MB // 6),
     "base64": "".join(random.Random(3).choices(B62 + "+/", k=MB)),
 }
 

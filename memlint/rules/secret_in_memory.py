@@ -18,8 +18,20 @@ assigned to secret-like names (random letters too, as a Gmail app password;
 not words run together; a value spelling "password" with a ``!`` is a
 password, not a name), or listed in a table column whose header ends
 in one (``| Bot | App ID | App Secret |``; not ``Token pricing``, ``Token
-(hashed)``, ``public token``), session cookies, and passwords in URLs. Documented examples and
-placeholders (``AKIAIOSFODNN7EXAMPLE``, ``<your-token>``, ``xxxx``) are skipped.
+(hashed)``, ``public token``), session cookies, and passwords in URLs.
+A login written as a pair, ``admin / PASS``, ``admin/PASS`` or
+``admin:PASS``, is found at its password (the fingerprint is the
+password's) when a login names it: after ``Credentials:``, ``Login:``,
+``auth:``..., in a table row or column so headed, or on the lines under
+such a heading (``### Test credentials``), and when PASS would be found
+as ``password: PASS`` and holds a digit or symbol or is random letters
+(not ``read/write``, ``N/A``, ``admin/admin``, ``<user>/<password>``,
+``see 1Password / vault``, ``github/ClaudeCodeBot``).
+A pair no login names (``admin/...`` in prose) is not reported: most such
+pairs are paths, repositories and product names. A secret found once is
+reported again wherever the same value stands alone in the file (its
+fingerprint allow-lists all). Documented examples and placeholders
+(``AKIAIOSFODNN7EXAMPLE``, ``<your-token>``, ``xxxx``) are skipped.
 
 Options: ``allow``: fingerprints that are not secrets (``[]``). On the line
 itself, or alone on the line above, ``<!-- memlint-allow-secret -->`` allows

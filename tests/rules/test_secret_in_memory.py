@@ -81,8 +81,9 @@ def test_quiet_on_placeholders_and_prose(make_store, findings):
 @pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
 def test_a_password_of_random_letters_fires_and_is_never_printed(make_store, cli, fmt):
     """A Gmail app password, bare or in Google's groups of four, is found
-    where it is; words in one case stay quiet; no output shows it, nor a
-    message of another rule that quotes it (MEM004 on ``created``)."""
+    where it is, and again where it recurs with no name (``created``); words
+    in one case stay quiet; no output shows it, nor a message of another
+    rule that quotes it (MEM004 on ``created``)."""
     store = make_store({
         "MEMORY.md": "# Index\n- [Mail](mail.md) — mail\n",
         "mail.md": MEM.format(name="mail").replace("type: reference\n", f"type: reference\ncreated: {APP_PASSWORD}\n")
@@ -93,6 +94,7 @@ def test_a_password_of_random_letters_fires_and_is_never_printed(make_store, cli
     })
     found = cli("check", "--format", "json", store).json()
     assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in found if f["code"] == "MEM601"] == [
+        ("mail.md", 5, 10, "high-entropy value assigned to a secret-like name"),  # the same value, recurring
         ("mail.md", 7, 17, "high-entropy value assigned to a secret-like name"),
         ("mail.md", 8, 18, "high-entropy value assigned to a secret-like name"),
     ]
@@ -133,6 +135,47 @@ def test_keys_after_an_arrow_or_in_a_code_span_in_a_real_store_are_found(corpora
     found = cli("check", "--no-cache", "--format", "json", "--select", "MEM601", corpora["ahmed"]).json()
     assert {("memory/2026-03-27.md", 111, 36), ("memory/archive/2026-03/2026-03-13.md", 7, 29)} <= {
         (f["path"], f["line"], f["column"]) for f in found}
+
+
+def test_a_login_pair_fires_at_its_password_wherever_it_is_in_the_file(make_store, cli):
+    """``user / password`` under a name for a login (a table row, a list
+    item, a heading) is found at the password, and the same password again
+    in prose below; never printed. A pair no name calls a login is not."""
+    login = _rand(9) + "!!"
+    store = make_store({
+        "MEMORY.md": "# Index\n- [Sim](sim.md) — simulator\n",
+        "sim.md": MEM.format(name="sim")
+        + f"| Item | Value | Notes |\n|---|---|---|\n| Authentication | admin / {login} | XIQ login or LDAP |\n\n"
+        + f"- Credentials: admin / {login}\n"
+        + f"2. \"Start the Simulation\" auth block (admin/{login})\n\n"
+        + f"### Test credentials\nme@gmail.com / {login}x → Group_A → VLAN 10\n\n"
+        + "- Docs: Documents/WiFi-6-Guide.pdf, read/write, TCP/IP, N/A\n"
+        + "- Credentials: see 1Password / vault\n",
+    })
+    result = cli("check", "--format", "json", "--select", "MEM601", store)
+    assert login not in result.output
+    assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in result.json()] == [
+        ("sim.md", 8, 28, "password of a user/password pair"),
+        ("sim.md", 10, 24, "password of a user/password pair"),
+        ("sim.md", 11, 45, "password of a user/password pair"),
+        ("sim.md", 14, 16, "password of a user/password pair"),
+    ]
+    assert [f["message"].count(fingerprint(login)) for f in result.json()] == [1, 1, 1, 0]
+
+
+def test_the_login_pairs_of_a_real_store_are_found(corpora, cli):
+    """The khursheed store: its README says "admin / <password>" is a live
+    plaintext password. Found in a table row, after "Credentials:", and
+    again in the same files' prose; and a test login under "### Test
+    credentials". A temporary password spelling "Password" with a "!" is a
+    password, as one spelling "Pass" is."""
+    found = cli("check", "--no-cache", "--format", "json", "--select", "MEM601", corpora["khursheed"]).json()
+    assert {
+        ("project_voss_simulator.md", 22, 28), ("project_voss_simulator.md", 38, 45),
+        ("project_voss_simulator.md", 123, 27), ("project_voss_simulator_sprint_plan.md", 77, 24),
+        ("project_fifa_wc_seattle_sprint.md", 155, 27),
+        ("project_user_management_sprint.md", 50, 71), ("project_user_management_sprint.md", 110, 52),
+    } <= {(f["path"], f["line"], f["column"]) for f in found}
 
 
 def test_inline_allow_comment(make_store, findings):
