@@ -522,14 +522,19 @@ def _load(repo_root, date_kind, under, previous, earlier, early) -> History:
         raise HistoryError(f"{root}: not a directory")
     status, out, err = _run(root, ["rev-parse", "--is-shallow-repository", "--show-toplevel", "--verify", "-q", "HEAD"],
                             check=False)
-    lines = _decode(out).split("\n")  # (not splitlines: a folder's name may hold U+2028 or a form feed)
-    if lines and not lines[-1]:
-        lines.pop()  # after the last newline
-    if len(lines) < 2 or lines[0] not in ("true", "false"):
+    # "true|false\n<top>\n<HEAD's id>\n" (no id without a commit). The top
+    # folder's path may hold newlines itself: it is what lies between the
+    # first line and the id, not the second line.
+    shallow_word, _, rest = _decode(out).partition("\n")
+    rest = rest.removesuffix("\n")
+    if status == 0:
+        top_text, _, head = rest.rpartition("\n")
+    else:
+        top_text, head = rest, None
+    if shallow_word not in ("true", "false") or not top_text or (status == 0 and not head):
         raise NotAWorkTree(gitrun.first_error_line(err) or f"{root}: not a git work tree")
-    shallow = lines[0] == "true"
-    head = lines[2] if status == 0 and len(lines) > 2 else None
-    top = Path(lines[1]).resolve()
+    shallow = shallow_word == "true"
+    top = Path(top_text).resolve()
     if top != root:
         root = top
     spec = _pathspec(root, under)

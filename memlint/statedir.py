@@ -21,11 +21,12 @@ def git_dir(repo_root: Path) -> Path | None:
         found = dot_git
     elif dot_git.is_file():
         try:
-            first = dot_git.read_text(encoding="utf-8").split("\n")[0]  # (a path may hold U+2028)
-        except (OSError, UnicodeDecodeError, IndexError):
+            # As git reads it: the whole file less its line end (the path may hold a newline, or U+2028)
+            text = os.fsdecode(dot_git.read_bytes()).rstrip("\r\n")
+        except OSError:
             return None
-        if first.startswith("gitdir:"):
-            target = Path(first[len("gitdir:"):].strip())
+        if text.startswith("gitdir:"):
+            target = Path(text[len("gitdir:"):].lstrip(" "))
             found = target if target.is_absolute() else (repo_root / target).resolve()
     if found is None or not (found / "HEAD").is_file() or found.resolve() == repo_root.resolve():
         return None
@@ -44,8 +45,8 @@ def common_dir(repo_root: Path) -> Path | None:
     if folder is None:
         return None
     try:
-        shared = (folder / "commondir").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+        shared = os.fsdecode((folder / "commondir").read_bytes()).rstrip("\r\n")  # (as git: a path may end in a space)
+    except OSError:
         return folder
     return (folder / shared).resolve() if shared else folder
 

@@ -1803,6 +1803,20 @@ def test_the_common_folder_of_a_linked_worktree_is_found_from_a_hooks_git_dir(re
     assert common_dir(linked) == (repo.root / ".git").resolve()
 
 
+def test_a_linked_worktree_under_a_path_with_a_newline_keeps_its_cache_in_git(tmp_path, cli):
+    """A worktree's `.git` file is one line only as git writes it: the
+    path it names may hold a newline (the cache went to ~/.cache then)."""
+    main = GitRepo(tmp_path / "two\nlines")
+    main.write("memory/MEMORY.md", "# Memory\n\n- [A](a.md) — a\n")
+    main.write("memory/a.md", memory("a"))
+    main.commit("init")
+    linked = tmp_path / "linked"
+    main.run("worktree", "add", "-q", str(linked))
+    result = cli("check", "--format", "json", "--today", TODAY, linked / "memory")
+    assert result.exit_code == 0, result.output + result.stderr
+    assert list((main.root / ".git" / "worktrees" / "linked" / "memlint").rglob("*.pickle"))
+
+
 class _Planted:
     """A pickle that, loaded, leaves a file: the proof a planted cache ran."""
 

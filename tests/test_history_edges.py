@@ -522,3 +522,17 @@ def test_a_staged_move_in_with_edits_counts_among_many_memories(tmp_path, cli, m
     found = check(cli, repo, "MEM404", "--staged")
     assert [f[:3] for f in found] == [(f"memory/{name}.md", 5, "MEM404") for name in "abcd"]
     assert found[-1][3].startswith(f"changed on {TODAY} (the commit being made)")
+
+
+def test_a_repository_whose_path_holds_a_newline_is_read_like_any_other(tmp_path, cli):
+    """git prints the top folder's path raw: a newline in it is no end of the
+    answer (it was: every git date rule failed, MEM000, and backfill stopped)."""
+    repo = store(tmp_path / "two\nlines")
+    repo.write("memory/a.md", mem(body="a body, edited\n"))
+    repo.commit("edit", "2024-04-01T10:00:00+00:00")
+    for staged in ((), ("--staged",)):
+        found = check(cli, repo, "MEM401,MEM403,MEM404", *staged)
+        assert [f[:3] for f in found] == [("memory/a.md", 5, "MEM404")]
+    dry = cli("backfill", "--dry-run", "--today", TODAY, repo.root / "memory")
+    assert dry.exit_code == 0, dry.stderr
+    assert "+created: 2024-01-01" in dry.output
