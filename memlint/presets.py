@@ -221,13 +221,19 @@ def detect_preset(folder: Path, root_name: str, files: Iterable[str] | None = No
 
 
 def _is_daily_name(name: str) -> bool:
+    """Named as the DAILY_LOGS globs name a daily log: their [0-9] is ASCII
+    (str.isdigit takes full-width and other scripts' digits too)."""
     return (
         len(name) >= 13
         and name.endswith(".md")
         and name[4] == "-"
         and name[7] == "-"
-        and name[:4].isdigit()
-        and name[5:7].isdigit()
-        and name[8:10].isdigit()
+        and _ascii_digits(name[:4])
+        and _ascii_digits(name[5:7])
+        and _ascii_digits(name[8:10])
         and (name[10] in ".-")
     )
+
+
+def _ascii_digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()

@@ -180,6 +180,17 @@ def test_one_date_named_memory_beside_the_root_does_not_make_a_store_openclaw(ma
     assert cli("check", "--format", "json", "--summary", store).stderr.count("(openclaw)") == 1
 
 
+def test_files_named_by_a_date_in_full_width_digits_do_not_make_a_store_openclaw(make_store, cli):
+    """The daily-log globs take ASCII digits only: a name in other digits is
+    no log, so it must not switch the store's preset to daily logs either."""
+    log = "- 09:00 deployed\n"
+    store = make_store({"MEMORY.md": "# M\n- [B](b.md) — b\n", "b.md": "---\nname: b\ndescription: d\ntype: user\n---\nx\n",
+                        "２０２５-０１-０１.md": log, "２０２５-０１-０２.md": log,
+                        "memory/２０２５-０１-０３.md": log})
+    result = cli("check", "--format", "json", "--summary", store)
+    assert "(claude-code)" in result.stderr and "(openclaw)" not in result.stderr
+
+
 def test_a_folder_with_an_index_and_nothing_else_is_not_a_store_from_above(make_store, cli, tmp_path):
     make_store({"INDEX.md": "# Docs\n", "guide.md": "g\n"}, sub="repo/docs")
     result = cli("check", tmp_path / "repo")
