@@ -20,7 +20,8 @@ obvious: the index where most files of its folder, or of its filename prefix
 (``project_``, ``feedback-``), are filed, and the entry it would sit beside.
 When that index is the root and one more line would take it over its load
 cap (an entry there would push a line that loads now out of what the harness
-loads) or its line budget (MEM101's options), it says the root is full instead.
+loads) or its line budget (MEM101's options), it says the root is full instead;
+when the root is over either already, it says that.
 
 Severity: error; warning under the ``openclaw`` preset, whose agents also
 find memory files by search.
@@ -207,7 +208,7 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
         line = near[1] if near else None
         full = root_full[line] if line in root_full else root_full.setdefault(line, _root_full(store, line))
         if full:
-            return (f"; {index} is full: one more entry would take it over {full}; file it in a topic index, moving "
+            return (f"; {index} {full}; file it in a topic index, moving "
                     f"some of {index}'s entries into one first if none fits")
     if near is None:
         return f"; add an entry for it to {index}"
@@ -215,15 +216,23 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
 
 
 def _root_full(store, near_line: int | None) -> str | None:
-    """What one more entry in the root (a line as long as its line
-    ``near_line``, set after it, or a short one before its trailing blank
-    lines) would take it over: its load cap (MEM101's options), losing a line
-    that loads now, or its line budget (``budget-lines``); None when there is room."""
+    """Why the root has no room for one more entry, as the hint says it
+    after the root's name: it is already over its load cap (MEM101's
+    options: it loses lines now) or past its line budget (``budget-lines``),
+    or one more entry (a line as long as its line ``near_line``, set after
+    it, or a short one before its trailing blank lines) would take it over
+    one of them, losing a line that loads now; None when there is room."""
     from memlint.rules import root_budget
 
     options = store.config.rule_config(root_budget, store.preset).options
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
-    lines = root_budget.loaded_text(store, store.root).split("\n")
+    text = root_budget.loaded_text(store, store.root)
+    if not root_budget.nothing_lost(text, root_budget.hidden_ranges(text, *caps)):
+        over = ", ".join(root_budget.caps_exceeded(text, text.count("\n") + (not text.endswith("\n")), *caps))
+        return f"is already over its load cap ({over or 'as the harness cuts it'}): part of it does not load now"
+    if root_budget.past_budget(text, options["budget-lines"]):
+        return f"is already past its budget of {options['budget-lines']:,} lines"
+    lines = text.split("\n")
     at = len(lines)
     while at > 0 and not lines[at - 1].strip():
         at -= 1  # (the blank lines that end it, and the empty piece after its last newline)
@@ -234,7 +243,8 @@ def _root_full(store, near_line: int | None) -> str | None:
     grown = "\n".join([*lines[:at], entry, *lines[at:]])
     if not root_budget.nothing_lost(grown, root_budget.hidden_ranges(grown, *caps)):
         over = ", ".join(root_budget.caps_exceeded(grown, grown.count("\n") + (not grown.endswith("\n")), *caps))
-        return f"its load cap ({over or 'as the harness cuts it'}), and a line that loads now would not"
+        return (f"is full: one more entry would take it over its load cap ({over or 'as the harness cuts it'}), "
+                "and a line that loads now would not")
     if root_budget.past_budget(grown, options["budget-lines"]):
-        return f"its budget of {options['budget-lines']:,} lines"
+        return f"is full: one more entry would take it over its budget of {options['budget-lines']:,} lines"
     return None

@@ -68,6 +68,24 @@ def test_orphan_hint_never_adds_a_line_to_a_root_at_its_load_cap(make_store, cli
     assert "MEM101" not in {f["code"] for f in found}
 
 
+def test_orphan_hint_says_a_root_already_over_its_cap_or_budget_is_over_it(make_store, cli):
+    """It said one more entry would take the root over its cap, of a root
+    MEM101 already reports over it."""
+    root = "# Memory index\n\n" + "".join(f"- [Fact {i}](project_fact_{i}.md) — fact {i}\n" for i in range(247))
+    files = {"project_new.md": mem("new"), **{f"project_fact_{i}.md": mem(f"fact-{i}") for i in range(247)}}
+    found = run(cli, make_store({"MEMORY.md": root, **files}))
+    assert "MEM101" in {f["code"] for f in found}
+    assert message(found, "MEM201").split("; ", 1)[1] == (
+        "MEMORY.md is already over its load cap (200 lines): part of it does not load now; file it in a topic "
+        "index, moving some of MEMORY.md's entries into one first if none fits")
+    thick = "# Memory\n" + "".join(f"- [Fact {i}](project_fact_{i}.md) — fact {i}\n" for i in range(45))
+    files = {"project_new.md": mem("new"), **{f"project_fact_{i}.md": mem(f"fact-{i}") for i in range(45)}}
+    found = run(cli, make_store({"MEMORY.md": thick, **files}, sub="moc"), "--preset", "moc", "--select", "MEM1,MEM201")
+    assert message(found, "MEM201").split("; ", 1)[1] == (
+        "MEMORY.md is already past its budget of 40 lines; file it in a topic index, moving some of MEMORY.md's "
+        "entries into one first if none fits")
+
+
 def test_orphan_hint_counts_a_roots_trailing_blank_line_and_its_line_budget(make_store, cli):
     """An entry goes beside its neighbour, not after a blank last line: a
     200-line root ending in one has room (the blank line drops out). A moc
@@ -842,6 +860,6 @@ def test_the_orphan_hint_never_points_beside_a_root_line_the_harness_drops(make_
     assert first < 102 < last  # e100 sits in the dropped middle
     [orphan] = [f for f in found if f["code"] == "MEM201" and f["path"] == "notes/e100b.md"]
     assert "beside" not in orphan["message"]
-    assert orphan["message"].endswith("MEMORY.md is full: one more entry would take it over its load cap (12,000 "
-                                      "characters), and a line that loads now would not; file it in a topic index, "
-                                      "moving some of MEMORY.md's entries into one first if none fits")
+    assert orphan["message"].endswith("MEMORY.md is already over its load cap (12,000 characters): part of it does "
+                                      "not load now; file it in a topic index, moving some of MEMORY.md's entries "
+                                      "into one first if none fits")
