@@ -741,6 +741,7 @@ def rules_cmd(fmt):
 def rule_cmd(code):
     """Show one rule's documentation: what, why, options, an example, the fix."""
     from memlint import rules
+    from memlint.config import yaml_flow
     from memlint.presets import PRESETS
 
     try:
@@ -756,9 +757,9 @@ def rule_cmd(code):
         for name, spec in rule.OPTIONS.items():
             per = {p: PRESETS[p].get("rules", {}).get(rule.NAME, {}).get(name, spec[1]) for p in PRESETS}
             if len({repr(v) for v in per.values()}) == 1:
-                click.echo(f"  {name}: {_yaml_value(spec[1])}")
+                click.echo(f"  {name}: {yaml_flow(spec[1])}")
             else:
-                click.echo(f"  {name}: " + ", ".join(f"{p} {_yaml_value(v)}" for p, v in per.items()))
+                click.echo(f"  {name}: " + ", ".join(f"{p} {yaml_flow(v)}" for p, v in per.items()))
     click.echo("")
     other = "error" if rule.SEVERITY == "warning" else "warning"  # an example that changes something
     click.echo(f"Configure in .memlint.yaml:  rules: {{{rule.NAME}: {{severity: {other}}}}}  or  {rule.CODE}: off")
@@ -791,16 +792,6 @@ UNREADABLE_RULES = {"MEM006"}
 # Rules whose finding is on a changed line: a comment added above it is a change too, and takes the finding.
 ON_THE_LINE_RULES = {"MEM405"}
 FRONTMATTER_LINE_RULES = {"MEM003", "MEM004", "MEM303", "MEM401", "MEM404", "MEM501", "MEM502", "MEM503", "MEM504"}
-
-
-def _yaml_value(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
-    return str(value)
 
 
 if __name__ == "__main__":  # pragma: no cover

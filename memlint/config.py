@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import fnmatch
 import functools
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,23 @@ class ConfigError(Exception):
     def __init__(self, message: str, key: tuple[str, ...] | None = None):
         super().__init__(message)
         self.key = key
+
+
+# Plain words YAML 1.1 (PyYAML) would read as booleans or null.
+_YAML_KEYWORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
+
+
+def yaml_flow(value) -> str:
+    """A value as .memlint.yaml takes it, on one line: plain for simple
+    words, JSON (valid YAML) otherwise, so that a glob's `*` (a YAML alias)
+    or a word YAML reads as a boolean is quoted and loads as it was."""
+    if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9-]*", value) and value not in _YAML_KEYWORDS:
+        return value
+    if value is None:
+        return "null"
+    text = json.dumps(value, ensure_ascii=False)
+    # YAML reads \x85, \u2028 and \u2029 as line breaks, even quoted: escaped, with all else unusual
+    return text if text.isprintable() else json.dumps(value)
 
 
 @dataclass

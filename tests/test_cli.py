@@ -320,6 +320,32 @@ def test_rule_shows_docs_by_code_or_name(cli):
     assert missing.exit_code == 2 and "no such rule" in missing.stderr
 
 
+@pytest.mark.parametrize("rule", [r for r in all_rules() if r.OPTIONS], ids=lambda r: r.CODE)
+def test_each_default_memlint_rule_prints_loads_back_from_the_config_as_itself(cli, tmp_path, rule):
+    """`exempt: [**/archive/**]` did not load: `*` starts a YAML alias. Each
+    printed default, written under the rule in .memlint.yaml, loads as the
+    default it shows (for every preset, where they differ)."""
+    from memlint import config
+    from memlint.presets import PRESETS
+
+    out = cli("rule", rule.CODE).output
+    printed = out.split("Options and their defaults:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [line.split(":", 1)[0].strip() for line in printed] == list(rule.OPTIONS)
+    for line in printed:
+        option, shown = line.strip().split(": ", 1)
+        per_preset = {p: shown for p in PRESETS}
+        if shown.startswith(next(iter(PRESETS)) + " "):  # `claude-code 200, openclaw null, ...`
+            for p, after in zip(PRESETS, [*list(PRESETS)[1:], None]):
+                shown = shown.removeprefix(p + " ")
+                per_preset[p], _, shown = shown.partition(f", {after} ") if after else (shown, "", "")
+        for preset, value in per_preset.items():
+            path = tmp_path / ".memlint.yaml"
+            path.write_text(f"preset: {preset}\nrules:\n  {rule.NAME}:\n    {option}: {value}\n")
+            loaded = config.load(path).rule_config(rule, preset).options[option]
+            default = config.Config(None, None, {}).rule_config(rule, preset).options[option]
+            assert loaded == default, (preset, line)
+
+
 @pytest.mark.parametrize("code, field, value", [
     ("MEM003", "type", "projekt"),
     ("MEM003", "type", None),  # missing: the finding is on line 1, the opening fence

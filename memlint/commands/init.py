@@ -8,7 +8,6 @@ edit. Existing files are never overwritten without --force.
 from __future__ import annotations
 
 import io
-import json
 import os
 import posixpath
 import shlex
@@ -19,6 +18,7 @@ import click
 
 from memlint import __version__
 from memlint.cli import UsageError
+from memlint.config import yaml_flow
 from memlint.rules._common import plural
 from memlint.presets import PRESET_NAMES
 from memlint.reporters import printable
@@ -45,23 +45,8 @@ def hook_snippet(indent: str = "", args: list[str] | None = None) -> str:
         "    -   id: memlint",
     ]
     if args:  # the store's folder, for a hook that runs at the top of the repository
-        lines.append(f"        args: {_yaml_value(args)}")
+        lines.append(f"        args: {yaml_flow(args)}")
     return "".join(f"{indent}{line}\n" for line in lines)
-
-
-# Plain words YAML 1.1 (PyYAML) would read as booleans or null.
-_YAML_KEYWORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
-
-
-def _yaml_value(value) -> str:
-    """A YAML flow value: plain for simple words, JSON (valid YAML) otherwise."""
-    if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9-]*", value) and value not in _YAML_KEYWORDS:
-        return value
-    if value is None:
-        return "null"
-    text = json.dumps(value, ensure_ascii=False)
-    # YAML reads \x85, \u2028 and \u2029 as line breaks, even quoted: escaped, with all else unusual
-    return text if text.isprintable() else json.dumps(value)
 
 
 def find_stores(folder: Path):
@@ -115,7 +100,7 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
         root = (store.dir / store.root_name).relative_to(folder.resolve()).as_posix()
         try:
             root.encode("utf-8")
-            out.append(f"root: {_yaml_value(root)}")
+            out.append(f"root: {yaml_flow(root)}")
         except UnicodeEncodeError:  # a folder named in another encoding: YAML (UTF-8) cannot name it
             out.append(f"# root: left out: the path {printable(root)} is not UTF-8, so a configuration file "
                        "cannot name it; the root is found without it")
@@ -138,14 +123,14 @@ def render_config(folder: Path, stores, preset_override: str | None) -> str:
         if key == "root":
             continue
         note = SETTING_NOTES.get(key)
-        line = f"# {key}: {_yaml_value(value)}"
+        line = f"# {key}: {yaml_flow(value)}"
         out.append(f"{line:<40}  # {note}" if note else line)
     out += ["", "# Rules: code or name -> off | warning | error, or a mapping with severity, ignore and options."
             + ("" if preset is not None else f" ({shown}'s shown; here too, a value applies to every store)"), "# rules:"]
     for rule in all_rules():
         options = {"severity": rule.SEVERITY, **{name: default for name, (_, default) in rule.OPTIONS.items()}}
         options.update(PRESETS[shown].get("rules", {}).get(rule.NAME, {}))  # the preset's severity, once
-        body = "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in options.items()) + "}"
+        body = "{" + ", ".join(f"{k}: {yaml_flow(v)}" for k, v in options.items()) + "}"
         out.append(f"#   {rule.NAME}: {body}   # {rule.CODE}")
     return "\n".join(out) + "\n"
 
@@ -304,7 +289,7 @@ def _inserted(text: str, eol: str, args: list[str] | None, expected) -> str | No
     entry = [f"{item}-{gap}repo: {HOOK_REPO}", f"{inner}rev: v{__version__}", f"{inner}hooks:",
              f"{hook_item}-{hook_gap}id: memlint"]
     if args:
-        entry.append(f"{hook_item} {hook_gap}args: {_yaml_value(args)}")
+        entry.append(f"{hook_item} {hook_gap}args: {yaml_flow(args)}")
     for at in places:
         before = lines[:at]
         if before and not before[-1].endswith("\n"):  # the last line had no ending: it gets one
