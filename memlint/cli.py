@@ -82,9 +82,10 @@ class LazyGroup(click.Group):
             ctx.exit(EXIT_USAGE)
         except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
             raise
-        except BrokenPipeError:  # `memlint ... | head`: the reader has gone; say nothing
+        except BrokenPipeError:  # `memlint rules | grep -q MEM001`: a reader that stopped reading is no failure
+            # (check, backfill and eval print through emit: they go on, and exit with their run's status)
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            ctx.exit(EXIT_FINDINGS)
+            ctx.exit(EXIT_CLEAN)
         except OSError as exc:  # a path the user gave that cannot be read or written
             where = f"{exc.filename}: " if exc.filename else ""
             say(f"{where}{exc.strerror or exc}")

@@ -562,6 +562,40 @@ def test_a_reader_that_goes_away_does_not_change_the_exit_status(make_store):
     assert proc.wait(timeout=60) == 0 and b"Traceback" not in proc.stderr.read()
 
 
+def exit_status_with_stdout_closed(*args: str, cwd: Path | None = None) -> int:
+    """memlint's exit status when the reader of its stdout is gone before it
+    writes a line (`memlint rules | grep -q MEM001`); no traceback on stderr."""
+    proc = subprocess.Popen([sys.executable, "-m", "memlint", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=cwd, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    proc.stdout.close()
+    status = proc.wait(timeout=120)
+    assert b"Traceback" not in proc.stderr.read()
+    return status
+
+
+@pytest.mark.parametrize("command", [("rules",), ("rule", "MEM001"), ("graph",), ("report",), ("health",)])
+def test_a_reader_that_stops_reading_is_no_failure_of_other_commands(make_store, command):
+    """They exited 1, the status of findings, so `set -o pipefail` failed
+    `memlint rules | grep -q MEM001` whenever grep quit first."""
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n", "a.md": "---\nname: a\ndescription: d\ntype: user\n---\nx\n"})
+    assert exit_status_with_stdout_closed(*command, cwd=store) == 0
+
+
+def test_eval_keeps_its_regression_status_when_the_reader_goes_away(tmp_path, cli):
+    """A regression found is exit 1 whether or not anyone reads the report."""
+    import shutil
+
+    from tests.conftest import TESTDATA
+
+    moc = tmp_path / "moc"
+    shutil.copytree(TESTDATA / "moc", moc)
+    baseline = tmp_path / "before.json"
+    assert cli("eval", "--save", baseline, moc / "golden.yaml", moc).exit_code == 0
+    topic = moc / "MOC-tools.md"
+    topic.write_text(topic.read_text().replace("- [[ripgrep]] — fast search flags we use\n", ""))
+    assert exit_status_with_stdout_closed("eval", "--baseline", str(baseline), str(moc / "golden.yaml"), str(moc)) == 1
+
+
 @pytest.mark.parametrize("args", [("--select", "MEM201", "--ignore", "MEM201"), ("--scope", "file", "--select", "links")])
 def test_a_selection_that_leaves_no_rule_is_an_error_not_a_silent_pass(make_store, cli, args):
     store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, output_option,
+from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, emit, output_option,
                          require_stores, write_output)
 from memlint.reporters import json_text, printable
 from memlint.rules._common import plural
@@ -80,10 +80,11 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
     record = ev.run_record(outcomes, k, str(golden))
     if save is not None:  # as any report: never over a file a store reads, nor its config
         write_output(save, json_text(record) + "\n", stores)
+    # (through emit: a reader of stdout that goes away must not hide a regression's status)
     if fmt == "json":
-        click.echo(json_text(record))
+        emit(json_text(record))
     else:
-        click.echo(render_text(outcomes, record["totals"]), nl=False)
+        emit(render_text(outcomes, record["totals"]), nl=False)
     if base is None:
         sys.exit(EXIT_CLEAN)
     if base.k != k:
@@ -91,17 +92,23 @@ def eval_cmd(args, preset, config_file, k, fmt, save, baseline, init, output, fo
     worse = ev.regressions(base, outcomes)
     better = ev.fixed(base, outcomes)
     unknown = sum(1 for o in outcomes if base.before(o) is None)
-    stream = sys.stderr if fmt == "json" else sys.stdout
+
+    def tell(text: str) -> None:  # beside the report: on stderr when stdout is JSON
+        if fmt == "json":
+            click.echo(text, err=True)
+        else:
+            emit(text)
+
     if better:
-        click.echo(f"{len(better)} now pass that failed in {baseline}: " + "; ".join(_name(o) for o in better), file=stream)
+        tell(f"{len(better)} now pass that failed in {baseline}: " + "; ".join(_name(o) for o in better))
     if unknown:
-        click.echo(f"{unknown} not in {baseline} (new questions): not compared", file=stream)
+        tell(f"{unknown} not in {baseline} (new questions): not compared")
     if worse:
-        click.echo(f"REGRESSION: {len(worse)} passed in {baseline} and fail now:", file=stream)
+        tell(f"REGRESSION: {len(worse)} passed in {baseline} and fail now:")
         for o in worse:
-            click.echo(f"  {golden}:{o.line}: {_name(o)}: {printable(o.why)}", file=stream)
+            tell(f"  {golden}:{o.line}: {_name(o)}: {printable(o.why)}")
         sys.exit(EXIT_FINDINGS)
-    click.echo(f"no regression against {baseline}", file=stream)
+    tell(f"no regression against {baseline}")
     sys.exit(EXIT_CLEAN)
 
 
