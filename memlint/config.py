@@ -25,7 +25,8 @@ SEVERITY_VALUES = ("error", "warning", "off")
 
 class ConfigError(Exception):
     """Bad configuration; the CLI prints it and exits 2. ``key``: the path of
-    the key at fault (("rules", "orphan")), to name its line."""
+    the key at fault (("rules", "orphan")), as YAML read it (True for `on`),
+    to name its line."""
 
     def __init__(self, message: str, key: tuple[str, ...] | None = None):
         super().__init__(message)
@@ -207,7 +208,7 @@ def load(path: Path | None = None, *, start: Path | None = None, text: str | Non
         raise ConfigError(f"{path}:{error.line}:{error.column}: {error.message}")
     if data is None:
         data = {}
-    _validate_naming_line(data, path, _line_of, lambda: text)
+    _validate_naming_line(data, path, _line_of, lambda: text, written=lambda key: _yaml_key_written(text, key))
     return Config(path, path.parent.resolve(), data)
 
 
@@ -224,14 +225,18 @@ def where_is(config: Config, key: tuple[str, ...]) -> str:
     return f"{config.path}:{line}" if line else str(config.path)
 
 
-def _validate_naming_line(data: dict, path: Path, finder, read) -> None:
+def _validate_naming_line(data: dict, path: Path, finder, read, written=None) -> None:
     """``validate``, its error naming the line of the key at fault: found in
-    the file's text (``read()``) by ``finder`` (YAML's or TOML's)."""
+    the file's text (``read()``) by ``finder`` (YAML's or TOML's), or, for a
+    key YAML read as no string (``on``: True), by ``written``."""
     try:
-        validate(data, str(path))
+        validate(data, str(path), written)
     except ConfigError as exc:
         try:
-            line = finder(read(), exc.key) if exc.key else None
+            if exc.key and written is not None and not all(isinstance(part, str) for part in exc.key):
+                line = (written(exc.key) or (None, None))[1]
+            else:
+                line = finder(read(), exc.key) if exc.key else None
         except (OSError, UnicodeDecodeError):
             line = None
         if line is None:
@@ -265,6 +270,32 @@ def _line_of(text: str, key: tuple[str, ...]) -> int | None:
                                     or len(lines[end]) - len(lines[end].lstrip(" \t")) > parent_indent):
             end += 1
     return found
+
+
+def _yaml_key_written(text: str, key: tuple) -> tuple[str, int] | None:
+    """(the last key of ``key`` as the YAML ``text`` writes it, its 1-based
+    line): ``key`` is a path of keys as YAML loaded them, where YAML 1.1 reads
+    ``on`` as True and ``~`` as None. None where the path is not there."""
+    from memlint.frontmatter_yaml import _yaml_loader
+
+    yaml, loader_class = _yaml_loader()
+    try:
+        node = yaml.compose(text.removeprefix("\ufeff"), Loader=loader_class)
+        loader = loader_class("")
+        found = None
+        for part in key:
+            if not isinstance(node, yaml.MappingNode):
+                return None
+            for key_node, value_node in node.value:
+                value = loader.construct_object(key_node, deep=True) if isinstance(key_node, yaml.ScalarNode) else None
+                if type(value) is type(part) and value == part:  # (True == 1: the types must agree too)
+                    found, node = (key_node.value, key_node.start_mark.line + 1), value_node
+                    break
+            else:
+                return None
+        return found
+    except (yaml.YAMLError, RecursionError):
+        return None
 
 
 _TOML_TABLE = re.compile(r"^[ \t]*\[(\[?)([^\[\]]+)\]\]?[ \t]*(?:#.*)?$")
@@ -398,13 +429,27 @@ def _type_names(types) -> str:
 _LEAST = {"index-depth": (1, " (links from the root to a memory: 1 when the root lists every memory)")}
 
 
-def validate(data, where: str = "config") -> None:
-    """Raise ConfigError on anything memlint would not understand."""
+def validate(data, where: str = "config", written=None) -> None:
+    """Raise ConfigError on anything memlint would not understand.
+    ``written(key path)``: how the file wrote a key YAML read as no string
+    (``on``, ``~``), and its line (see ``_yaml_key_written``)."""
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: config must be a mapping, not {type(data).__name__}")
-    unknown = sorted(str(key) for key in set(data) - TOP_LEVEL_KEYS)  # YAML keys may be numbers or booleans
+
+    def shown_key(path: tuple) -> str:
+        """The last key of ``path`` as the file wrote it, quoted; where YAML
+        read it as a boolean or null (`on`, `~`), saying so."""
+        key = path[-1]
+        if isinstance(key, str):
+            return repr(key)
+        spelled = (written(path) if written is not None else None) or (str(key), None)
+        read_as = "null" if key is None else str(key).lower() if isinstance(key, bool) else None
+        return repr(spelled[0]) + (f", which YAML reads as {read_as}" if read_as else "")
+
+    unknown = sorted(set(data) - TOP_LEVEL_KEYS, key=str)  # YAML keys may be numbers, booleans or null
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})", key=(unknown[0],))
+        raise ConfigError(f"{where}: unknown key {shown_key((unknown[0],))} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})",
+                          key=(unknown[0],))
     preset = data.get("preset")
     if preset is not None and preset not in PRESET_NAMES:
         raise ConfigError(f"{where}: unknown preset {preset!r} (known: {', '.join(PRESET_NAMES)})", key=("preset",))
@@ -460,10 +505,13 @@ def validate(data, where: str = "config") -> None:
         raise ConfigError(f"{where}: 'rules' must be a mapping of rule code or name to settings", key=("rules",))
     named: dict[str, str] = {}  # rule code -> the key that configures it
     for key, value in rules_conf.items():
+        if not isinstance(key, str):  # `~: off`, `on: off`: named as written, not as 'None' or 'True'
+            raise ConfigError(f"{where}: rules: no such rule: {shown_key(('rules', key))} (see `memlint rules`)",
+                              key=("rules", key))
         try:
-            rule = rule_registry.get(str(key))
+            rule = rule_registry.get(key)
         except ValueError as exc:
-            raise ConfigError(f"{where}: rules: {exc}", key=("rules", str(key))) from None
+            raise ConfigError(f"{where}: rules: {exc}", key=("rules", key)) from None
         if rule.CODE in named:  # one would silently win over the other
             raise ConfigError(f"{where}: rules: {named[rule.CODE]!r} and {str(key)!r} both configure {rule.CODE} "
                               f"{rule.NAME}: keep one", key=("rules", str(key)))
@@ -490,7 +538,8 @@ def validate(data, where: str = "config") -> None:
                                       key=("rules", str(key), str(opt)))
             elif opt not in rule.OPTIONS:
                 known = ", ".join(["severity", "ignore", *rule.OPTIONS]) or "severity, ignore"
-                raise ConfigError(f"{where}: rules.{key}: unknown option {opt!r} (known: {known})", key=("rules", str(key), str(opt)))
+                raise ConfigError(f"{where}: rules.{key}: unknown option {shown_key(('rules', key, opt))} (known: {known})",
+                                  key=("rules", key, opt))
             elif not _check_type(opt_value, rule.OPTIONS[opt][0]):
                 raise ConfigError(
                     f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}"

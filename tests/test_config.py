@@ -83,6 +83,20 @@ def test_config_found_walking_up(tmp_path, make_store, findings):
     assert findings(store) == []
 
 
+@pytest.mark.parametrize("text, said", [
+    ("preset: moc\non: 1\n", ".memlint.yaml:2: unknown key 'on', which YAML reads as true (known: "),
+    ("rules:\n  MEM102:\n    On: 3\n", ".memlint.yaml:3: rules.MEM102: unknown option 'On', which YAML reads as true (known: "),
+    ("rules:\n  MEM102: off\n  ~: off\n", ".memlint.yaml:3: rules: no such rule: '~', which YAML reads as null (see "),
+    ("rules: {MEM102: off, no: off}\n", ".memlint.yaml:1: rules: no such rule: 'no', which YAML reads as false (see "),
+    ("preset: moc\n0x1F: 1\n", ".memlint.yaml:2: unknown key '0x1F' (known: "),
+])
+def test_a_key_yaml_reads_as_no_string_is_named_as_written_on_its_line(make_store, cli, text, said):
+    """YAML 1.1 reads `on` as True and `~` as None: the errors named the key
+    'True' or 'None', and could not find its line."""
+    result = cli("check", store_with(make_store, ".memlint.yaml", text))
+    assert result.exit_code == 2 and said in result.stderr, result.stderr
+
+
 def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
     (tmp_path / ".memlint.yaml").write_text("rules:\n  MEM102: off\n")
     (tmp_path / "repo").mkdir()
@@ -96,7 +110,7 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
     [
         ("rulez: {}\n", "unknown key 'rulez'"),
         ("2024: 1\n", "unknown key '2024'"),  # YAML's numbers and booleans are keys too
-        ("yes: 1\n", "unknown key 'True'"),
+        ("yes: 1\n", ".memlint.yaml:1: unknown key 'yes', which YAML reads as true"),
         ("preset: claud\n", "unknown preset"),
         ("rules:\n  MEM999: off\n", "no such rule"),
         ("rules:\n  root-budget:\n    max-line: 3\n", "unknown option 'max-line'"),
