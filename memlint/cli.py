@@ -120,11 +120,26 @@ def _split_keys(values) -> tuple[str, ...]:
     return tuple(out)
 
 
+class NamedPath(click.Path):
+    """A path argument or option that refuses an empty one: Path("") is the
+    current folder, and `memlint check "$DIR"` with DIR unset must not
+    quietly lint it (as `--select ""` is refused, not read as every rule)."""
+
+    def __init__(self, *args, empty: str = "name one (. for the current folder)", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.empty = empty
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value == "":
+            self.fail(f"the path is empty: {self.empty}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def common_store_options(func):
     """--preset and --config, taken by every command that reads a store."""
     from memlint.presets import PRESET_NAMES
 
-    func = click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), help="Config file (default: .memlint.yaml or pyproject.toml [tool.memlint], found upwards).")(func)
+    func = click.option("--config", "config_file", type=NamedPath(dir_okay=False, path_type=Path, empty="name the config file"), help="Config file (default: .memlint.yaml or pyproject.toml [tool.memlint], found upwards).")(func)
     func = click.option("--preset", type=click.Choice(PRESET_NAMES), help="Store layout (default: from config, else detected).")(func)
     return func
 
@@ -147,7 +162,9 @@ def output_option(help_text: str):
             raise click.BadParameter(f"{value!r} names a folder: name the file to write", ctx=ctx, param=param)
         return Path(value)
 
-    return click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), callback=to_path,
+    return click.option("--output", "-o", type=NamedPath(dir_okay=False, allow_dash=True,
+                                                         empty="name the file to write (- for standard output)"),
+                        callback=to_path,
                         help=help_text)
 
 
@@ -620,7 +637,7 @@ def main():
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=NamedPath(path_type=Path))
 @common_store_options
 @click.option("--format", "fmt", type=click.Choice(["auto", "text", "json", "github", "sarif"]), default="auto", show_default=True, help="Output format; auto is github under GitHub Actions, else text.")
 @click.option("--select", multiple=True, help="Only these rules (codes, names, tags or code prefixes, any case; comma-separated).")

@@ -671,6 +671,26 @@ def test_an_empty_select_is_an_error_and_mem_selects_every_rule(make_store, cli)
     assert cli("check", "--select", "mem", store).output == cli("check", store).output
 
 
+@pytest.mark.parametrize("args", [("check", ""), ("check", ".", ""), ("graph", ""), ("health", ""), ("report", ""),
+                                  ("backfill", "--dry-run", ""), ("eval", ""), ("init", ""), ("check", "--config", "")])
+def test_an_empty_path_is_a_usage_error_not_the_current_folder(make_store, cli, args):
+    """`memlint check "$DIR"` with DIR unset linted the current folder, and
+    passed: Path("") is ".". An empty path is refused, as `--select ""` is."""
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    result = cli(*args, cwd=store)
+    assert result.exit_code == 2 and "the path is empty" in result.stderr, result.output + result.stderr
+    assert not (store / ".memlint.yaml").exists()  # init wrote nothing
+
+
+def test_an_empty_output_path_says_so(make_store, cli):
+    """It said "memlint: .: Is a directory"."""
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    for command in ("check", "graph", "report"):
+        result = cli(command, "-o", "", store)
+        assert result.exit_code == 2 and "Is a directory" not in result.stderr
+        assert "'--output' / '-o': the path is empty: name the file to write" in result.stderr
+
+
 def test_a_file_is_judged_in_the_store_a_check_of_the_repository_finds(tmp_path, cli):
     # The hook names files, CI checks the repository: a file of a folder with a MEMORY.md
     # of its own, inside a store, is the outer store's in both (it was the inner one's for the hook).

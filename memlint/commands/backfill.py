@@ -21,7 +21,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, UsageError, build_stores, common_store_options, emit,
+from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, NamedPath, UsageError, build_stores, common_store_options, emit,
                          _shown_folder, parse_today, resolve_staged, say)
 from memlint.reporters import printable
 
@@ -50,7 +50,7 @@ def _parse_fields(value: str | None) -> tuple[str, ...] | None:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=NamedPath(path_type=Path))
 @common_store_options
 @click.option("--dry-run", is_flag=True, help="Print what would change as a unified diff; write nothing.")
 @click.option("--fields", help="Comma-separated fields to write: created, last_verified (default: the store's wants-dates, else both).")

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, UsageError, build_stores, common_store_options, emit, output_option,
-                         require_stores, write_output)
+from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, NamedPath, UsageError, build_stores, common_store_options, emit,
+                         output_option, require_stores, write_output)
 from memlint.reporters import json_text, printable
 from memlint.rules._common import plural
 
@@ -28,14 +28,14 @@ def _file_not_dash(ctx, param, value):
 
 
 @click.command("eval")
-@click.argument("args", nargs=-1, type=click.Path(path_type=Path), metavar="GOLDEN.yaml [PATH]")
+@click.argument("args", nargs=-1, type=NamedPath(path_type=Path), metavar="GOLDEN.yaml [PATH]")
 @common_store_options
 @click.option("--k", "k", type=click.IntRange(1, 100), default=3, show_default=True,
               help="How many lines of each index the router follows.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--save", type=click.Path(dir_okay=False, allow_dash=True), callback=_file_not_dash,
+@click.option("--save", type=NamedPath(dir_okay=False, allow_dash=True, empty="name the file to write"), callback=_file_not_dash,
               help="Write this run (JSON) to FILE, for a later --baseline.")
-@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--baseline", type=NamedPath(dir_okay=False, path_type=Path, empty="name a run saved with --save"),
               help="A run saved with --save: exit 1 if a question that passed there fails now.")
 @click.option("--init", "init", is_flag=True, help="Propose a golden set for the store at PATH (one question per memory) instead.")
 @output_option("With --init: write the proposal to FILE (atomically; - for stdout, as without it).")

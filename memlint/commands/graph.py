@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import build_stores, common_store_options, output_option, require_stores, write_output
+from memlint.cli import NamedPath, build_stores, common_store_options, output_option, require_stores, write_output
 from memlint.graphview import DEFAULT_MAX_PER_TOPIC, build_view, graph_json, render_dot, render_mermaid
 
 
 @click.command("graph")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=NamedPath(path_type=Path))
 @common_store_options
 @click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "json"]), default="mermaid", show_default=True, help="mermaid renders on GitHub; dot is Graphviz; json lists every node and link.")
 @click.option("--max-per-topic", type=click.IntRange(min=1), default=DEFAULT_MAX_PER_TOPIC, show_default=True, help="Memories drawn under one index before they collapse to counts.")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import build_stores, common_store_options, parse_today, require_stores
+from memlint.cli import NamedPath, build_stores, common_store_options, parse_today, require_stores
 from memlint.gitdates import shown_folder
 from memlint.reporters import json_text, printable
 from memlint.rules._common import plural
@@ -214,11 +214,11 @@ def triage_use(doc, use: FileUse, today: date, settings: dict):
 
 def _health_options(func):
     func = click.option("--today", help="Date to compute ages from (YYYY-MM-DD; default today).")(func)
-    func = click.option("--sessions", "sessions_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+    func = click.option("--sessions", "sessions_dir", type=NamedPath(file_okay=False, exists=True, path_type=Path),
                         help="Folder of session transcripts (*.jsonl, *.md, *.txt).")(func)
     func = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)(func)
     func = common_store_options(func)
-    func = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))(func)
+    func = click.argument("paths", nargs=-1, type=NamedPath(path_type=Path))(func)
     return func
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from memlint import __version__
-from memlint.cli import UsageError
+from memlint.cli import NamedPath, UsageError
 from memlint.config import yaml_flow
 from memlint.rules._common import plural
 from memlint.presets import PRESET_NAMES
@@ -336,7 +336,7 @@ def _covers(hook_args, folders, top: Path) -> bool:
 
 
 @click.command("init")
-@click.argument("path", default=".", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("path", default=".", type=NamedPath(exists=True, file_okay=False, path_type=Path))
 @click.option("--preset", type=click.Choice(PRESET_NAMES), help="Use this preset instead of the detected one.")
 @click.option("--force", is_flag=True, help="Replace an existing memlint config file.")
 @click.option("--pre-commit", "pre_commit", is_flag=True,

@@ -12,14 +12,15 @@ from pathlib import Path
 
 import click
 
-from memlint.cli import build_stores, common_store_options, output_option, parse_today, require_stores, write_output
+from memlint.cli import (NamedPath, build_stores, common_store_options, output_option, parse_today, require_stores,
+                         write_output)
 
 
 @click.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=NamedPath(path_type=Path))
 @common_store_options
 @click.option("--today", help="Date to compute ages from (YYYY-MM-DD; default today).")
-@click.option("--sessions", "sessions_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+@click.option("--sessions", "sessions_dir", type=NamedPath(file_okay=False, exists=True, path_type=Path),
               help="Folder of session transcripts (*.jsonl, *.md, *.txt) for heat and triage.")
 @output_option("Write the markdown to FILE (atomically; - for stdout).")
 @click.option("--github-summary", is_flag=True, help="Append the markdown to $GITHUB_STEP_SUMMARY (the job summary of a GitHub Actions run).")
