@@ -465,9 +465,12 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                 # root git is told to ignore: not part of the commit
                 del stores[key]
                 continue
+            from memlint.gitrun import advice
+
+            add = advice(store.repo_root, ["add"], [store._repo_path(store.dir / store.root_name)])
             raise UsageError(f"{root}: the store's root is not in the commit (untracked, or removed from the index), "
                              f"though other files of the store are: the committed store would have no root; "
-                             f"`git add {root}`")
+                             f"`{add}`")
     from memlint.linter import name_stores
 
     found = list(stores.values())

@@ -9,6 +9,7 @@ the direct one on the benchmark machine.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import threading
 from pathlib import Path
@@ -99,6 +100,41 @@ def _in_committed_repository(cwd: str | Path) -> bool:
 
 
 _SAME_REPOSITORY: dict[tuple[str, str], bool] = {}
+
+
+def advice(repo_root: str | Path, args: list[str], paths: list[str], *, at_top: bool = False) -> str:
+    """``git ARGS PATHS`` as a message tells a user to run it: pasted where
+    memlint runs. ``paths`` are repository-relative; from a folder of the
+    repository they are given from that folder (as git reads them), quoted
+    for a shell. From outside it (or from a repository nested in it), and
+    for a command that reads its paths from the top (``at_top``:
+    `sparse-checkout add` in non-cone mode), git is sent to the top with
+    ``-C`` and the paths are left as they are. A glob character in a path
+    would match other files too: git is told to read them literally."""
+    top = Path(repo_root).resolve()
+    try:
+        here = Path.cwd().resolve()
+    except OSError:  # memlint's folder was removed
+        here = None
+    words = ["git"]
+    if here != top:
+        if here is not None and not at_top and _work_tree_top(here) == top:
+            paths = [_relative(top / path, here) for path in paths]
+        else:
+            words += ["-C", _relative(top, here) if here is not None else str(top)]
+    if not at_top and any(char in path for path in paths for char in "*?[\\"):
+        words.append("--literal-pathspecs")
+    words += args
+    if any(path.startswith("-") for path in paths) and "--" not in args:
+        words.append("--")
+    return " ".join(map(shlex.quote, [*words, *paths]))
+
+
+def _relative(path: Path, start: Path) -> str:
+    try:
+        return os.path.relpath(path, start)
+    except ValueError:  # another drive
+        return str(path)
 
 
 def argv(args) -> list[str]:

@@ -327,7 +327,7 @@ def test_a_root_left_out_of_the_commit_is_an_error_and_an_untracked_store_is_ski
     result = cli("check", "--staged", repo)
     assert result.exit_code == 2
     assert "memory/MEMORY.md: the store's root is not in the commit" in result.stderr
-    assert "git add memory/MEMORY.md" in result.stderr
+    assert "add memory/MEMORY.md" in result.stderr
     git(repo, "add", "memory")
     assert codes(cli, "--staged", repo) == []  # scratch/, untracked, is not judged (its a.md has no frontmatter)
     assert ("scratch/a.md", 1, "MEM001") in codes(cli, repo)  # the working tree's run judges it
@@ -530,6 +530,47 @@ def test_without_a_sparse_checkout_a_root_deleted_on_disk_is_no_store_as_before(
     for args in ((), ("--staged",)):
         result = cli("check", *args)
         assert result.exit_code == 2 and "no memory store found" in result.stderr and "sparse" not in result.stderr
+
+
+def advised_command(stderr: str) -> str:
+    """The git command a message tells the user to run (between backquotes)."""
+    return stderr.split("`")[1]
+
+
+def run_pasted(command: str, cwd: Path) -> None:
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("GIT_")}, **GIT_ENV}
+    subprocess.run(command, shell=True, cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def test_the_git_add_printed_for_a_root_left_out_works_pasted_in_a_subfolder(repo, cli, monkeypatch):
+    """It named the root from the top of the repository, unquoted: from
+    docs/, `git add my store/MEMORY.md` added nothing it meant."""
+    write_files(repo, {"docs/guide.md": "# Guide\n"})
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "init")
+    write_files(repo, {"my store/MEMORY.md": INDEX, "my store/a.md": GOOD,
+                       "my store/b.md": GOOD.replace("name: a", "name: b")})
+    git(repo, "add", "my store/a.md", "my store/b.md")
+    monkeypatch.chdir(repo / "docs")
+    result = cli("check", "--staged", "..")
+    assert result.exit_code == 2
+    assert "`git add '../my store/MEMORY.md'`" in result.stderr
+    run_pasted(advised_command(result.stderr), repo / "docs")
+    assert codes(cli, "--staged", "..") == []
+
+
+@pytest.mark.parametrize("config", [None, "root: memory/MEMORY.md\n"])
+def test_the_sparse_checkout_add_printed_works_pasted_in_a_subfolder(repo, cli, monkeypatch, config):
+    """`git sparse-checkout add memory` run in docs/ is refused in a
+    non-cone sparse checkout and adds docs/memory in a cone one: git is
+    sent to the top of the repository."""
+    _sparse_repo(repo, config)
+    monkeypatch.chdir(repo / "docs")
+    result = cli("check", "..")
+    assert result.exit_code == 2
+    assert "`git -C .. sparse-checkout add memory`" in result.stderr
+    run_pasted(advised_command(result.stderr), repo / "docs")
+    assert codes(cli, "..") == [("memory/b.md", 4, "MEM003")]
 
 
 def test_a_staged_run_still_finds_no_store_where_the_index_has_none_either(repo, cli, monkeypatch):

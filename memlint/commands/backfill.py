@@ -23,6 +23,7 @@ import click
 
 from memlint.cli import (EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, NamedPath, UsageError, build_stores, common_store_options, emit,
                          _shown_folder, parse_today, resolve_staged, say)
+from memlint.gitrun import advice
 from memlint.reporters import printable
 
 SOURCES = ("created", "last_verified")  # the fields git can date: first add, last change
@@ -96,7 +97,8 @@ def backfill(paths, preset, config_file, dry_run, fields, staged, today):
             raise UsageError(f"{where}: {store.history_problem or 'no git history'}: backfill takes its dates from git")
         if git.shallow:
             raise UsageError(f"{where}: shallow clone: git's dates would be wrong; fetch the full history first "
-                             "(`git fetch --unshallow`; in GitHub Actions `fetch-depth: 0`)")
+                             f"(`{advice(store.repo_root, ['fetch', '--unshallow'], [])}`; in GitHub Actions "
+                             "`fetch-depth: 0`)")
         dated.append((store, git, _content_changed(store, git, _fields_for(store, requested), where)))
     for store, git, content_changed in dated:
         names = _fields_for(store, requested)

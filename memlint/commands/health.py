@@ -20,6 +20,7 @@ import click
 
 from memlint.cli import NamedPath, build_stores, common_store_options, parse_today, require_stores
 from memlint.gitdates import shown_folder
+from memlint.gitrun import advice
 from memlint.reporters import json_text, printable
 from memlint.rules._common import plural
 from memlint.sessions import open_regular
@@ -188,8 +189,9 @@ def usage(store, index, today: date, window_days: int) -> list[FileUse]:
 def build_usage(store, sessions_dir: Path | None, today: date, window_days: int):
     """(per-file usage, session index, number of sessions) for one store."""
     if store.git_dates.shallow:  # as check's MEM403 says it, once per store
+        fetch = advice(store.repo_root, ["fetch", "--unshallow"], [])
         click.echo(f"memlint: {shown_folder(store.dir)}: shallow clone: days since a change come from file times, which a "
-                   "checkout resets; fetch the full history (`git fetch --unshallow`; in GitHub Actions "
+                   f"checkout resets; fetch the full history (`{fetch}`; in GitHub Actions "
                    "`fetch-depth: 0`)", err=True)
     index, n_sessions = open_index(store, sessions_dir, index_since(today, window_days))
     return usage(store, index, today, window_days), index, n_sessions

@@ -39,6 +39,7 @@ import re
 
 from memlint.config import ConfigError, glob_matcher
 from memlint.finding import Problem
+from memlint.gitrun import advice
 from memlint.lifecycle import declares_memory, frontmatter_declares_memory
 
 CODE = "MEM405"
@@ -156,11 +157,11 @@ def check(store, options):
             raise ConfigError(f"--since {store.since}: {exc}") from None
         raise
     for path, source in gone.items():
+        restore = advice(root, ["restore", f"--source={source or 'HEAD'}", "--staged", "--worktree", "--"], [path])
         yield Problem(
             path, 1, 0,
             f"append-only file deleted: every line of its {named if source else 'HEAD'} version is gone; restore it "
-            f"(`git restore --source={source or 'HEAD'} --staged --worktree -- {path}`), or move it to an archive "
-            "folder (a move keeps it)",
+            f"(`{restore}`), or move it to an archive folder (a move keeps it)",
         )
     for path, lines in sorted(found.items()):
         doc = by_path.get(path)

@@ -21,6 +21,7 @@ Fix: fetch the whole history. In GitHub Actions:
 By hand: ``git fetch --unshallow``.
 """
 from memlint.finding import Problem
+from memlint.gitrun import advice
 
 CODE = "MEM403"
 NAME = "shallow-history"
@@ -37,9 +38,10 @@ def check(store, options):
     where = store.root.path if store.root is not None else next(iter(sorted(d.path for d in store.docs.values())), None)
     if where is None:
         return
+    fetch = advice(store.repo_root, ["fetch", "--unshallow"], [])
     yield Problem(
         where, 1, 1,
         "shallow clone: git history stops at the oldest fetched commit, so every file would look created "
-        "and changed there; the git date checks are skipped. Fetch the full history: `git fetch --unshallow`, "
+        f"and changed there; the git date checks are skipped. Fetch the full history: `{fetch}`, "
         "or in GitHub Actions `actions/checkout` with `fetch-depth: 0`",
     )

@@ -195,7 +195,12 @@ def test_shallow_clone_reports_mem403_once_and_judges_no_dates(repo, dates, tmp_
     # every file now looks added on 2024-04-15: a and b would be 96 days off
     assert dates(clone) == [("memory/MEMORY.md", 1, "MEM403")]
     msg = message(cli, clone, "MEM403")
-    assert "fetch-depth: 0" in msg and "git fetch --unshallow" in msg
+    assert "fetch-depth: 0" in msg
+    # the fetch runs where memlint ran: here, outside the clone, git is sent into it
+    fetch = msg.split("`")[1]
+    assert fetch.startswith("git -C ") and fetch.endswith(" fetch --unshallow")
+    subprocess.run(fetch, shell=True, env=clone.env, check=True, capture_output=True)
+    assert dates(clone) == []
 
 
 def test_shallow_clone_makes_git_dates_unknown_for_staleness_too(repo, findings, tmp_path):
@@ -737,10 +742,31 @@ def test_staged_since_catches_the_deletion_of_a_log_born_after_rev(logs, cli):
     logs.write("memory/2024-01-11.md", "- 09:00 started\n")
     logs.commit("day two", D2)
     logs.rm("memory/2024-01-11.md")
-    found = cli("check", "--format", "json", "--select", "MEM405", "--staged", "--since", base, logs.root).json()
+    found = cli("check", "--format", "json", "--select", "MEM405", "--staged", "--since", base, cwd=logs.root).json()
     assert [(f["path"], f["line"]) for f in found] == [("memory/2024-01-11.md", 1)]
     assert found[0]["message"].startswith("append-only file deleted: every line of its HEAD version is gone; "
                                           "restore it (`git restore --source=HEAD --staged --worktree -- memory/2024-01-11.md`)")
+
+
+@pytest.mark.parametrize("where", ["a subfolder", "outside the repository"])
+def test_the_restore_command_of_a_deleted_log_works_pasted_where_memlint_ran(tmp_path, cli, where):
+    """The command MEM405 prints is run where memlint ran: a path with a
+    space is quoted, and given from there (it was repo-relative, unquoted)."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: openclaw\n")
+    repo.write("MEMORY.md", "# Memory\n")
+    log = "- 09:00 deployed\n"
+    repo.write("my logs/2024-01-11.md", log)
+    repo.write("notes/todo.md", "- nothing\n")
+    repo.commit("day one", D1)
+    repo.rm("my logs/2024-01-11.md")
+    here = repo.path("notes") if where == "a subfolder" else tmp_path
+    found = cli("check", "--format", "json", "--select", "MEM405", "--staged", repo.root, cwd=here).json()
+    assert [(f["path"], f["line"]) for f in found] == [("my logs/2024-01-11.md", 1)]
+    command = found[0]["message"].split("`")[1]
+    assert "'" in command  # quoted for the shell
+    subprocess.run(command, shell=True, cwd=here, env=repo.env, check=True, capture_output=True)
+    assert repo.read("my logs/2024-01-11.md") == log and repo.run("status", "--porcelain") == ""
 
 
 def test_a_staged_edit_of_a_daily_log_under_a_quoted_folder_fires(tmp_path, findings):
