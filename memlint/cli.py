@@ -394,7 +394,7 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
     files_named: dict = {}  # store key -> the repo-relative files named in it
     named_alone: dict = {}  # store key -> those of them named as files, not through a folder
     for p in paths:
-        if p.is_dir() or not p.exists():  # (not on disk: a folder of the index, as checked above)
+        if p.is_dir() or not os.path.lexists(p):  # (not on disk: a folder of the index, as checked above)
             conf = config_for(p)
             found = discover(p, conf, index=index_for(p))
             if not found and conf.root is not None:

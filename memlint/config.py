@@ -11,6 +11,7 @@ import copy
 import fnmatch
 import functools
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,7 +153,7 @@ def config_candidates(start: Path, *, on_disk: bool = True) -> list[Path]:
     run, which asks the git index): each folder's .memlint.yaml,
     .memlint.yml and pyproject.toml (which counts only with a [tool.memlint]
     table), up to the top of the repository."""
-    start = start if start.is_dir() or not start.exists() else start.parent  # (a folder a sparse checkout left out)
+    start = start if start.is_dir() or not os.path.lexists(start) else start.parent  # (a folder a sparse checkout left out)
     start = start.resolve()
     stop = _git_root(start)
     found = []
