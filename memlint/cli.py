@@ -9,6 +9,7 @@ import gc
 import importlib
 import os
 import re
+import shlex
 import sys
 from dataclasses import replace
 from datetime import date
@@ -85,7 +86,8 @@ class LazyGroup(click.Group):
         except BrokenPipeError:  # `memlint rules | grep -q MEM001`: a reader that stopped reading is no failure
             # (check, backfill and eval print through emit: they go on, and exit with their run's status)
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            ctx.exit(EXIT_CLEAN)
+            # but for init, which says what it wrote as it goes: stopped there, it may not have written the rest
+            ctx.exit(EXIT_FINDINGS if ctx.invoked_subcommand == "init" else EXIT_CLEAN)
         except OSError as exc:  # a path the user gave that cannot be read or written
             where = f"{exc.filename}: " if exc.filename else ""
             say(f"{where}{exc.strerror or exc}")
@@ -417,9 +419,10 @@ def build_stores(paths, preset, config_file, today=None, staged=False, cache=Fal
                         if index.left_out(folder / name)]
                 if held:
                     folder, name = held[0]
+                    again = "" if str(p) == "." else " " + shlex.quote(str(p))
                     raise UsageError(f"{p}: no memory store in the work tree: the sparse checkout leaves out "
                                      f"{_shown_folder(folder)} ({index.left_out(folder / name)} brings it in; "
-                                     "`memlint check --staged` judges it as committed)")
+                                     f"`memlint check --staged{again}` judges it as committed)")
                 raise UsageError(
                     f"{p}: no memory store found (looked for MEMORY.md, or INDEX.md beside NOW.md or a map of content, "
                     "also in .claude/memory); "

@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from memlint.graph import BROKEN, INDEX_ROLES, OK, OUTSIDE, entry_key
-from memlint.markdown import written_destinations
+from memlint.markdown import shown_destination, written_destinations
 from memlint.reporters import printable
 
 DEFAULT_MAX_PER_TOPIC = 12
@@ -145,7 +145,7 @@ def build_view(store, max_per_topic: int = DEFAULT_MAX_PER_TOPIC, *, expand_orph
             continue
         for edge in edges:
             what = "missing" if edge.status == BROKEN else "outside the repository"
-            written = redact(edge.link.target, edge.source)  # a pasted token must not reach the picture
+            written = redact(shown_destination(edge.link), edge.source)  # a pasted token must not reach the picture
             target = node(f"{edge.status}:{written}", f"{what}: {written}", edge.status)
             drawn = ids.get(edge.source) == source
             label = f"line {edge.link.line}" if drawn else f"{edge.source}:{edge.link.line}"

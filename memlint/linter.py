@@ -434,6 +434,10 @@ def _tell_unknown_directives(store: Store, selection: Selection, suppressions: d
             store.notice(f"{store.shown(doc.path)}:{line}: `memlint-{kind}` names {name!r}{also}, which is no rule's "
                          "code, name or tag, so it hides nothing (`memlint rules` lists them)")
         for line, kind in sup.misspelt:
+            if kind in suppress.KINDS:  # the kind is right: what follows it holds a < or > (a link, say)
+                store.notice(f"{store.shown(doc.path)}:{line}: `memlint-{kind}` holds a `<` or `>`, which a directive "
+                             "may not (it ends at the comment's `-->`, and names rules only): it hides nothing")
+                continue
             close = difflib.get_close_matches(kind, suppress.KINDS, n=1, cutoff=0.6)
             hint = (f"did you mean `memlint-{close[0]}`?" if close
                     else "the directives are " + ", ".join(f"`memlint-{known}`" for known in suppress.KINDS))

@@ -1272,8 +1272,10 @@ def written_destinations(text: str, links) -> list[str]:
                 m = _AUTOLINK.match(text, start) or _EMAIL_AUTOLINK.match(text, start)
                 written = m.group(1) if m else written
             else:
-                for m in chain(_DESTINATION_AFTER.finditer(text, start, start + _WRITTEN_REACH),
-                               _DEFINED_DESTINATION.finditer(text)):
+                # on the link's own line (a paragraph's next link is another's), else its definition's
+                line_end = text.find("\n", start)
+                reach = min(start + _WRITTEN_REACH, len(text) if line_end < 0 else line_end + 1)
+                for m in chain(_DESTINATION_AFTER.finditer(text, start, reach), _DEFINED_DESTINATION.finditer(text)):
                     raw = m.group(1)
                     raw = raw[1:-1] if raw.startswith("<") else raw
                     if _reads_as(raw, link.target):

@@ -849,6 +849,14 @@ def _looks_like_password(value: str) -> bool:
             and _looks_high_entropy(value))
 
 
+# Words a login is made with, not users: "Auth | GitHub/OAuth-2024", "Login: email/OTP-6digit".
+_NO_USERS = frozenset({
+    "email", "e-mail", "mail", "sms", "phone", "otp", "totp", "mfa", "2fa", "sso", "saml", "oidc", "oauth", "oauth2",
+    "ldap", "kerberos", "passkey", "webauthn", "magic", "github", "gitlab", "bitbucket", "google", "microsoft",
+    "azure", "apple", "okta", "auth0", "token", "api", "basic", "bearer", "none", "n",
+})
+
+
 def _credential_pair(text: str, start: int, limit: int, separators: str) -> tuple[int, str] | None:
     """(start, password) of a login pair at ``text[start:limit]`` whose
     password part would be reported on its own (``password: PASS``) and
@@ -861,8 +869,9 @@ def _credential_pair(text: str, start: int, limit: int, separators: str) -> tupl
     if m.end() < limit and text[m.end()] in "/:":
         return None  # a path (docs/setup/guide), a:b:c
     user, password = m.group("user"), m.group("password").rstrip(".")
-    if user.lower() in _VAULT_NAMES or _is_placeholder(user) or not _looks_like_password(password):
-        return None  # "1Password / Infra-Vault": where it is kept
+    if user.lower() in _VAULT_NAMES or user.lower() in _NO_USERS or _is_placeholder(user) \
+            or not _looks_like_password(password):
+        return None  # "1Password / Infra-Vault": where it is kept; "GitHub/OAuth-2024", "email/OTP-6digit": how
     if password.isalpha() and not _random_letters(password):
         return None  # words run together, "github/ClaudeCodeBot": a pair of names (a password has more)
     return m.start("password"), password
@@ -1299,21 +1308,34 @@ def scan(text: str, *, allow: frozenset[str] = frozenset()) -> Iterator[SecretHi
     accepted.sort(key=lambda c: c.start)
     if not accepted:
         return
-    again = _recurrences(text, accepted)
-    if again:
-        accepted.extend(again)
-        accepted.sort(key=lambda c: c.start)
-
     line_starts = _line_starts(text)
     allowed_cache: dict[int, bool] = {}
-    for cand in accepted:
+
+    def allowed(cand: _Candidate) -> bool:
+        """Allow-listed, or on a line with the allow comment."""
         if cand.fingerprint in allow:
-            continue
+            return True
+        if cand.kind == PAIR_KIND and allow:
+            # allowed whole, as it was found before pairs were read ("Credentials: admin/PASS")
+            start = cand.start
+            while start and not text[start - 1].isspace():
+                start -= 1
+            if fingerprint(text[start:cand.end]) in allow:
+                return True
         idx = bisect.bisect_right(line_starts, cand.start) - 1
         if idx not in allowed_cache:
             allowed_cache[idx] = _line_allowed(text, line_starts, idx)
-        if allowed_cache[idx]:
+        return allowed_cache[idx]
+
+    # (a value allowed where it was found is allowed where it recurs)
+    again = _recurrences(text, accepted, [cand for cand in accepted if not allowed(cand)])
+    if again:
+        accepted.extend(again)
+        accepted.sort(key=lambda c: c.start)
+    for cand in accepted:
+        if allowed(cand):
             continue
+        idx = bisect.bisect_right(line_starts, cand.start) - 1
         yield SecretHit(
             line=idx + 1,
             column=cand.start - line_starts[idx] + 1,
@@ -1329,17 +1351,24 @@ _CONTEXT_KINDS = frozenset({GENERIC_KIND, PAIR_KIND, "AWS secret access key", "p
 _RECURRENCE_VALUES = 32  # values looked for again: a file with more is loudly reported already
 
 
-def _recurrences(text: str, found: list[_Candidate]) -> list[_Candidate]:
-    """Where a secret found by its context recurs in ``text`` as a token of
-    its own: ``auth block (admin/<password>)`` in a file that says
+RECURRENCE_KIND = "a secret found elsewhere in this file, again"
+
+
+def _recurrences(text: str, found: list[_Candidate], seeds: list[_Candidate]) -> list[_Candidate]:
+    """Where a secret of ``seeds`` found by its context recurs in ``text`` as
+    a token of its own: ``auth block (admin/<password>)`` in a file that says
     ``Credentials: admin / <password>`` above.  Each is the same secret (the
     same fingerprint, allow-listed together), and removing only the first
-    would leave it in the file."""
+    would leave it in the file.  Only values with letters and digits, or of
+    random letters: a name the generic rule took for a secret (``scryptSync``)
+    recurs as prose."""
     starts = [c.start for c in found]
     values: dict[str, _Candidate] = {}
-    for cand in found:
-        if cand.kind in _CONTEXT_KINDS and cand.value not in values and len(values) < _RECURRENCE_VALUES:
-            values[cand.value] = cand
+    for cand in seeds:
+        if (cand.kind in _CONTEXT_KINDS and cand.value not in values and len(values) < _RECURRENCE_VALUES
+                and (_has_digit(cand.value) and any(c.isalpha() for c in cand.value)
+                     or _random_letters("".join(c for c in cand.value if c.isalpha())))):
+            values[cand.value] = cand._replace(kind=RECURRENCE_KIND)
     more: list[_Candidate] = []
     find = text.find
     for value, cand in values.items():

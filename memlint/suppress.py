@@ -23,6 +23,7 @@ _DIRECTIVE = re.compile(  # the kind ends at a space or the comment's end: `disa
 # `memlint-disable-file:`): it hides nothing, and the user is told (``Suppressions.misspelt``).
 _ANY_DIRECTIVE = re.compile(r"<!--\s*memlint-([^\s<>]*)")
 KINDS = ("disable", "enable", "disable-line", "disable-next-line", "disable-file")
+_OTHER_KINDS = ("allow-secret",)  # memlint's, read elsewhere (memlint.secrets.ALLOW_COMMENT)
 ALL = "*"
 
 
@@ -173,6 +174,8 @@ def parse(text: str) -> Suppressions:
         if quoted is None:
             quoted = _Code(text)
         if quoted.holds(m.start()):
+            continue
+        if m.group(1) in _OTHER_KINDS:
             continue
         line += text.count("\n", counted, m.start())
         counted = m.start()

@@ -581,6 +581,21 @@ def test_a_reader_that_stops_reading_is_no_failure_of_other_commands(make_store,
     assert exit_status_with_stdout_closed(*command, cwd=store) == 0
 
 
+def test_init_stopped_by_a_closed_pipe_before_writing_all_it_means_to_is_no_success(tmp_path):
+    """`memlint init --pre-commit | true`: the first line it says fails, before
+    the hook file is written; exit 0 would say it was."""
+    import shutil
+    import subprocess
+
+    from tests.conftest import TESTDATA
+
+    store = tmp_path / "clean"
+    shutil.copytree(TESTDATA / "clean", store)
+    subprocess.run(["git", "init", "-q"], cwd=store, check=True)
+    status = exit_status_with_stdout_closed("init", "--pre-commit", cwd=store)
+    assert (status, (store / ".pre-commit-config.yaml").exists()) in ((1, False), (0, True))
+
+
 def test_eval_keeps_its_regression_status_when_the_reader_goes_away(tmp_path, cli):
     """A regression found is exit 1 whether or not anyone reads the report."""
     import shutil

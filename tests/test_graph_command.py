@@ -233,6 +233,17 @@ def test_json_gives_each_link_as_written(make_store, cli):
         ("b%20c.md", "b c.md"), ("gone%2523.md#x%20y", "gone%23.md"), ("https://example.org/a%20b", None)]
 
 
+def test_a_reference_links_destination_is_its_definitions_not_the_next_links(make_store, cli):
+    """A link to the same file further down, written otherwise, is not the
+    reference link's; a broken link's node names its target with the % the
+    file has, not the %25 the parse keeps."""
+    root = "# M\n- [ref][r1]\n- [inline](b%20c.md)\n- [Q3](report%2050%.md)\n\n[r1]: <b c.md>\n"
+    store = make_store({"MEMORY.md": root, "b c.md": MEM.format(n="b")})
+    edges = json.loads(cli("graph", "--format", "json", store).output)["stores"][0]["edges"]
+    assert [e["written"] for e in edges] == ["b c.md", "b%20c.md", "report%2050%.md"]
+    assert 'missing: report 50%.md"' in cli("graph", store).output
+
+
 @pytest.mark.parametrize("command", [("graph",), ("report",)])
 def test_a_report_kept_in_the_store_is_written_again_by_the_next_run(make_store, cli, command):
     """A scheduled job writes its report to the same file each time: the

@@ -211,3 +211,17 @@ def test_a_misspelt_directive_is_told_with_the_one_meant(make_store, cli):
         "`memlint-disable`, `memlint-enable`, `memlint-disable-line`, `memlint-disable-next-line`, "
         "`memlint-disable-file`",
     ], result.stderr
+
+
+def test_the_secret_allow_comment_and_a_directive_holding_a_link_are_told_rightly(make_store, cli):
+    """`memlint-allow-secret` is memlint's too (MEM601): no notice. A right
+    directive that holds a `<`, as a link does, is not called misspelt."""
+    store = make_store({
+        "MEMORY.md": f"# I\n<!-- memlint-disable-next-line MEM102 (see <https://wiki.example/x>) -->\n{LONG}\n"
+                     "- [A](a.md) — a <!-- memlint-allow-secret -->\n",
+    })
+    result = cli("check", "--format", "json", store)
+    assert [f["line"] for f in result.json() if f["code"] == "MEM102"] == [3]
+    told = [line for line in result.stderr.splitlines() if "memlint-" in line]
+    assert told == ["memlint: MEMORY.md:2: `memlint-disable-next-line` holds a `<` or `>`, which a directive may not "
+                    "(it ends at the comment's `-->`, and names rules only): it hides nothing"], result.stderr

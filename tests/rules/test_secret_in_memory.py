@@ -94,7 +94,7 @@ def test_a_password_of_random_letters_fires_and_is_never_printed(make_store, cli
     })
     found = cli("check", "--format", "json", store).json()
     assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in found if f["code"] == "MEM601"] == [
-        ("mail.md", 5, 10, "high-entropy value assigned to a secret-like name"),  # the same value, recurring
+        ("mail.md", 5, 10, "a secret found elsewhere in this file, again"),  # the same value, recurring
         ("mail.md", 7, 17, "high-entropy value assigned to a secret-like name"),
         ("mail.md", 8, 18, "high-entropy value assigned to a secret-like name"),
     ]
@@ -157,10 +157,35 @@ def test_a_login_pair_fires_at_its_password_wherever_it_is_in_the_file(make_stor
     assert [(f["path"], f["line"], f["column"], f["message"].split(" (")[0]) for f in result.json()] == [
         ("sim.md", 8, 28, "password of a user/password pair"),
         ("sim.md", 10, 24, "password of a user/password pair"),
-        ("sim.md", 11, 45, "password of a user/password pair"),
+        ("sim.md", 11, 45, "a secret found elsewhere in this file, again"),
         ("sim.md", 14, 16, "password of a user/password pair"),
     ]
     assert [f["message"].count(fingerprint(login)) for f in result.json()] == [1, 1, 1, 0]
+
+
+def test_a_secret_allowed_stays_allowed_where_it_recurs_and_by_its_older_fingerprint(make_store, cli):
+    """A value allowed inline is not found again where it recurs; an
+    allow-list entry made for `admin/PASS` read whole (before pairs were
+    read) still allows its password; a name the generic rule took for a
+    secret is not hunted through the prose; logins by e-mail or a provider
+    are no user/password pairs."""
+    from memlint.secrets import fingerprint
+
+    password, whole = "Xk9mP2vL5qRt", "admin/Xk9mP2vL5qRt"
+    store = make_store({
+        "MEMORY.md": "# Index\n- [S](s.md) — s\n",
+        "s.md": MEM.format(name="s")
+        + "Seed password: Zq7Vx2Lm9Rt4Wp <!-- memlint-allow-secret -->\n\nThe fixture signs in with Zq7Vx2Lm9Rt4Wp.\n"
+        + f"Credentials: {whole}\n"
+        + "| Tool | Auth |\n|---|---|\n| Vercel | GitHub/OAuth-2024 |\n\n- Login: email/OTP-6digit (a code is mailed)\n",
+    })
+    (store / ".memlint.yaml").write_text(f"rules:\n  secret-in-memory:\n    allow: [{fingerprint(whole)}]\n")
+    result = cli("check", "--format", "json", "--select", "MEM601", store)
+    assert result.json() == [] and result.exit_code == 0, result.output
+    (store / ".memlint.yaml").unlink()
+    found = cli("check", "--format", "json", "--select", "MEM601", store).json()
+    assert [f["message"].split(" (")[0] for f in found] == ["password of a user/password pair"]
+    assert fingerprint(password) in found[0]["message"]
 
 
 def test_the_login_pairs_of_a_real_store_are_found(corpora, cli):
