@@ -26,11 +26,15 @@ password's) when a login names it: after ``Credentials:``, ``Login:``,
 such a heading (``### Test credentials``), and when PASS would be found
 as ``password: PASS`` and holds a digit or symbol or is random letters
 (not ``read/write``, ``N/A``, ``admin/admin``, ``<user>/<password>``,
-``see 1Password / vault``, ``github/ClaudeCodeBot``).
-A pair no login names (``admin/...`` in prose) is not reported: most such
-pairs are paths, repositories and product names. A secret found once is
-reported again wherever the same value stands alone in the file (its
-fingerprint allow-lists all). Documented examples and placeholders
+``see 1Password / vault``, ``github/ClaudeCodeBot``, ``email/OTP-6digit``).
+An allow-list entry made for ``admin/PASS`` found whole (before pairs
+were read) still allows it. A pair no login names (``admin/...`` in
+prose) is not reported: most such pairs are paths, repositories and
+product names. A secret found by its name, holding letters and digits (or
+random letters), is reported again wherever the same value stands alone in
+the file ("a secret found elsewhere in this file, again"; its fingerprint
+allow-lists all; one allowed where it was found is allowed where it
+recurs). Documented examples and placeholders
 (``AKIAIOSFODNN7EXAMPLE``, ``<your-token>``, ``xxxx``) are skipped.
 
 Options: ``allow``: fingerprints that are not secrets (``[]``). On the line
