@@ -1347,7 +1347,12 @@ def _git(repo_root: Path, *args: str, stdin: bytes | None = None) -> bytes:
     except gitrun.GitMissing as exc:
         raise ConfigError(f"--staged needs git: {exc.strerror}") from None
     if status:
-        raise ConfigError(f"--staged: git {args[0]} failed in {repo_root}: {gitrun.first_error_line(err) or status}")
+        # (only now: a message) a partial clone: a remote that promises the objects it left out
+        partial = gitrun.run(repo_root, ["config", "--get-regexp", r"^(remote\..*\.promisor|extensions\.partialclone)$"])[1]
+        raise ConfigError(f"reading the commit's files from git (--staged): git {args[0]} failed in {repo_root}: "
+                          f"{gitrun.first_error_line(err) or status}" + (
+                              "; a partial clone fetches the files it lacks from its remote, which git could not reach"
+                              if partial else ""))
     return out
 
 

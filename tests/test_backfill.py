@@ -856,3 +856,32 @@ def test_a_file_in_no_memory_store_is_said_not_dated(repo, cli):
     # a hook names every staged file, the README of the repository too: no noise there
     assert cli("backfill", "other/x.md", cwd=repo.root, env={"PRE_COMMIT": "1"}).stderr == ""
     assert repo.read("other/x.md") == "---\nname: x\n---\nX.\n"
+
+
+def test_a_partial_clone_that_cannot_reach_its_remote_is_dated_by_last_commits_and_told(tmp_path, cli, monkeypatch):
+    """A blobless clone offline: git cannot show the old versions that tell a
+    commit of dates only from a change. Backfill stopped with exit 2 (and
+    the hook with it); it dates each file by its last commit, as it did
+    before reading them, and says so. A staged check there that must read
+    files git lacks names the partial clone."""
+    origin = GitRepo(tmp_path / "origin")
+    origin.run("config", "uploadpack.allowFilter", "true")
+    origin.write("MEMORY.md", "- [b](b.md)\n")
+    origin.write("b.md", "---\nname: b\ndescription: d\n---\nPhase 2.\n")
+    origin.commit("init", "2026-09-01T12:00:00+00:00")
+    origin.write("b.md", "---\nname: b\ndescription: d\n---\nPhase 2.\nPhase 3.\n")
+    origin.commit("more", "2026-09-10T12:00:00+00:00")
+    clone = GitRepo(tmp_path / "clone", init=False)
+    subprocess.run(["git", "clone", "-q", "--filter=blob:none", f"file://{origin.root}", str(clone.root)],
+                   env=clone.env, check=True, capture_output=True)
+    origin.root.rename(tmp_path / "offline")
+    monkeypatch.chdir(clone.root)
+    result = cli("backfill", "--fields", "last_verified")
+    assert result.exit_code == 1, result.stderr
+    assert "b.md: added last_verified: 2026-09-10" in result.output
+    assert "so last_verified is the day of each file's last commit" in result.stderr
+    old_blob = subprocess.run(["git", "rev-parse", "HEAD~1:b.md"], cwd=tmp_path / "offline", env=clone.env,
+                              check=True, capture_output=True, text=True).stdout.strip()
+    clone.run("update-index", "--add", "--cacheinfo", f"100644,{old_blob},old.md")  # staged, not in this clone
+    staged = cli("check", "--staged")
+    assert staged.exit_code == 2 and "a partial clone fetches the files it lacks from its remote" in staged.stderr

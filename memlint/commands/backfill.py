@@ -219,9 +219,9 @@ class _Stdout:
 def _content_changed(store, git, names: tuple[str, ...], where: str) -> dict:
     """``GitDates.content_changed`` of the memories to date whose
     ``last_verified`` is missing (the others need no day; the patches of a
-    big store's history are not read for them). A repository git cannot
-    show the patches of (an object missing) stops the run, as a shallow
-    clone does: the day of a last commit that wrote only dates would be wrong."""
+    big store's history are not read for them). Where git cannot show the
+    patches (a partial clone offline, an object missing), none: each file
+    gets its last commit's day, as before memlint read them, and is told so."""
     from memlint.history import HistoryError
 
     if "last_verified" not in names:
@@ -231,7 +231,9 @@ def _content_changed(store, git, names: tuple[str, ...], where: str) -> dict:
     try:
         return git.content_changed(docs)
     except HistoryError as exc:
-        raise UsageError(f"{where}: {exc}: backfill cannot tell which commits changed more than dates") from None
+        say(f"{where}: {exc}: backfill cannot tell which commits changed more than dates, so last_verified is the "
+            "day of each file's last commit, which may have written dates only")
+        return {}
 
 
 def _edited(store, staged: bool) -> set[str]:
