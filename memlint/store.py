@@ -1469,7 +1469,7 @@ def discover(path: Path, config: Config, *, maps: bool = True, index: "_IndexTre
 
 
 def _find_roots(path: Path, tree, maps: bool) -> list[tuple[Path, str]]:
-    """``discover``'s search of ``path``, in ``tree`` (the work tree, or git's index)."""
+    """``discover``'s search of ``path``, in ``tree`` (the work tree, or it and git's index together)."""
     found = _walk_for_roots(path, tree, maps=False)
     if found:
         return sorted(found)
@@ -1523,7 +1523,7 @@ class _OnDiskTree:
 
 class _IndexTree:
     """The files of git's index (what the next commit holds) as folders, for
-    ``_find_roots``, and which of them a sparse checkout leaves out of the
+    ``_WorkTreeAndIndex``, and which of them a sparse checkout leaves out of the
     work tree (git's skip-worktree bit): empty outside git, in a bare
     "dotfiles" repository (no .git folder above), or where git cannot list them."""
 
