@@ -73,18 +73,20 @@ def hidden_ranges(text: str, max_lines, max_bytes, max_chars) -> list[tuple[int,
     drops a part of is counted lost.
     """
     lines = text.split("\n")
-    newline_at_end = text.endswith("\n")
-    if newline_at_end:
+    if text.endswith("\n"):
         lines.pop()
     cut = len(lines) if max_lines is None else min(len(lines), max_lines)
     if max_bytes is not None:
         total = 0
         for i in range(cut):
-            # each line's newline, but the last line's only if the file has one
-            total += len(lines[i].encode("utf-8")) + (newline_at_end or i < len(lines) - 1)
+            # a line loads when its text ends within the cap: the cut is at the
+            # last newline at or before the cap (lastIndexOf("\n", cap)), so the
+            # newline after it may be the byte just past the cap
+            total += len(lines[i].encode("utf-8"))
             if total > max_bytes:
                 cut = i
                 break
+            total += 1
     ranges = []
     if max_chars is not None:
         middle = _middle_dropped(lines[:cut], max_chars)

@@ -28,13 +28,15 @@ def test_first_hidden_line_lines_then_bytes():
     long = "".join("x" * 99 + "\n" for _ in range(100))  # 100 lines of 100 bytes
     assert first_hidden_line(long, 200, 2550, None) == 26
     assert first_hidden_line(long, 200, 2500, None) == 26
-    assert first_hidden_line(long, 200, 2499, None) == 25
+    assert first_hidden_line(long, 200, 2499, None) == 26  # line 25's text ends at byte 2,499; its newline may pass
+    assert first_hidden_line(long, 200, 2498, None) == 25
 
 
 def test_first_hidden_line_counts_utf8_bytes_not_characters():
     text = "é" * 10 + "\n" + "b\n"  # 21 bytes + 2
     assert first_hidden_line(text, None, 21, None) == 2
-    assert first_hidden_line(text, None, 20, None) == 1
+    assert first_hidden_line(text, None, 20, None) == 2  # line 1's text is 20 bytes: the newline after it may pass
+    assert first_hidden_line(text, None, 19, None) == 1
     assert first_hidden_line(text, None, None, 21) == 0
 
 
@@ -44,7 +46,8 @@ def test_a_root_exactly_at_the_cap_with_no_final_newline_loads_whole(make_store,
     root += "y" * filler  # the last line, no newline after it: 25,000 bytes in all
     assert first_hidden_line(root, 200, 25000, None) == 0
     assert first_hidden_line(root, 200, 24999, None) == 5
-    assert first_hidden_line(root + "\n", 200, 25000, None) == 5  # its newline is byte 25,001
+    assert first_hidden_line(root + "\n", 200, 25000, None) == 0  # its newline is byte 25,001: its text all loads
+    assert first_hidden_line(root + "\nmore\n", 200, 25000, None) == 6
     store = make_store({"MEMORY.md": root, **memories(3)})
     assert codes(findings(store), "MEM101") == []
     store = make_store({"MEMORY.md": root + "y", **memories(3)})
@@ -61,6 +64,21 @@ def test_a_byte_order_mark_counts_toward_the_byte_cap(make_store, findings, cli)
     assert codes(findings(store), "MEM101") == [("MEMORY.md", 5)]
     [f] = [f for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM101"]
     assert "25,001 bytes" in f["message"]
+
+
+def test_a_line_whose_text_ends_at_the_byte_cap_loads(make_store, findings, cli):
+    # Claude Code cuts at the last newline at or before the cap (lastIndexOf("\n", 25000)): a line whose
+    # text ends on byte 25,000 loads whole, its newline (byte 25,001) with it; the next line is the first lost
+    root = "# Memory\n" + entries(3)
+    root += "y" * (25000 - len(root.encode())) + "\n- [M1](m1.md) — again\n"
+    store = make_store({"MEMORY.md": root, **memories(3)})
+    assert codes(findings(store), "MEM101") == [("MEMORY.md", 6)]
+    [text] = [f["message"] for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM101"]
+    assert "line 6 is never loaded" in text
+    # the same root with a multibyte character across byte 25,000: line 5 is cut into, so lost
+    root = "# Memory\n" + entries(3)
+    root += "y" * (24999 - len(root.encode())) + "é\n- [M1](m1.md) — again\n"
+    assert codes(findings(make_store({"MEMORY.md": root, **memories(3)}, sub="straddle")), "MEM101") == [("MEMORY.md", 5)]
 
 
 def test_blank_lines_past_the_cap_lose_nothing_and_are_not_reported(make_store, findings):
