@@ -39,9 +39,12 @@ def check(doc, store, options):
         also = f"; and {bytes_said}" if over_bytes else ""
         yield Problem(doc.path, max_lines + 1, 1, f"memory is {lines:,} lines, over its cap of {max_lines:,}{also}")
     elif over_bytes:  # on the line the cap falls in, as the line cap's finding sits on the first line over it
-        yield Problem(doc.path, _line_of_byte(doc.parsed.text, max_bytes), 1, f"memory is {bytes_said}")
+        yield Problem(doc.path, _line_of_byte(doc.parsed.text, max_bytes, doc.size), 1, f"memory is {bytes_said}")
 
 
-def _line_of_byte(text: str, offset: int) -> int:
-    """The line holding UTF-8 byte ``offset`` (from 0) of ``text``."""
-    return text.encode("utf-8", "surrogateescape")[:offset].count(b"\n") + 1
+def _line_of_byte(text: str, offset: int, size: int) -> int:
+    """The line holding UTF-8 byte ``offset`` (from 0) of the file whose
+    ``text`` this is and which is ``size`` bytes: the parse drops a byte
+    order mark, which ``size`` counts (three bytes before line 1's text)."""
+    data = text.encode("utf-8", "surrogateescape")
+    return data[:max(0, offset - (size - len(data)))].count(b"\n") + 1

@@ -347,6 +347,19 @@ def test_mem104_over_the_byte_cap_only_sits_on_the_line_the_cap_falls_in(make_st
     assert (f["line"], f["column"], f["message"]) == (130, 1, f"memory is {len(front) + len(body):,} bytes, over its cap of 25,000")
 
 
+def test_mem104_over_the_byte_cap_counts_a_byte_order_mark_in_the_line_it_names(make_store, cli):
+    """The BOM is three of the file's bytes (its size counts them): byte 25,000
+    is the last character of line 255, whose newline is byte 25,001."""
+    text = "\ufeff---\nname: a\ndescription: d\ntype: user\n---\n"
+    while len(text.encode()) < 24900:
+        text += "z" * 99 + "\n"
+    text += "q" * (25001 - len(text.encode())) + "\n" + "tail\n" * 5
+    assert text.encode()[25001:25002] == b"\n" and text.encode()[:25001].count(b"\n") + 1 == 255
+    store = make_store({"MEMORY.md": "# Index\n- [A](a.md)\n", "a.md": text})
+    [f] = [f for f in cli("check", "--format", "json", store).json() if f["code"] == "MEM104"]
+    assert f["line"] == 255
+
+
 def test_mem104_not_for_daily_logs(make_store, findings):
     log = "".join(f"- {i}\n" for i in range(400))
     store = make_store({"MEMORY.md": "# Index\n", "memory/2026-01-01.md": log})
