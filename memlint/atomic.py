@@ -8,6 +8,7 @@ file is a new inode, as with most editors' saves.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -38,6 +39,16 @@ def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True, own_fil
 
 def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool = False,
                         expected: bytes | None = None) -> None:
+    fd = None if own_file else _descriptor_named(path)
+    if fd is not None:
+        # /dev/stdout, /dev/fd/N: a stream this process holds, not a file to
+        # replace, even when the shell sent it to one (`>> ci.log`): a rename
+        # there would throw away what the file held, and reopening it would
+        # truncate it. Written where the stream stands, as a print would be.
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        return
     try:
         # A user's file: a symlink's target is what changes. memlint's own: the link itself.
         info = os.lstat(path) if own_file else os.stat(path)
@@ -90,6 +101,24 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool =
         except FileNotFoundError:
             pass
         raise
+
+
+_DESCRIPTOR = re.compile(r"/(?:dev|proc/(?:self|thread-self|(\d+)))/fd/(\d+)")
+
+
+def _descriptor_named(path: Path) -> int | None:
+    """The open descriptor of this process that ``path`` names, following
+    symbolic links (/dev/stdout is one to /proc/self/fd/1), else None."""
+    name = os.path.abspath(path)
+    for _ in range(40):  # as the kernel follows at most 40 links
+        match = _DESCRIPTOR.fullmatch(name)
+        if match:
+            return int(match[2]) if match[1] is None or int(match[1]) == os.getpid() else None
+        try:
+            name = os.path.normpath(os.path.join(os.path.dirname(name), os.readlink(name)))
+        except OSError:  # not a link (or not there): an ordinary path
+            return None
+    return None
 
 
 def _held(path: Path) -> bytes | None:

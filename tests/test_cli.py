@@ -500,6 +500,25 @@ def test_unwritable_output_is_a_usage_error(make_store, cli, tmp_path):
         assert full.exit_code == 2 and full.stderr.splitlines()[-1] == "memlint: /dev/full: No space left on device"
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/fd"), reason="/dev/stdout is a link to /proc/self/fd/1 on Linux")
+def test_output_to_dev_stdout_appends_to_the_file_the_shell_opened(make_store, tmp_path):
+    """``memlint check -o /dev/stdout >> ci.log``: /dev/stdout names the
+    stream, not a file to replace: the log keeps what it held and gets the
+    report after it (a rename over it left only the report)."""
+    checkout = Path(__file__).resolve().parents[1]
+    env = {**{k: v for k, v in os.environ.items() if k not in ("PRE_COMMIT", "GITHUB_ACTIONS")},
+           "PYTHONPATH": str(checkout), "MEMLINT_NO_CACHE": "1"}
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    log = tmp_path / "ci.log"
+    log.write_text("earlier step\n")
+    with open(log, "ab") as out:
+        done = subprocess.run([sys.executable, "-m", "memlint", "check", "-o", "/dev/stdout", str(store)],
+                              env=env, stdout=out, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1, done.stderr
+    kept, report = log.read_text().split("\n", 1)
+    assert kept == "earlier step" and report.startswith("b.md:1:1: MEM001 ")
+
+
 @pytest.mark.parametrize("command", ["check", "health", "triage", "report", "backfill"])
 # 20260302 and 2026-W10-1 are days Python reads, but not the YYYY-MM-DD the help asks for
 @pytest.mark.parametrize("today", ["0001-01-01", "9999-12-31", "2026-02-30", "20260302", "2026-W10-1"])
