@@ -173,6 +173,9 @@ def sarif(findings: Sequence[Finding], rules=()) -> str:
                     }
                 },
                 "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
+                # memlint counts columns in characters; a reader not told so counts UTF-16
+                # units, one more for each emoji (a 🔴 priority) before the column
+                "columnKind": "unicodeCodePoints",
                 "results": results,
             }
         ],

@@ -109,3 +109,14 @@ def test_json_report_is_the_json_modules_indented_text_byte_for_byte():
     for odd in (Finding("b.md", True, 0, "MEM001", "n", "error", "m"), Finding("b.md", 1, 0, "MEM001", "n", "error", None)):
         assert reporters.json_report([odd]) == reporters.json_text([odd.to_dict()]) + "\n"  # as json writes them
     assert reporters.json_report(iter(hostile)) == expected  # any iterable
+
+
+def test_sarif_says_its_columns_are_characters_as_memlint_counts_them():
+    """MEM102's column on an index line with an emoji is a count of
+    characters; SARIF readers count UTF-16 units unless the run says
+    otherwise, and would put it one further for each emoji before it."""
+    column = 151  # MEM102's limit + 1, in characters, on "- 🔴 [a](a.md) xxx…"
+    found = Finding("MEMORY.md", 2, column, "MEM102", "index-line-length", "warning", "over 150")
+    run = json.loads(reporters.sarif([found], all_rules()))["runs"][0]
+    assert run["columnKind"] == "unicodeCodePoints"
+    assert run["results"][0]["locations"][0]["physicalLocation"]["region"]["startColumn"] == column
