@@ -48,3 +48,13 @@ def test_memlint_rule_prints_docs_and_options(rule, cli):
 
 def test_a_rules_code_is_in_single_backticks(cli):
     assert "Options: `max-lines` (openclaw 500, others 300), `max-bytes`" in cli("rule", "MEM104").output
+
+
+def test_readme_documents_every_key_of_a_json_finding():
+    """`check --format json` is read by scripts: the README says what each key holds."""
+    from memlint.finding import Finding
+
+    said = README.split("`--format json` writes a list of findings", 1)[1].split("\n\n", 1)[0]
+    keys = Finding("a.md", 1, 1, "MEM001", "frontmatter-missing", "error", "m").to_dict()
+    for key in keys:
+        assert f"`{key}`" in said, key
