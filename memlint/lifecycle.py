@@ -525,8 +525,10 @@ class Lifecycle:
 
     def asserted_on(self, doc: "Doc") -> date | None:
         """When the memory last stated its fact: its newest frontmatter date
-        (future dates ignored), else git's last change."""
-        dates = [d for d in (date_field(doc, name) for name in ASSERTED_FIELDS) if d and d <= self.today]
+        (future dates ignored), else git's last change. A date one day ahead
+        is not in the future (MEM004): written east of UTC, read on a runner west of it."""
+        latest = self.today.toordinal() + 1
+        dates = [d for d in (date_field(doc, name) for name in ASSERTED_FIELDS) if d and d.toordinal() <= latest]
         if dates:
             return max(dates)
         return self.git_changed(doc)

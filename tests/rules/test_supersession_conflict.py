@@ -439,3 +439,15 @@ def test_mem504_undated_members_go_last(make_store, cli):
     })
     [(path, _, message)] = messages(cli, store, "MEM504")
     assert path == "b.md" and "newest first: b.md (2026-01-01), a.md (no date)" in message
+
+
+def test_mem504_a_date_one_day_ahead_is_the_newest_not_ignored(make_store, cli):
+    """MEM004 takes a date one day ahead for a time zone east of the runner's,
+    not the future: the memory verified then is the newest, not undated."""
+    store = make_store({
+        "MEMORY.md": index("a.md", "b.md"),
+        "a.md": mem("a", "key: k\nlast_verified: 2026-05-01\n"),
+        "b.md": mem("b", "key: k\nlast_verified: 2026-12-01\n"),  # TODAY is 2026-11-30
+    })
+    [(path, _, message)] = messages(cli, store, "MEM504")
+    assert path == "b.md" and "newest first: b.md (2026-12-01), a.md (2026-05-01)" in message
