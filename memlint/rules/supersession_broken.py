@@ -114,11 +114,16 @@ def check(store, options):
         if not by:
             continue  # only itself: a cycle, reported below
         status = status_of(doc)
-        state = f"`status: {status}` is still live" if status else "it has no `status`, so it is still live"
+        unparsed = doc.frontmatter is None and doc.parsed.frontmatter_error is not None  # its status may be written there
+        state = (f"`status: {status}` is still live" if status
+                 else "its frontmatter does not parse (MEM002), so no `status` is read and it is still live" if unparsed
+                 else "it has no `status`, so it is still live")
+        fix = (f"fix its frontmatter (MEM002) so that `status: {retire}` is read" if unparsed
+               else f"set `status: {retire}` here")
         routes = lc.routes.get(old, [])
         # Unrouted, the agent does not load it from an index, but a search of the memories still finds it.
         serves = "the agent loads both" if routes else "a search of the memories can still serve it"
-        message = f"superseded by {by}, but {state} and {serves}: set `status: {retire}` here (keep the file for provenance)"
+        message = f"superseded by {by}, but {state} and {serves}: {fix} (keep the file for provenance)"
         if routes:
             message += " and remove its index entry (" + ", ".join(f"{docs[r.index].path}:{r.line}" for r in routes) + ")"
         # on its status line; with none, on its own `superseded_by` if it has one

@@ -451,3 +451,17 @@ def test_mem504_a_date_one_day_ahead_is_the_newest_not_ignored(make_store, cli):
     })
     [(path, _, message)] = messages(cli, store, "MEM504")
     assert path == "b.md" and "newest first: b.md (2026-12-01), a.md (2026-05-01)" in message
+
+
+def test_mem503_a_superseded_memory_whose_frontmatter_does_not_parse_is_not_said_to_have_no_status(make_store, cli):
+    """Its `status: superseded` may be written in the broken block: fix the block, not add a status."""
+    store = make_store({
+        "MEMORY.md": index("new.md"),
+        "new.md": mem("new", "supersedes: old\n"),
+        "old.md": "---\nname: old\nstatus: superseded\ndescription: Fix: quote me\n---\nOld.\n",
+    })
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("old.md", 3)
+    assert "has no `status`" not in message and "set `status" not in message
+    assert "its frontmatter does not parse (MEM002)" in message
+    assert "fix its frontmatter (MEM002) so that `status: superseded` is read" in message
