@@ -465,3 +465,14 @@ def test_mem503_a_superseded_memory_whose_frontmatter_does_not_parse_is_not_said
     assert "has no `status`" not in message and "set `status" not in message
     assert "its frontmatter does not parse (MEM002)" in message
     assert "fix its frontmatter (MEM002) so that `status: superseded` is read" in message
+
+
+def test_mem503_a_reference_to_an_unreadable_memory_is_not_to_a_non_memory(make_store, cli):
+    """A UTF-16 memory is a memory MEM006 reports, not "a memory file, not a memory"."""
+    store = make_store({
+        "MEMORY.md": index("new.md"),
+        "new.md": mem("new", "supersedes: old\n"),
+        "old.md": b"\xff\xfe-\x00-\x00-\x00\n\x00",
+    })
+    assert messages(cli, store, "MEM503") == []
+    assert [p for p, _, _ in messages(cli, store, "MEM006")] == ["old.md"]
