@@ -81,7 +81,7 @@ def check(store, options):
                     continue  # a memory memlint cannot read (MEM006 says so): named right, its status unknown
                 elif ref.target not in lc.memories:
                     add(rel, doc.key_line(ref.field),
-                        f"`{ref.field}: {ref.raw}` names {docs[ref.target].path}, which is a {docs[ref.target].role} "
+                        f"`{ref.field}: {ref.raw}` names {docs[ref.target].path}, which is {_a(docs[ref.target].role)} "
                         "file, not a memory: point it at the memory meant")
 
     # 2. the two sides disagree
@@ -213,3 +213,8 @@ def _maybe_unlisted(store, rel: str, raw: str) -> bool:
         return False
     return any(store.in_unlisted(posixpath.normpath(path))
                for path in (raw, posixpath.join(posixpath.dirname(rel), raw)))
+
+
+def _a(role: str) -> str:
+    """A role with its article: "a root", "an index", "an exempt"."""
+    return f"{'an' if role[:1] in 'aeiou' else 'a'} {role}"

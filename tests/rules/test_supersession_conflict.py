@@ -476,3 +476,16 @@ def test_mem503_a_reference_to_an_unreadable_memory_is_not_to_a_non_memory(make_
     })
     assert messages(cli, store, "MEM503") == []
     assert [p for p, _, _ in messages(cli, store, "MEM006")] == ["old.md"]
+
+
+def test_mem503_a_reference_to_an_index_or_an_exempt_file_reads_as_english(make_store, cli):
+    store = make_store({
+        "MEMORY.md": index("new.md"),
+        "new.md": mem("new", "supersedes: [topics/pricing, NOW]\n"),
+        "topics/pricing.md": "# Pricing\n- [New](../new.md)\n",
+        "NOW.md": "Now.\n",
+        ".memlint.yaml": "topics: ['topics/*.md']\nexempt: [NOW.md]\n",
+    })
+    [(_, _, message)] = messages(cli, store, "MEM503")
+    assert "names topics/pricing.md, which is an index file, not a memory" in message
+    assert "names NOW.md, which is an exempt file, not a memory" in message
