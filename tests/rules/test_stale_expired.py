@@ -189,6 +189,19 @@ def test_mem502_retired_and_unrouted_is_fine_retired_but_routed_fires(make_store
     assert "is `status: archived`, but an index still routes to it: remove the entry (INDEX.md:5)" in message
 
 
+def test_mem502_an_archived_topic_routes_nobody_to_an_archived_memory(make_store, cli):
+    """Archiving the topic that listed it takes the route away, as MEM205 and --summary have it."""
+    store = make_store({
+        "MEMORY.md": "# Root\n- [Pricing](topics/pricing.md)\n",
+        "topics/pricing.md": "# Pricing\n- [A](../a.md)\n",
+        "topics/promos.md": "---\nstatus: archived\n---\n# Promos\n- [Promo](../promo.md)\n",
+        "a.md": "---\nname: a\ncreated: 2026-01-01\n---\nA.\n",
+        "promo.md": "---\nname: promo\nstatus: archived\nexpires: 2026-01-01\n---\nPromo.\n",
+    })
+    assert messages(cli, store, "MEM502", "--preset", "moc") == []
+    assert messages(cli, store, "MEM205", "--preset", "moc") == []
+
+
 def test_mem502_fires_without_status_and_unrouted(make_store, cli):
     store = make_store({"INDEX.md": "# INDEX\n", "NOW.md": "# NOW\n", "a.md": "---\ntitle: A\nexpires: 2026-01-01\n---\nA\n"})
     [(_, line, message)] = messages(cli, store, "MEM502", "--ignore", "MEM003")
