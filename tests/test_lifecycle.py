@@ -136,6 +136,21 @@ def test_summary_counts_text(make_store, cli):
     assert "memories " not in result.stderr  # stderr holds only the one no-git notice
 
 
+def test_summary_counts_no_route_from_a_topic_the_agent_does_not_read(make_store, cli):
+    """As MEM205: a topic no index links to routes nobody (MEM201 reports it), so --summary
+    counts no entry of it that MEM205 does not report."""
+    store = make_store({
+        "MEMORY.md": "# Root\n- [Live](topics/live.md)\n",
+        "topics/live.md": "# Live\n- [A](../a.md)\n",
+        "topics/unlinked.md": "# Unlinked\n- [Promo](../promo.md)\n",
+        "a.md": "---\nname: a\ncreated: 2026-01-01\n---\nA.\n",
+        "promo.md": "---\nname: promo\nstatus: archived\n---\nPromo.\n",
+    })
+    result = cli("check", "--today", TODAY, "--preset", "moc", "--summary", store)
+    assert "MEM205" not in result.output
+    assert "  index entries  0 route to retired" in result.output
+
+
 def test_summary_names_the_core_window_when_the_store_sets_one(make_store, cli):
     store = make_store({
         "INDEX.md": "# INDEX\n- [a](a.md)\n", "NOW.md": "# NOW\n",
