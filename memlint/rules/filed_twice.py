@@ -76,9 +76,10 @@ def _through(edge, where: str) -> str:
     return f",{where} {edge.note}, a symbolic link to it"
 
 
-# Before a backtick path that is an item's subject: the list marker or table
-# pipe, and at most a label ending in a colon ("- Plan: `x.md`").
-_SUBJECT_BEFORE = re.compile(r"\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:\|\s*)?(?:[^`|]{0,60}[:：]\**\s*)?\Z")
+# Before a backtick path that is an item's subject: the list marker or the
+# pipe of its table cell (any cells before it: "| 🔴 | `x.md` |"), and at
+# most a label ending in a colon ("- Plan: `x.md`").
+_SUBJECT_BEFORE = re.compile(r"\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:(?:\|[^|`]*)*\|\s*)?(?:[^`|]{0,60}[:：]\**\s*)?\Z")
 # After it: nothing, or a separator before its description.
 _SUBJECT_AFTER = re.compile(r"\s*(?:\Z|[—–:：|(]|-\s|\*\*)")
 

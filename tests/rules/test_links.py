@@ -747,6 +747,22 @@ def test_filed_twice_counts_a_backtick_path_that_is_its_items_subject(make_store
     ]
 
 
+def test_filed_twice_counts_a_backtick_path_in_a_table_cell_of_its_own_past_the_first(make_store, cli):
+    """A table's file column need not come first (| Priority | File |): a
+    path alone in its cell is the row's entry wherever the cell is; one in a
+    sentence of a cell is not."""
+    table = "| Priority | File | Notes |\n|---|---|---|\n| 🔴 | `memory/x.md` | core |\n"
+    store = make_store({
+        "MEMORY.md": "# M\n" + table + "\n## Again\n" + table + "| 🟡 | Never edit `memory/x.md` | by hand |\n",
+        "memory/x.md": "# x\n",
+    })
+    found = run(cli, store, "--preset", "openclaw")
+    assert only(found, "MEM204") == [("MEMORY.md", 9, 8)]
+    assert [f["message"] for f in found if f["code"] == "MEM204"] == [
+        "memory/x.md is listed twice in this index (first on line 4)",
+    ]
+
+
 # ---------------------------------------------------------------- MEM205 routes-to-retired
 
 
