@@ -134,8 +134,15 @@ _STORED_ROWS = 2         # rows of the band keys a Fingerprint carries: _rows_fo
 # Markdown punctuation (headings, emphasis, code, quotes, link and image
 # brackets, tables, strikethrough, list markers) and, with it, all other ASCII
 # punctuation becomes a space. So "**x**" -> "x", "[text](target)" -> "text
-# target", and "**staging**." equals "staging.".
-_NORM_TABLE = str.maketrans({c: " " for c in string.punctuation})
+# target", and "**staging**." equals "staging.". So does the typographic and
+# CJK punctuation the tokens split on (curly quotes, dashes, ellipsis, bullets,
+# 、。「」（）...): "Don’t — ever" re-typed as "Don't -- ever" is the same text.
+_WIDE_PUNCTUATION = (
+    "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00b7\u2022\u2192\u2190"
+    "\u3001\u3002\u3008\u3009\u300a\u300b\u300c\u300d\u300e\u300f\u3010\u3011"
+    "\uff01\uff08\uff09\uff0c\uff1a\uff1b\uff1f"
+)
+_NORM_TABLE = str.maketrans({c: " " for c in string.punctuation + _WIDE_PUNCTUATION})
 
 # The characters str.split() splits on: ASCII ones (\x1c-\x1f included) and,
 # beyond ASCII, _UNICODE_SPACES (a test checks the list is complete).
@@ -153,7 +160,7 @@ def _alternation(chars: str) -> re.Pattern[bytes]:
     return re.compile(b"|".join(re.escape(c.encode()) for c in sorted(chars)))
 
 
-_UNICODE_SPACES_RE = _alternation(_UNICODE_SPACES)
+_WIDE_NORM_RE = _alternation(_UNICODE_SPACES + _WIDE_PUNCTUATION)
 _SPACE_RUN_RE = re.compile(b"  +")
 
 
@@ -161,7 +168,7 @@ def _normalise_bytes(lowered: bytes) -> bytes:
     """normalise(), on an already lowercased body's UTF-8 bytes."""
     text = lowered.translate(_NORM_BYTES)
     if not lowered.isascii():
-        text = _UNICODE_SPACES_RE.sub(b" ", text)
+        text = _WIDE_NORM_RE.sub(b" ", text)
     return _SPACE_RUN_RE.sub(b" ", text).strip(b" ")
 
 

@@ -93,6 +93,16 @@ def test_exact_key_ignores_whitespace_case_and_markdown_punctuation():
     assert fingerprint(variants[2]).exact == exact_key(plain)
 
 
+def test_exact_key_ignores_typographic_punctuation_as_the_tokens_do():
+    """Curly quotes, dashes and CJK punctuation are punctuation too: a copy
+    re-typed with them is the same text, not a near copy of similarity 1.00."""
+    plain = "Don't deploy on \"Friday\" -- the on-call rota can't cover it... ever, (really)."
+    curly = "Don’t deploy on “Friday” — the on-call rota can’t cover it… ever， （really）。"
+    assert exact_key(curly) == exact_key(plain) and normalise(curly) == normalise(plain)
+    assert set(fingerprint_module._WIDE_PUNCTUATION) <= set(fingerprint_module._TOKEN_SEPARATORS
+                                                            + fingerprint_module._LINE_BREAKS)
+
+
 def test_blank_bodies_have_empty_key_and_are_never_duplicates():
     assert exact_key("") == exact_key("  \n\t") == exact_key("---\n***\n") == b""
     items = fps(a="", b="   \n", c="# \n- ", d="real text", e="Real   TEXT")
@@ -581,7 +591,8 @@ _REF_SEPARATORS = (
     "\uff08\uff09\uff0c\uff1a\uff1b"
 )
 _REF_BREAKS = "\u3002\uff01\uff1f\u2028\u2029\r"
-_REF_NORM = str.maketrans({c: " " for c in string.punctuation})
+_REF_NORM = str.maketrans({c: " " for c in string.punctuation + "".join(
+    c for c in _REF_SEPARATORS + _REF_BREAKS if not c.isascii() and not c.isspace() and c != "\u200b")})
 _REF_TOKENS = str.maketrans({**{c: " " for c in _REF_SEPARATORS}, **{c: "\n" for c in _REF_BREAKS}})
 _REF_CJK = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
 _REF_ORDERS = (0x2545F491, 0x1B873593, 0x0CC9E2D5, 0x27D4EB2F, 0x165667B1, 0x3C6EF35F, 0x08EBCA6B)

@@ -156,6 +156,15 @@ def test_mem301_frontmatter_is_not_compared_and_blank_bodies_are_not_duplicates(
     assert dup_findings(findings, store) == [("d.md", 1, "MEM301")]
 
 
+def test_mem301_a_copy_retyped_with_curly_quotes_and_dashes_is_the_same_body(make_store, cli):
+    """Too short for MEM302 (20 words), and not MEM301's before: nothing fired."""
+    store = make_store(store_of({
+        "a.md": mem("a", "Don't deploy on Fridays -- the on-call rota can't cover weekends.\n"),
+        "b.md": mem("b", "Don’t deploy on Fridays — the on-call rota can’t cover weekends.\n"),
+    }))
+    assert list(messages(cli, store)) == [("b.md", 1, "MEM301")]
+
+
 def test_mem301_stubs_under_min_words_are_not_compared(make_store, findings):
     store = make_store(store_of({"a.md": mem("a", "A fact.\n"), "b.md": mem("b", "a  FACT\n"), "c.md": mem("c", "TODO\n")}))
     assert dup_findings(findings, store) == []
