@@ -69,10 +69,15 @@ def check(store, options):
             reported.add((newer.rel, older.rel))
             field, older_field = fields[key, newer.rel], fields[key, older.rel]
             also = f" and {name_some((d.path for d in others), SHOWN, more)}" if others else ""
+            # A link spelled exactly as one name finds that one (graph: exact names first):
+            # spelled the same, the name's own spelling is ambiguous; else only another is.
+            spelled = newer.field(field).strip()
+            link = f"`[[{spelled}]]`" if spelled == older.field(older_field).strip() \
+                else f"a `[[{key}]]` link, spelled as neither,"
             yield Problem(
                 newer.path, newer.key_line(field), 1,
                 f"`{field}: {newer.field(field)}` is the same name as {older.path}:"
                 f"{older.key_line(older_field)} (`{older_field}: {older.field(older_field)}`){also} once case, "
-                f"'-', '_' and spaces are ignored, so `[[{newer.field(field)}]]` cannot tell them apart; "
+                f"'-', '_' and spaces are ignored, so {link} cannot tell them apart; "
                 f"this one is the newer ({ages.why_newer(newer, older)})",
             )

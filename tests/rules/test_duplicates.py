@@ -298,9 +298,28 @@ def test_mem303_name_and_title_slugs(make_store, cli):
     assert sorted(found) == [("feedback_tests.md", 2, "MEM303"), ("project_y.md", 5, "MEM303")]
     assert found["feedback_tests.md", 2, "MEM303"].startswith(
         "`name: testing-rules` is the same name as feedback_testing.md:2 (`name: Testing rules`) once case, "
-        "'-', '_' and spaces are ignored, so `[[testing-rules]]` cannot tell them apart"
+        "'-', '_' and spaces are ignored, so a `[[testingrules]]` link, spelled as neither, cannot tell them apart"
     )
     assert "as project_x.md:2 (`title: Project X`)" in found["project_y.md", 5, "MEM303"]
+
+
+def test_mem303_names_a_link_that_really_is_ambiguous(make_store, cli):
+    """A link spelled exactly as one of two names finds that memory (exact
+    names first), so the message must not offer it as the ambiguous one;
+    a name spelled the same twice is ambiguous as written."""
+    store = make_store(store_of({
+        "a.md": mem("Testing rules", "Run the unit tests before pushing.\n"),
+        "b.md": mem("testing-rules", "Write a test for every bug fixed.\n"),
+        "c.md": mem("pricing", "Pro costs 49 EUR.\n"),
+        "d.md": mem("pricing", "Pro costs 59 EUR.\n"),
+        "e.md": mem("user", "See [[testing-rules]] and [[Testing rules]].\n"),
+    }))
+    found = messages(cli, store)
+    assert "so a `[[testingrules]]` link, spelled as neither, cannot tell them apart" in found["b.md", 2, "MEM303"]
+    assert "so `[[pricing]]` cannot tell them apart" in found["d.md", 2, "MEM303"]
+    graph = cli("graph", "--format", "json", store).json()["stores"][0]
+    assert [(e["written"], e["target"]) for e in graph["edges"] if e["source"] == "e.md"] == [
+        ("testing-rules", "b.md"), ("Testing rules", "a.md")]
 
 
 def test_mem303_a_name_used_nine_times_names_five_others_and_counts_the_rest(make_store, cli):
