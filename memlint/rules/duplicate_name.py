@@ -71,13 +71,13 @@ def check(store, options):
             also = f" and {name_some((d.path for d in others), SHOWN, more)}" if others else ""
             # A link spelled exactly as one name finds that one (graph: exact names first):
             # spelled the same, the name's own spelling is ambiguous; else only another is.
-            spelled = newer.field(field).strip()
-            link = f"`[[{spelled}]]`" if spelled == older.field(older_field).strip() \
-                else f"a `[[{key}]]` link, spelled as neither,"
+            # (stripped, as links match them: a block scalar, `name: >`, ends in a newline)
+            spelled, older_spelled = newer.field(field).strip(), older.field(older_field).strip()
+            link = f"`[[{spelled}]]`" if spelled == older_spelled else f"a `[[{key}]]` link, spelled as neither,"
             yield Problem(
                 newer.path, newer.key_line(field), 1,
-                f"`{field}: {newer.field(field)}` is the same name as {older.path}:"
-                f"{older.key_line(older_field)} (`{older_field}: {older.field(older_field)}`){also} once case, "
+                f"`{field}: {spelled}` is the same name as {older.path}:"
+                f"{older.key_line(older_field)} (`{older_field}: {older_spelled}`){also} once case, "
                 f"'-', '_' and spaces are ignored, so {link} cannot tell them apart; "
                 f"this one is the newer ({ages.why_newer(newer, older)})",
             )

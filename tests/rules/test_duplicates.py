@@ -322,6 +322,16 @@ def test_mem303_names_a_link_that_really_is_ambiguous(make_store, cli):
         ("testing-rules", "b.md"), ("Testing rules", "a.md")]
 
 
+def test_mem303_quotes_a_block_scalar_name_without_its_newline(make_store, cli):
+    store = make_store(store_of({
+        "a.md": "---\nname: >\n  Testing rules\ndescription: a\ntype: feedback\n---\nOne.\n",
+        "b.md": "---\nname: |\n  Testing rules\ndescription: b\ntype: feedback\n---\nTwo.\n",
+    }))
+    assert messages(cli, store)["b.md", 2, "MEM303"].startswith(
+        "`name: Testing rules` is the same name as a.md:2 (`name: Testing rules`) once case, '-', '_' and spaces "
+        "are ignored, so `[[Testing rules]]` cannot tell them apart")
+
+
 def test_mem303_a_name_used_nine_times_names_five_others_and_counts_the_rest(make_store, cli):
     store = make_store(store_of({f"m{k}.md": mem("pricing", f"Fact number {k}.\n") for k in range(9)}))
     found = messages(cli, store)
