@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -44,7 +45,14 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool =
         # /dev/stdout, /dev/fd/N: a stream this process holds, not a file to
         # replace, even when the shell sent it to one (`>> ci.log`): a rename
         # there would throw away what the file held, and reopening it would
-        # truncate it. Written where the stream stands, as a print would be.
+        # truncate it. Written where the stream stands, as a print would be,
+        # after what this process printed to it before.
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None and not stream.closed:
+                    stream.flush()
+            except (OSError, ValueError):  # its own failure is its writer's to report
+                pass
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
