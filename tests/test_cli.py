@@ -519,6 +519,32 @@ def test_output_to_dev_stdout_appends_to_the_file_the_shell_opened(make_store, t
     assert kept == "earlier step" and report.startswith("b.md:1:1: MEM001 ")
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/fd"), reason="/dev/stdout is a link to /proc/self/fd/1 on Linux")
+def test_output_to_dev_stdout_on_a_non_blocking_pipe_delivers_the_whole_report(make_store, tmp_path):
+    """A CI step can inherit a pipe left non-blocking by an earlier one: the
+    report (over a pipe's 64 KiB) reaches its reader whole and the run's
+    status is the findings', not a "Resource temporarily unavailable" part-way."""
+    import fcntl
+    import time
+
+    checkout = Path(__file__).resolve().parents[1]
+    env = {**{k: v for k, v in os.environ.items() if k not in ("PRE_COMMIT", "GITHUB_ACTIONS")},
+           "PYTHONPATH": str(checkout), "MEMLINT_NO_CACHE": "1"}
+    long_lines = "".join(f"- [{'m' * 180}](m.md) entry {i}\n" for i in range(1200))
+    store = make_store({"MEMORY.md": "# Index\n" + long_lines, "m.md": NOFM})
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETFL, fcntl.fcntl(write_end, fcntl.F_GETFL) | os.O_NONBLOCK)
+    proc = subprocess.Popen([sys.executable, "-m", "memlint", "check", "-o", "/dev/stdout", "--format", "json",
+                             str(store)], env=env, stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    time.sleep(3)  # the pipe fills before anything reads it
+    with os.fdopen(read_end, "rb") as reader:
+        report = reader.read()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait() == 1, stderr
+    assert len(report) > 65536 and len(json.loads(report)) >= 1200
+
+
 @pytest.mark.parametrize("command", ["check", "health", "triage", "report", "backfill"])
 # 20260302 and 2026-W10-1 are days Python reads, but not the YYYY-MM-DD the help asks for
 @pytest.mark.parametrize("today", ["0001-01-01", "9999-12-31", "2026-02-30", "20260302", "2026-W10-1"])
