@@ -162,16 +162,10 @@ def _alternation(chars: str) -> re.Pattern[bytes]:
 
 _WIDE_NORM_RE = _alternation(_UNICODE_SPACES + _WIDE_PUNCTUATION)
 _SPACE_RUN_RE = re.compile(b"  +")
-# An ordered list's marker is a list marker too: "1. 1. 1." renders as "1. 2. 3.".
-_ORDERED_MARKER = rb"(?m)^[ \t>]*[0-9]{1,9}[.)](?=[ \t\r\n]|\Z)"
-_ORDERED_MARKER_RE = re.compile(_ORDERED_MARKER)
-_ORDERED_MARKER_STR_RE = re.compile(_ORDERED_MARKER.decode())
 
 
 def _normalise_bytes(lowered: bytes) -> bytes:
     """normalise(), on an already lowercased body's UTF-8 bytes."""
-    if b"." in lowered or b")" in lowered:
-        lowered = _ORDERED_MARKER_RE.sub(b" ", lowered)
     text = lowered.translate(_NORM_BYTES)
     if not lowered.isascii():
         text = _WIDE_NORM_RE.sub(b" ", text)
@@ -180,7 +174,7 @@ def _normalise_bytes(lowered: bytes) -> bytes:
 
 def normalise(body: str) -> str:
     """Lowercase the body, turn punctuation (markdown included) into spaces and collapse whitespace to single spaces."""
-    return " ".join(_ORDERED_MARKER_STR_RE.sub(" ", body.lower()).translate(_NORM_TABLE).split())
+    return " ".join(body.lower().translate(_NORM_TABLE).split())
 
 
 def _digest(normalised: bytes) -> bytes:
