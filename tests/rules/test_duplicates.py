@@ -165,6 +165,16 @@ def test_mem301_a_copy_retyped_with_curly_quotes_and_dashes_is_the_same_body(mak
     assert list(messages(cli, store)) == [("b.md", 1, "MEM301")]
 
 
+def test_mem301_a_number_starting_a_wrapped_line_is_a_fact_not_a_list_marker(make_store, cli):
+    """``2026.`` on a paragraph's second line is text (only a ``1.`` list can
+    interrupt a paragraph): bodies differing in it are different memories."""
+    store = make_store(store_of({
+        "a.md": mem("a", "The Pro plan price goes up in\n2026. Quote 59 EUR.\n"),
+        "b.md": mem("b", "The Pro plan price goes up in\n2027. Quote 59 EUR.\n"),
+    }))
+    assert list(messages(cli, store)) == []
+
+
 def test_mem301_stubs_under_min_words_are_not_compared(make_store, findings):
     store = make_store(store_of({"a.md": mem("a", "A fact.\n"), "b.md": mem("b", "a  FACT\n"), "c.md": mem("c", "TODO\n")}))
     assert dup_findings(findings, store) == []
