@@ -766,6 +766,16 @@ def test_filed_twice_counts_a_backtick_path_in_a_table_cell_of_its_own_past_the_
 # ---------------------------------------------------------------- MEM205 routes-to-retired
 
 
+def test_filed_twice_leaves_a_path_citing_its_rows_source_after_the_rows_text(make_store, cli):
+    """A Source column: two decisions of one day cite one log. The row's
+    subject is its text; the path after it is no entry of that log's."""
+    table = ("| Decision | Date | Source |\n|---|---|---|\n"
+             "| Use Postgres | 2026-03-01 | `memory/2026-03-01.md` |\n"
+             "| Drop Redis | 2026-03-01 | `memory/2026-03-01.md` |\n")
+    store = make_store({"MEMORY.md": "# M\n" + table, "memory/2026-03-01.md": "# log\n"})
+    assert only(run(cli, store, "--preset", "openclaw"), "MEM204") == []
+
+
 def test_routes_to_retired_by_status_superseded_by_and_expiry(make_store, cli):
     store = make_store(
         {
