@@ -473,11 +473,12 @@ class Lifecycle:
         """target -> the index entries that route an agent to it. An index
         line routes to the first store file it links to: ``- [New](new.md) —
         replaces [old](old.md)`` routes to new.md. A topic index retired
-        itself routes nobody (as MEM205 and ``check --summary`` have it)."""
+        itself, or one the agent does not read (linked from no index, or past
+        the index depth), routes nobody, as MEM205 has it."""
         out: dict[str, list[Route]] = {}
         graph = self.store.graph
         for rel, doc in sorted(self.store.docs.items()):
-            if doc.role not in ("root", "index") or self.retired_because(rel):
+            if doc.role not in ("root", "index") or not graph.routes(rel) or self.retired_because(rel):
                 continue
             for line, edge in graph.first_links(rel, skip_self=True):
                 out.setdefault(edge.target, []).append(Route(rel, line, edge.link.column, edge.target))

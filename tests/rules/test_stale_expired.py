@@ -202,6 +202,22 @@ def test_mem502_an_archived_topic_routes_nobody_to_an_archived_memory(make_store
     assert messages(cli, store, "MEM205", "--preset", "moc") == []
 
 
+def test_mem502_a_topic_the_agent_does_not_read_routes_nobody(make_store, cli):
+    """A topic no index links to is never read: its entry is no route (MEM201
+    reports the topic), as MEM205 and --summary have it. Linked, it routes."""
+    files = {
+        "MEMORY.md": "# Root\n- [Pricing](topics/pricing.md)\n",
+        "topics/pricing.md": "# Pricing\n- [A](../a.md)\n",
+        "topics/unlinked.md": "# Old promos\n- [Promo](../promo.md)\n",
+        "a.md": "---\nname: a\ncreated: 2026-01-01\n---\nA.\n",
+        "promo.md": "---\nname: promo\nstatus: archived\nexpires: 2026-01-01\n---\nPromo.\n",
+    }
+    assert messages(cli, make_store(files), "MEM502", "--preset", "moc") == []
+    files["MEMORY.md"] += "- [Old promos](topics/unlinked.md)\n"
+    [(_, _, message)] = messages(cli, make_store(files), "MEM502", "--preset", "moc")
+    assert "an index still routes to it: remove the entry (topics/unlinked.md:2)" in message
+
+
 def test_mem502_fires_without_status_and_unrouted(make_store, cli):
     store = make_store({"INDEX.md": "# INDEX\n", "NOW.md": "# NOW\n", "a.md": "---\ntitle: A\nexpires: 2026-01-01\n---\nA\n"})
     [(_, line, message)] = messages(cli, store, "MEM502", "--ignore", "MEM003")
