@@ -73,7 +73,8 @@ def check(store, options):
             # spelled the same, the name's own spelling is ambiguous; else only another is.
             # (stripped, as links match them: a block scalar, `name: >`, ends in a newline)
             spelled, older_spelled = newer.field(field).strip(), older.field(older_field).strip()
-            link = f"`[[{spelled}]]`" if spelled == older_spelled else f"a `[[{key}]]` link, spelled as neither,"
+            link = f"`[[{spelled}]]`" if spelled == older_spelled else \
+                f"a `[[{_spelled_as_none(key, spelled, groups[key], fields)}]]` link"
             yield Problem(
                 newer.path, newer.key_line(field), 1,
                 f"`{field}: {spelled}` is the same name as {older.path}:"
@@ -81,3 +82,13 @@ def check(store, options):
                 f"'-', '_' and spaces are ignored, so {link} cannot tell them apart; "
                 f"this one is the newer ({ages.why_newer(newer, older)})",
             )
+
+
+def _spelled_as_none(key: str, spelled: str, docs, fields) -> str:
+    """A spelling of the folded name ``key`` that no name of ``docs`` is
+    written as: a link spelled exactly as one finds that one."""
+    written = {doc.field(fields[key, doc.rel]).strip() for doc in docs}
+    for candidate in (key, key.upper(), spelled.upper(), spelled.lower(), spelled.title(), spelled.swapcase()):
+        if candidate not in written:
+            return candidate
+    return "_" + key  # (an underscore is ignored as the case is)

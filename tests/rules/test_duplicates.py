@@ -308,7 +308,7 @@ def test_mem303_name_and_title_slugs(make_store, cli):
     assert sorted(found) == [("feedback_tests.md", 2, "MEM303"), ("project_y.md", 5, "MEM303")]
     assert found["feedback_tests.md", 2, "MEM303"].startswith(
         "`name: testing-rules` is the same name as feedback_testing.md:2 (`name: Testing rules`) once case, "
-        "'-', '_' and spaces are ignored, so a `[[testingrules]]` link, spelled as neither, cannot tell them apart"
+        "'-', '_' and spaces are ignored, so a `[[testingrules]]` link cannot tell them apart"
     )
     assert "as project_x.md:2 (`title: Project X`)" in found["project_y.md", 5, "MEM303"]
 
@@ -322,14 +322,18 @@ def test_mem303_names_a_link_that_really_is_ambiguous(make_store, cli):
         "b.md": mem("testing-rules", "Write a test for every bug fixed.\n"),
         "c.md": mem("pricing", "Pro costs 49 EUR.\n"),
         "d.md": mem("pricing", "Pro costs 59 EUR.\n"),
-        "e.md": mem("user", "See [[testing-rules]] and [[Testing rules]].\n"),
+        "e.md": mem("user", "See [[testing-rules]] and [[Testing rules]], [[Deploy]] and [[DEPLOY]].\n"),
+        "f.md": mem("Deploy", "Deploy on Tuesdays.\n"),
+        "g.md": mem("deploy", "Deploys need a reviewer.\n"),
     }))
     found = messages(cli, store)
-    assert "so a `[[testingrules]]` link, spelled as neither, cannot tell them apart" in found["b.md", 2, "MEM303"]
+    assert "so a `[[testingrules]]` link cannot tell them apart" in found["b.md", 2, "MEM303"]
     assert "so `[[pricing]]` cannot tell them apart" in found["d.md", 2, "MEM303"]
+    # the folded name is one of the spellings: another is offered
+    assert "so a `[[DEPLOY]]` link cannot tell them apart" in found["g.md", 2, "MEM303"]
     graph = cli("graph", "--format", "json", store).json()["stores"][0]
-    assert [(e["written"], e["target"]) for e in graph["edges"] if e["source"] == "e.md"] == [
-        ("testing-rules", "b.md"), ("Testing rules", "a.md")]
+    assert [(e["written"], e["target"]) for e in graph["edges"] if e["source"] == "e.md"][:3] == [
+        ("testing-rules", "b.md"), ("Testing rules", "a.md"), ("Deploy", "f.md")]
 
 
 def test_mem303_quotes_a_block_scalar_name_without_its_newline(make_store, cli):
