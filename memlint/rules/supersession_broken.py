@@ -118,9 +118,11 @@ def check(store, options):
         status = status_of(doc)
         unparsed = doc.frontmatter is None and doc.parsed.frontmatter_error is not None  # its status may be written there
         state = (f"`status: {status}` is still live" if status
-                 else "its frontmatter does not parse (MEM002), so no `status` is read and it is still live" if unparsed
+                 else "its frontmatter does not parse (MEM002), so no `status` is read; it is still live" if unparsed
                  else "it has no `status`, so it is still live")
-        fix = (f"fix its frontmatter (MEM002) so that `status: {retire}` is read" if unparsed
+        written = unparsed and any(key in doc.parsed.key_lines for key in ("status", "metadata.status"))
+        fix = (f"fix its frontmatter (MEM002) so that `status: {retire}` is read" if written
+               else f"fix its frontmatter (MEM002) and set `status: {retire}` in it" if unparsed
                else f"set `status: {retire}` here")
         routes = lc.routes.get(old, [])
         # Unrouted, the agent does not load it from an index, but a search of the memories still finds it.

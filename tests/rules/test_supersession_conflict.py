@@ -489,3 +489,16 @@ def test_mem503_a_reference_to_an_index_or_an_exempt_file_reads_as_english(make_
     [(_, _, message)] = messages(cli, store, "MEM503")
     assert "names topics/pricing.md, which is an index file, not a memory" in message
     assert "names NOW.md, which is an exempt file, not a memory" in message
+
+
+def test_mem503_a_block_that_does_not_parse_and_holds_no_status_is_to_be_fixed_and_given_one(make_store, cli):
+    """Fixing the YAML alone would leave it live: the advice says to set the status too."""
+    store = make_store({
+        "MEMORY.md": index("new.md"),
+        "new.md": mem("new", "supersedes: old\n"),
+        "old.md": "---\nname: old\ndescription: Fix: quote me\n---\nOld.\n",
+    })
+    [(path, _, message)] = messages(cli, store, "MEM503")
+    assert path == "old.md"
+    assert "fix its frontmatter (MEM002) and set `status: superseded` in it" in message
+    assert "so that `status: superseded` is read" not in message
