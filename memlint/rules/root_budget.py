@@ -2,7 +2,8 @@
 
 Why: Claude Code loads only the first 200 lines or 25,000 bytes of
 MEMORY.md (whichever comes first; the cut is by line, then at the last
-newline under the byte cap): the rest is dropped with no error, and the
+newline at or before byte 25,000, so a line whose text ends on the cap
+loads): the rest is dropped with no error, and the
 newest entries, often corrections, are the ones lost. OpenClaw's cap is
 12,000 characters of the file with its trailing whitespace trimmed; over
 it, it keeps the first 70 % of the cap and the last 20 % (8,400 and 2,400
@@ -68,7 +69,7 @@ def hidden_ranges(text: str, max_lines, max_bytes, max_chars) -> list[tuple[int,
     order: none when the whole file loads.
 
     Claude Code's caps cut the end: lines first, then at the last newline
-    under the byte cap. OpenClaw's character cap, over what is left with its
+    at or before the byte cap. OpenClaw's character cap, over what is left with its
     trailing whitespace trimmed, drops the middle: all of each line it
     drops a part of is counted lost.
     """
