@@ -748,11 +748,13 @@ def _commits(log: str):
 
 
 # A date field's value as dates are written (2026-03-01, with a time and a
-# zone, quoted), or none: "date: 2026-05-15 (slipped)" says something more.
-# (Required where it is used: after `[ \t]*`, an optional value and another
-# `[ \t]*` would backtrack quadratically on a line of spaces.)
-_DATE_VALUE = (r"""(?:(["']?)\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d\d(?::\d\d(?:\.\d+)?)?"""
-               r"""(?:[ ]?(?:Z|[+-]\d\d(?::?\d\d)?))?)?\1|~|null|Null|NULL|''|""|!!null)""")
+# zone, quoted; YAML 1.1's spellings of a timestamp too, as memlint.dates
+# reads them: `2026-03-01 10:00:00 -5`), or none: "date: 2026-05-15
+# (slipped)" says something more. (Required where it is used: after
+# `[ \t]*`, an optional value and another `[ \t]*` would backtrack
+# quadratically on a line of spaces.)
+_DATE_VALUE = (r"""(?:(["']?)\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d\d(?::\d\d(?:\.\d*)?)?"""
+               r"""(?:[ \t]*(?:Z|[+-]\d\d?(?::?\d\d)?))?)?\1|~|null|Null|NULL|''|""|!!null)""")
 
 
 def _says_more(date_fields) -> "callable":

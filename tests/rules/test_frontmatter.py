@@ -179,6 +179,16 @@ def test_mem003_invalid_user_schema_is_a_configuration_error(make_store, cli, sc
         ("last_verified: 2026-06-02", 5, False),  # tomorrow: written east of UTC, checked west of it
         ("expires: 2027-01-01", 5, False),  # may lie in the future
         ("last_verified: 2026-05-02T10:00:00Z", 5, False),
+        # YAML 1.1 timestamps (yaml.org/type/timestamp.html), typed as such by YAML
+        ("last_verified: 2026-05-02 21:59:43.10 -5", 5, False),
+        ("last_verified: 2026-05-02t21:59:43.10-05:00", 5, False),
+        ("last_verified: 2026-5-2 3:04:05", 5, False),
+        ('last_verified: "2026-05-02\t21:59:43 +5:30"', 5, False),
+        ("last_verified: 2026-05-02 21:59:43.10  Z", 5, False),
+        ("last_verified: 2026-05-02T21:59:43.10z", 5, True),  # YAML's Z is upper case: a string
+        ("last_verified: 2026-5-2", 5, True),  # a date alone is YYYY-MM-DD in YAML too
+        ("last_verified: 2026-05-02 21:59:43 -24", 5, True),  # no zone a day away
+        ("created: 2026-06-03 01:00:00 +14", 5, True),  # two days ahead in its own zone
     ],
 )
 def test_mem004_date_values(make_store, findings, field, line, fires):

@@ -384,6 +384,16 @@ def test_commits_that_only_write_dates_are_not_changes(repo, dates):
     assert dates(repo) == []
 
 
+def test_a_date_rewritten_as_a_yaml_timestamp_is_no_change(repo, dates):
+    """YAML 1.1 spells a timestamp with a one-digit zone, a lowercase t,
+    spaces before the zone: a date still, so the edit writes only dates."""
+    repo.write("memory/a.md", mem("2024-01-10", "2024-01-10"))
+    repo.commit("add", D1)
+    repo.write("memory/a.md", mem("2024-01-09t09:00:00-5", "2024-01-10 09:00:00.5  +1:00"))
+    repo.commit("dates with their times", D3)
+    assert dates(repo) == []
+
+
 def test_a_body_line_that_starts_with_a_date_fields_name_is_a_change(repo, dates, cli):
     """`date:` and `expires:` lines of the body say something: only a date
     field's line with a date (or nothing) is a dates-only edit."""

@@ -48,6 +48,15 @@ def test_mem501_message_says_how_old_and_what_to_do(make_store, cli):
     assert "set `last_verified: 2026-11-30`" in message and "`status: superseded`" in message
 
 
+def test_mem501_reads_a_yaml_timestamp_as_its_day(make_store, findings):
+    """`2026-10-30 21:59:43.10 -5` is a YAML 1.1 timestamp: verified that day, not "not a date"."""
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-10-30 21:59:43.10 -5\n"))
+    found = findings(store, "--today", TODAY)
+    assert codes(found, "MEM501") == [("a.md", 4)] and codes(found, "MEM004") == []
+    store = three_layer(make_store, layer("status: active\nlast_verified: 2026-10-31t09:00:00-05:00\n"))
+    assert codes(findings(store, "--today", TODAY), "MEM501") == []
+
+
 def test_mem501_moc_window_is_sixty_days(make_store, findings):
     root = "# Memory\n- [A](a.md)\n- [B](b.md)\n"
     store = make_store({
