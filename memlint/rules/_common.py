@@ -30,6 +30,16 @@ def entry_lines(doc, store) -> list[int]:
     return seen
 
 
+def empty_key_line(doc, name: str) -> int | None:
+    """The line of a frontmatter key written with no value (``last_verified:``,
+    flat or under ``metadata:``), else None: such a key is to be filled in
+    where it is; adding it again makes a duplicate key (MEM002)."""
+    if doc.frontmatter is None or doc.parsed is None or doc.field(name) not in (None, ""):
+        return None
+    lines = doc.parsed.key_lines
+    return lines.get(name) or lines.get(f"metadata.{name}")
+
+
 def lines_but_blank_tail(doc) -> int:
     """The file's lines up to its last one that is not blank: blank lines at
     the end add nothing a size cap is about (as past the root's cap)."""

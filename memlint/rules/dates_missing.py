@@ -20,6 +20,7 @@ Fix: run ``memlint backfill`` (or the ``memlint-backfill`` pre-commit hook):
 from its last change. Check what a backfilled ``last_verified`` claims.
 """
 from memlint.finding import Problem
+from memlint.rules._common import empty_key_line
 
 CODE = "MEM402"
 NAME = "dates-missing"
@@ -39,12 +40,25 @@ def check(doc, store, options):
     missing = [name for name in wanted if doc.field(name) in (None, "")]
     if not missing:
         return
-    names = " or ".join(f"`{name}`" for name in missing)
+    # a key written with no value is filled in where it is: added again, it is a duplicate key (MEM002)
+    empty = {name: line for name in missing if (line := empty_key_line(doc, name))}
+    absent = [name for name in missing if name not in empty]
+    said = []
+    if absent:
+        said.append("no " + " or ".join(f"`{name}`" for name in absent))
+    if empty:
+        said.append(" and ".join(f"`{name}`" for name in empty) + (" are" if len(empty) > 1 else " is") + " empty")
     it = "them" if len(missing) > 1 else "it"
     backfill = all(name in BACKFILLED for name in missing) and store.git_dates.usable
-    fix = f"run `memlint backfill` to take {it} from git" if backfill else f"add {it}"
+    if backfill:
+        fix = f"run `memlint backfill` to take {it} from git"
+    else:
+        fill = "fill in " + " and ".join(f"`{name}` on line {line}" for name, line in empty.items()) if empty else ""
+        add = ("add " + " and ".join(f"`{name}`" for name in absent) if empty else f"add {it}") if absent else ""
+        fix = " and ".join(part for part in (fill, add) if part)
     # who wants them: the preset, or the store's own config
     who = (f"the {store.preset} preset wants" if "wants-dates" not in store.config.data
            else "this store's `wants-dates` wants")
     # an empty key on its own line, else the opening fence
-    yield Problem(doc.path, doc.key_line(missing[0]), 1, f"no {names}: {who} {it} on every memory; {fix}")
+    line = next(iter(empty.values())) if empty else doc.key_line(missing[0])
+    yield Problem(doc.path, line, 1, f"{', and '.join(said)}: {who} {it} on every memory; {fix}")

@@ -23,7 +23,7 @@ its index entry, if an index lists it.
 """
 from memlint.finding import Problem
 from memlint.lifecycle import is_core, retire_as
-from memlint.rules._common import plural
+from memlint.rules._common import empty_key_line, plural
 
 CODE = "MEM501"
 NAME = "stale"
@@ -48,6 +48,10 @@ def check(store, options):
             what = (f"`last_verified` is not a date, and the file is unchanged in git since {verified.isoformat()}, "
                     f"{plural(days, 'day')} ago, over the store's {window}-day {window_name}")
             fix = f"correct it to `last_verified: {today}`"
+        elif empty := empty_key_line(doc, "last_verified"):  # there, with no value: filled in, not added again
+            what = (f"`last_verified` is empty, and the file is unchanged in git since {verified.isoformat()}, "
+                    f"{plural(days, 'day')} ago, over the store's {window}-day {window_name}")
+            fix = f"fill it in on line {empty}: `last_verified: {today}`"
         else:
             what = (f"no `last_verified`, and unchanged in git since {verified.isoformat()}, {plural(days, 'day')} ago, "
                     f"over the store's {window}-day {window_name}")

@@ -269,6 +269,23 @@ def test_dates_missing_per_preset(make_store, findings, cli):
         "run `memlint backfill` to take them from git"]
 
 
+def test_dates_missing_says_to_fill_in_an_empty_key_not_to_add_it(make_store, cli):
+    """Adding a key that is there with no value makes a duplicate key (MEM002)."""
+    store = make_store({
+        "MEMORY.md": INDEX,
+        "a.md": "---\nname: a\ndescription: d\ncreated:\n---\nA\n",
+        "b.md": "---\nname: b\ndescription: d\ncreated: ''\nlast_verified: ~\n---\nB\n",
+        "c.md": "---\nname: c\ndescription: d\nmetadata:\n  last_verified:\n---\nC\n",
+    })
+    result = cli("check", "--format", "json", "--preset", "moc", "--select", "MEM402", store)
+    assert [(f["path"], f["line"], f["message"].split(": the moc preset wants them on every memory; "))
+            for f in result.json()] == [
+        ("a.md", 4, ["no `last_verified`, and `created` is empty", "fill in `created` on line 4 and add `last_verified`"]),
+        ("b.md", 4, ["`created` and `last_verified` are empty", "fill in `created` on line 4 and `last_verified` on line 5"]),
+        ("c.md", 5, ["no `created`, and `last_verified` is empty", "fill in `last_verified` on line 5 and add `created`"]),
+    ]
+
+
 def test_dates_missing_fields_come_from_the_wants_dates_setting(make_store, findings, cli):
     store = make_store({"MEMORY.md": INDEX, "a.md": mem("2024-01-10", "2024-01-10"),
                         ".memlint.yaml": "preset: claude-code\nwants-dates: [created, expires]\n"})

@@ -148,6 +148,21 @@ def test_mem501_an_invalid_last_verified_is_to_be_corrected_not_added_again(tmp_
     assert "correct it to `last_verified: 2026-11-30`" in message and "add `last_verified" not in message
 
 
+def test_mem501_an_empty_last_verified_is_to_be_filled_in_not_added_again(tmp_path, cli):
+    """`last_verified:` with no value is there: adding it as told would make a duplicate key (MEM002)."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("INDEX.md", INDEX + "| [b](b.md) | active |\n")
+    repo.write("NOW.md", "# NOW\n")
+    repo.write("a.md", layer("status: active\nlast_verified:\n"))
+    repo.write("b.md", layer("metadata:\n  status: active\n  last_verified: ~\n"))
+    repo.commit("add", date="2026-06-01T12:00:00+00:00")
+    found = {path: (line, message) for path, line, message in messages(cli, repo.root, "MEM501")}
+    assert {path: line for path, (line, _) in found.items()} == {"a.md": 4, "b.md": 5}
+    for path, (line, message) in found.items():
+        assert message.startswith("`last_verified` is empty, and the file is unchanged in git since 2026-06-01")
+        assert f"fill it in on line {line}: `last_verified: 2026-11-30`" in message and "add `" not in message
+
+
 def test_mem501_last_verified_wins_over_git(tmp_path, findings):
     repo = GitRepo(tmp_path / "repo")
     repo.write("INDEX.md", INDEX + "| [b](b.md) | active |\n")
