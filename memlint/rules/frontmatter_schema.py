@@ -6,8 +6,8 @@ feedbak`` or a missing ``description`` silently changes what the agent loads.
 Options: none here; the schema is a JSON Schema file chosen by the store
 setting ``schema`` (shipped: ``claude-code.json``, ``three-layer.json``,
 ``moc.json``; or a path to your own, relative to the config file). The
-claude-code schema accepts ``type`` flat or nested under ``metadata:``.
-Dates are checked as ``YYYY-MM-DD`` strings (YAML dates count).
+claude-code schema accepts ``type`` flat or nested under ``metadata:``, the
+three-layer schema ``status`` (where the lifecycle rules read it). Dates are checked as ``YYYY-MM-DD`` strings (YAML dates count).
 
 Fires:
 
@@ -258,8 +258,9 @@ def _message(error) -> tuple[str, str]:
         for sub in error.context:
             if sub.validator == "required":
                 needed.add(sub.message.split("'")[1])
-        if needed == {"type", "metadata"} or "type" in needed:
-            return "type", "required field `type` is missing (flat, or nested under `metadata:`)"
+        field = _nested_or_flat(needed, error.validator_value)
+        if field:
+            return field, f"required field `{field}` is missing (flat, or nested under `metadata:`)"
         return where, f"frontmatter matches none of the allowed shapes ({error.message})"
     if v == "enum":
         allowed = ", ".join(str(x) for x in error.validator_value)
@@ -274,6 +275,17 @@ def _message(error) -> tuple[str, str]:
         hint = " (use YYYY-MM-DD)" if error.validator_value == "date" else ""
         return where, f"`{where}: {error.instance}` is not a valid {error.validator_value}{hint}"
     return where, f"`{where or 'frontmatter'}`: {error.message}"
+
+
+def _nested_or_flat(needed: set, shapes) -> str | None:
+    """The field an ``anyOf`` asks for flat or under ``metadata:`` (claude-code's
+    ``type``, three-layer's ``status``), given the fields its failed shapes
+    required; None for another ``anyOf``."""
+    if "type" in needed:
+        return "type"
+    fields = needed - {"metadata"}
+    under = any(isinstance(shape, dict) and "metadata" in (shape.get("required") or ()) for shape in shapes)
+    return fields.pop() if under and len(fields) == 1 else None
 
 
 def _json_type(value) -> str:
@@ -579,7 +591,7 @@ def _errors(schema, instance, path: tuple) -> list:
                 context.extend(sub_errors)
             else:
                 needed = {e.message.split("'")[1] for e in context if e.validator == "required"}
-                if "type" not in needed:
+                if not _nested_or_flat(needed, value):
                     raise _Unsure  # _message would quote jsonschema's own text
                 found.append(_Error("anyOf", value, instance, path, context=context))
         elif keyword == "format":

@@ -370,6 +370,20 @@ def test_a_year_a_version_or_yes_as_a_tag_or_title_is_no_error(make_store, cli, 
     assert cli("check", "--format", "json", "--select", "MEM003", make_store(files)).json() == []
 
 
+def test_mem003_three_layer_status_counts_under_metadata_as_the_lifecycle_reads_it(make_store, cli):
+    """`metadata: {status: superseded}` retires the memory (MEM205 says so);
+    MEM003 must not call the same status missing, and checks its vocabulary."""
+    files = {"INDEX.md": "# INDEX\n" + "".join(f"- [{n}]({n}.md)\n" for n in "abcd"), "NOW.md": "# NOW\n",
+             "a.md": "---\ntitle: A\nmetadata:\n  status: active\n---\nx\n",
+             "b.md": "---\ntitle: B\nmetadata:\n  status: bogus\n---\nx\n",
+             "c.md": "---\ntitle: C\nmetadata:\n  owner: me\n---\nx\n",
+             "d.md": "---\ntitle: D\nmetadata: none\n---\nx\n"}
+    found = cli("check", "--format", "json", "--select", "MEM003", make_store(files)).json()
+    missing = "required field `status` is missing (flat, or nested under `metadata:`)"
+    assert [(f["path"], f["line"], f["message"].split(" is not one of")[0]) for f in found] == [
+        ("b.md", 4, "`metadata.status: bogus`"), ("c.md", 1, missing), ("d.md", 1, missing)]
+
+
 @pytest.mark.parametrize("value", ['"20260301"', '"2026-W10-1"'])
 def test_a_date_not_written_yyyy_mm_dd_is_reported(make_store, cli, value):
     store = make_store({"MEMORY.md": ROOT, "a.md": f"---\nname: a\ndescription: d\ntype: user\ncreated: {value}\n---\nx\n"})
