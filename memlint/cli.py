@@ -808,7 +808,7 @@ LINE_ONE_RULES = {"MEM001", "MEM201", "MEM301", "MEM302", "MEM402", "MEM403",
                   "MEM002"}  # (a frontmatter that does not parse: its finding may sit on line 1 or 2)
 # Rules whose finding sits on the first line past a cap, counted by number: a
 # comment added above it becomes that line, and the finding moves onto the next.
-PAST_A_CAP_RULES = {"MEM101", "MEM104"}
+PAST_A_CAP_RULES = {"MEM101", "MEM103", "MEM104"}
 # Rules about files memlint cannot read as text: the config's ignore is the only way.
 UNREADABLE_RULES = {"MEM006"}
 # Rules whose findings sit on a frontmatter key's line: an HTML comment there

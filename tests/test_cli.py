@@ -376,15 +376,17 @@ def test_the_suppression_rule_suggests_works_on_a_frontmatter_line(make_store, c
     assert found() == [(at + moved, c) for at, c in before if c != code]
 
 
-@pytest.mark.parametrize("code", ["MEM101", "MEM104"])
+@pytest.mark.parametrize("code", ["MEM101", "MEM103", "MEM104"])
 def test_the_suppression_rule_suggests_works_past_a_cap(make_store, cli, code):
     """The finding sits on the first line past a cap: a comment added above
     it would become that line, so the advice must be one that still works."""
     entries = "".join(f"- [M{i}](m.md) — entry {i}\n" for i in range(230))
     long_body = "".join(f"Line {i} of a long memory.\n" for i in range(330))
-    store = make_store({"MEMORY.md": "# M\n" + entries,
-                        "m.md": "---\nname: m\ndescription: d\ntype: user\n---\n" + long_body})
-    target = "MEMORY.md" if code == "MEM101" else "m.md"
+    store = make_store({"MEMORY.md": "# M\n- [T](topics/t.md) — t\n" + entries,
+                        "m.md": "---\nname: m\ndescription: d\ntype: user\n---\n" + long_body,
+                        # a topic of few entries over its line cap (200): the finding is on line 201
+                        "topics/t.md": "# T\n- [M](../m.md) — m\n" + long_body})
+    target = {"MEM101": "MEMORY.md", "MEM103": "topics/t.md", "MEM104": "m.md"}[code]
 
     def found():
         return [f for f in cli("check", "--format", "json", "--select", code, store).json()]
