@@ -58,3 +58,14 @@ def test_readme_documents_every_key_of_a_json_finding():
     keys = Finding("a.md", 1, 1, "MEM001", "frontmatter-missing", "error", "m").to_dict()
     for key in keys:
         assert f"`{key}`" in said, key
+
+
+def test_root_budget_docs_name_every_preset_that_caps_the_root():
+    """The prose says which presets set a line and byte cap: as the presets do."""
+    from memlint.presets import PRESETS
+    from memlint.rules import root_budget
+
+    said = root_budget.__doc__.split("Options (defaults by preset):", 1)[1].split("``max-chars``", 1)[0]
+    for preset, spec in PRESETS.items():
+        capped = spec["rules"]["root-budget"]["max-lines"] is not None
+        assert (preset in said) == capped, preset

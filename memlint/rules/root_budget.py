@@ -10,8 +10,8 @@ it, it keeps the first 70 % of the cap and the last 20 % (8,400 and 2,400
 characters) and drops the middle, with a marker: the lines there are lost,
 and so is a line cut into at either end (its link may be cut in two).
 
-Options (defaults by preset): ``max-lines`` (claude-code and moc 200),
-``max-bytes`` (25000), ``max-chars`` (openclaw 12000; OpenClaw's rule: over
+Options (defaults by preset): ``max-lines`` (claude-code, moc and
+three-layer 200), ``max-bytes`` (the same three 25000), ``max-chars`` (openclaw 12000; OpenClaw's rule: over
 it, the middle is dropped); ``null`` turns one off. ``budget-lines`` (moc
 40, others none): a line budget below the load cap, which keeps a thin
 root thin: over it, with the whole root still loaded, the finding says so
