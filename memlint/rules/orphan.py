@@ -21,7 +21,8 @@ obvious: the index where most files of its folder, or of its filename prefix
 When that index is the root and one more line would take it over its load
 cap (an entry there would push a line that loads now out of what the harness
 loads) or its line budget (MEM101's options), it says the root is full instead;
-when the root is over either already, it says that.
+when the root is over either already, it says that. So for a topic at its
+entry or line cap (topic-oversized's options, MEM103): it says the topic is full.
 
 Severity: error; warning under the ``openclaw`` preset, whose agents also
 find memory files by search.
@@ -210,9 +211,32 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
         if full:
             return (f"; {index} {full}; file it in a topic index, moving "
                     f"some of {index}'s entries into one first if none fits")
+    elif (full := _topic_full(store, index)) is not None:  # an entry there would be MEM103's finding
+        return f"; {index} {full}; file it in another topic index, or split {index} into sub-topics first"
     if near is None:
         return f"; add an entry for it to {index}"
     return f"; add an entry for it to {index}, beside {near[0]} (line {near[1]})"
+
+
+def _topic_full(store, index: str) -> str | None:
+    """Why a topic index has no room for one more entry: it is at its
+    entry or line cap (topic-oversized's options, unless that rule is off),
+    as the hint says it after the topic's name; None when there is room."""
+    from memlint.rules import topic_oversized
+    from memlint.rules._common import entry_lines, lines_but_blank_tail
+
+    doc = store.docs.get(index)
+    rule = store.config.rule_config(topic_oversized, store.preset)
+    if doc is None or doc.role != "index" or doc.parsed is None or rule.severity == "off":
+        return None
+    max_entries, max_lines = rule.options["max-entries"], rule.options["max-lines"]
+    entries = len(entry_lines(doc, store))
+    if max_entries is not None and entries >= max_entries:
+        return f"is full: it lists {plural(entries, 'entry')}, its cap is {max_entries:,}"
+    lines = lines_but_blank_tail(doc)
+    if max_lines is not None and lines >= max_lines:
+        return f"is full: it is {plural(lines, 'line')}, its cap is {max_lines:,}"
+    return None
 
 
 def _root_full(store, near_line: int | None) -> str | None:

@@ -103,6 +103,29 @@ def test_orphan_hint_counts_a_roots_trailing_blank_line_and_its_line_budget(make
     assert "MEM101" not in {f["code"] for f in found}
 
 
+@pytest.mark.parametrize("entries, prose, full", [
+    (24, 0, None), (25, 0, "it lists 25 entries, its cap is 25"), (3, 96, "it is 100 lines, its cap is 100"),
+])
+def test_orphan_hint_never_adds_an_entry_to_a_topic_at_its_cap(make_store, cli, entries, prose, full):
+    """An entry added to a moc topic at its 25 entries (or 100 lines) is
+    topic-oversized's finding (MEM103): the hint says the topic is full instead."""
+    topic = "# Projects\n" + "".join(f"- [P{i}](project_{i}.md) — p{i}\n" for i in range(entries)) + "Notes.\n" * prose
+    files = {f"project_{i}.md": mem(f"p-{i}", created="2026-01-01", last_verified="2026-05-01") for i in range(entries)}
+    store = make_store({"MEMORY.md": "# Memory\n- [Projects](MOC-projects.md) — projects\n", "MOC-projects.md": topic,
+                        "project_new.md": mem("new", created="2026-01-01", last_verified="2026-05-01"), **files})
+    found = run(cli, store, "--preset", "moc")
+    assert {f["code"] for f in found} == {"MEM201"}
+    hint = message(found, "MEM201").split("; ", 1)[1]
+    if full:
+        assert hint == (f"MOC-projects.md is full: {full}; file it in another topic index, or split MOC-projects.md "
+                        "into sub-topics first")
+    else:
+        assert hint.startswith("add an entry for it to MOC-projects.md, beside project_")
+        # the fix it names makes no finding of its own
+        (store / "MOC-projects.md").write_text(topic + "- [New](project_new.md) — new\n")
+        assert run(cli, store, "--preset", "moc") == []
+
+
 def test_orphan_hint_picks_the_topic_holding_its_folder(make_store, cli):
     topic = "# Tools\n" + "".join(f"- [[tools/t{i}]]\n" for i in range(1, 4))
     store = make_store(
