@@ -69,3 +69,18 @@ def test_root_budget_docs_name_every_preset_that_caps_the_root():
     for preset, spec in PRESETS.items():
         capped = spec["rules"]["root-budget"]["max-lines"] is not None
         assert (preset in said) == capped, preset
+
+
+def test_frontmatter_date_fix_does_not_promise_backfill_mends_a_wrong_date():
+    """MEM004's fix names `memlint backfill`, which fills a missing or empty
+    date only: a wrong one stays, and backfill says nothing of it."""
+    from datetime import date
+
+    from memlint.backfill import add_dates
+    from memlint.rules import frontmatter_date
+
+    wrong = b"---\nname: a\ncreated: 2026-13-01\n---\nBody\n"
+    out = add_dates(wrong, {"created": date(2026, 1, 1), "last_verified": date(2026, 1, 2)}, create_block=False)
+    assert out.data.startswith(b"---\nname: a\ncreated: 2026-13-01\n")  # kept as it was
+    fix = " ".join(frontmatter_date.__doc__.split("Fix:", 1)[1].split())
+    assert "backfill" not in fix or "missing or empty" in fix

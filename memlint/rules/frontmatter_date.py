@@ -21,8 +21,9 @@ Fires (each on the line of the field at fault):
     updated: 2026-13-01         # no month 13
     ---
 
-Fix: write dates as ``YYYY-MM-DD``; run ``memlint backfill`` to take them
-from git history.
+Fix: write dates as ``YYYY-MM-DD``. ``memlint backfill`` takes ``created``
+and ``last_verified`` from git history, but only where the field is missing
+or empty: it never replaces a date that is there, so delete a wrong one first.
 """
 from datetime import date
 
