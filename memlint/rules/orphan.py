@@ -122,7 +122,7 @@ def check(store, options):
             reported.append(rel)
 
     finder = None
-    root_full: dict = {}  # _root_full's answers, by the line an entry would sit beside
+    root_full: dict = {}  # _root_full's answers, by the line an entry would sit beside; _topic_full's, by topic
     for rel in sorted(reported):
         doc = docs[rel]
         why = _why(graph, rel)
@@ -211,7 +211,8 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
         if full:
             return (f"; {index} {full}; file it in a topic index, moving "
                     f"some of {index}'s entries into one first if none fits")
-    elif (full := _topic_full(store, index)) is not None:  # an entry there would be MEM103's finding
+    elif (full := root_full[index] if index in root_full
+          else root_full.setdefault(index, _topic_full(store, index))) is not None:  # an entry there: MEM103's finding
         return f"; {index} {full}; file it in another topic index, or split {index} into sub-topics first"
     if near is None:
         return f"; add an entry for it to {index}"
