@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import stat
 import sys
 import tempfile
@@ -41,13 +42,12 @@ def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True, own_fil
 def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool = False,
                         expected: bytes | None = None) -> None:
     fd = None if own_file else _descriptor_named(path)
-    if fd is not None and _is_regular(fd):
-        # /dev/stdout, /dev/fd/N sent to a file by the shell (`>> ci.log`): a
-        # stream this process holds, not a file to replace: a rename would
-        # throw away what the file held, and reopening it would truncate it.
-        # Written where the stream stands, as a print would be, after what
-        # this process printed to it before. (A pipe or a terminal is opened
-        # anew below, as before: a blocking handle, whatever the shell's is.)
+    if fd is not None:
+        # /dev/stdout, /dev/fd/N: a stream this process holds, not a file to
+        # replace, even when the shell sent it to one (`>> ci.log`): a rename
+        # would throw away what the file held, and reopening it would truncate
+        # it (a socket cannot be reopened at all). Written where the stream
+        # stands, as a print would be, after what this process printed to it.
         for stream in (sys.stdout, sys.stderr):
             try:
                 if stream is not None and not stream.closed:
@@ -56,7 +56,10 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool =
                 pass
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:  # a pipe an earlier CI step left non-blocking: wait for its reader
+                select.select([], [fd], [])
         return
     try:
         # A user's file: a symlink's target is what changes. memlint's own: the link itself.
@@ -113,13 +116,6 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool =
 
 
 _DESCRIPTOR = re.compile(r"/(?:dev|proc/(?:self|thread-self|(\d+)))/fd/(\d+)")
-
-
-def _is_regular(fd: int) -> bool:
-    try:
-        return stat.S_ISREG(os.fstat(fd).st_mode)
-    except OSError:  # not open: the usual path says so
-        return False
 
 
 def _descriptor_named(path: Path) -> int | None:

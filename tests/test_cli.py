@@ -547,6 +547,26 @@ def test_output_to_dev_stdout_on_a_non_blocking_pipe_delivers_the_whole_report(m
     assert len(report) > 65536 and len(json.loads(report)) >= 1200
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/fd"), reason="/dev/stdout is a link to /proc/self/fd/1 on Linux")
+def test_output_to_dev_stdout_on_a_socket_delivers_the_report(make_store):
+    """Under systemd stdout is a socket to the journal, which /dev/stdout
+    cannot reopen: the report is written to the stream memlint holds."""
+    import socket
+
+    checkout = Path(__file__).resolve().parents[1]
+    env = {**{k: v for k, v in os.environ.items() if k not in ("PRE_COMMIT", "GITHUB_ACTIONS")},
+           "PYTHONPATH": str(checkout), "MEMLINT_NO_CACHE": "1"}
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM})
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        done = subprocess.run([sys.executable, "-m", "memlint", "check", "-o", "/dev/stdout", str(store)],
+                              env=env, stdout=theirs.fileno(), stderr=subprocess.PIPE, text=True)
+        theirs.close()
+        report = b"".join(iter(lambda: ours.recv(65536), b"")).decode()
+    assert done.returncode == 1, done.stderr
+    assert report.startswith("b.md:1:1: MEM001 ")
+
+
 @pytest.mark.parametrize("command", ["check", "health", "triage", "report", "backfill"])
 # 20260302 and 2026-W10-1 are days Python reads, but not the YYYY-MM-DD the help asks for
 @pytest.mark.parametrize("today", ["0001-01-01", "9999-12-31", "2026-02-30", "20260302", "2026-W10-1"])
