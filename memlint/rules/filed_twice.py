@@ -6,9 +6,9 @@ agent that reads both topics loads the file twice. Only entries count (list
 items and table rows, the first store file each links to); a prose mention
 ("see also") is not a listing. A path in backticks is an entry when it is
 the item's subject (- `memory/x.md` — what it holds; - Plan:
-`memory/x.md`; a table cell of its own, after cells of marks only such as
-| 🔴 |), not when a sentence mentions it (- Never edit `x.md` by hand) or a
-row cites it as a source after its own text. The root listing a memory that a topic
+`memory/x.md`; a table cell of its own, after cells of one word or mark
+each such as | 🔴 | or | P1 |), not when a sentence mentions it (- Never
+edit `x.md` by hand) or a row cites it as a source after its own text. The root listing a memory that a topic
 also lists is not reported: roots often keep a few hot entries.
 
 Options: none.
@@ -78,10 +78,12 @@ def _through(edge, where: str) -> str:
 
 
 # Before a backtick path that is an item's subject: the list marker or the
-# pipe of its table cell (cells before it holding no words, only marks:
-# "| 🔴 | `x.md` |"; after a row's text, a path cites a source), and at most
-# a label ending in a colon ("- Plan: `x.md`").
-_SUBJECT_BEFORE = re.compile(r"\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:(?:\|[^|`\w]*)*\|\s*)?(?:[^`|]{0,60}[:：]\**\s*)?\Z")
+# pipe of its table cell (cells before it of one word or mark each:
+# "| 🔴 | `x.md` |", "| 3 | `x.md` |", "| P1 | `x.md` |"; after a row's
+# text, "| Use Postgres | `log.md` |", a path cites a source), and at most a
+# label ending in a colon ("- Plan: `x.md`").
+_SUBJECT_BEFORE = re.compile(r"\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:(?:\|\s*[^|`\s]*\s*)*\|\s*)?"
+                             r"(?:[^`|]{0,60}[:：]\**\s*)?\Z")
 # After it: nothing, or a separator before its description.
 _SUBJECT_AFTER = re.compile(r"\s*(?:\Z|[—–:：|(]|-\s|\*\*)")
 
