@@ -41,7 +41,8 @@ the root (or raise ``index-depth``).
 """
 from collections import deque
 
-from memlint.config import glob_matcher
+from memlint import suppress
+from memlint.config import glob_match, glob_matcher
 from memlint.finding import Problem
 from memlint.graph import INDEX_ROLES, OK, IndexFinder
 from memlint.rules._common import name_some, plural
@@ -221,8 +222,8 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
 
 def _topic_full(store, index: str) -> str | None:
     """Why a topic index has no room for one more entry: it is at its
-    entry or line cap (topic-oversized's options, unless that rule is off),
-    as the hint says it after the topic's name; None when there is room."""
+    entry or line cap (topic-oversized's options, unless that rule is off
+    or its `ignore:` or the topic's directives leave the topic out), as the hint says it after the topic's name; None when there is room."""
     from memlint.rules import topic_oversized
     from memlint.rules._common import entry_lines, lines_but_blank_tail
 
@@ -230,6 +231,13 @@ def _topic_full(store, index: str) -> str | None:
     rule = store.config.rule_config(topic_oversized, store.preset)
     if doc is None or doc.role != "index" or doc.parsed is None or rule.severity == "off":
         return None
+    if rule.ignore and (glob_match(doc.path, rule.ignore) or glob_match(doc.rel, store.config_globs(rule.ignore))):
+        return None  # its `ignore:` leaves the topic to grow
+    if doc.parsed.may_hold_directives():  # nor is it full where its own directives turn MEM103 off at its end
+        keys = {topic_oversized.CODE, topic_oversized.NAME, *getattr(topic_oversized, "ALIASES", ()),
+                *topic_oversized.TAGS}
+        if suppress.parse(doc.parsed.text).hides(doc.parsed.line_count + 1, keys):
+            return None
     max_entries, max_lines = rule.options["max-entries"], rule.options["max-lines"]
     entries = len(entry_lines(doc, store))
     if max_entries is not None and entries >= max_entries:

@@ -126,6 +126,24 @@ def test_orphan_hint_never_adds_an_entry_to_a_topic_at_its_cap(make_store, cli, 
         assert run(cli, store, "--preset", "moc") == []
 
 
+@pytest.mark.parametrize("leave_out", ["ignore", "directive"])
+def test_orphan_hint_names_a_full_topic_mem103_leaves_out_as_the_place_to_file(make_store, cli, leave_out):
+    """A topic at its cap that MEM103 is told to leave alone (its `ignore:`,
+    or the disable-file its own advice suggests) may grow: the entry goes there."""
+    topic = "# Projects\n" + "".join(f"- [P{i}](project_{i}.md) — p{i}\n" for i in range(25))
+    if leave_out == "directive":
+        topic += "<!-- memlint-disable-file MEM103 -->\n"
+    files = {f"project_{i}.md": mem(f"p-{i}", created="2026-01-01", last_verified="2026-05-01") for i in range(25)}
+    config = {".memlint.yaml": "rules:\n  MEM103:\n    ignore: [MOC-projects.md]\n"} if leave_out == "ignore" else {}
+    store = make_store({"MEMORY.md": "# Memory\n- [Projects](MOC-projects.md) — projects\n", "MOC-projects.md": topic,
+                        "project_new.md": mem("new", created="2026-01-01", last_verified="2026-05-01"),
+                        **files, **config})
+    found = run(cli, store, "--preset", "moc")
+    assert message(found, "MEM201").split("; ", 1)[1].startswith("add an entry for it to MOC-projects.md, beside ")
+    (store / "MOC-projects.md").write_text(topic + "- [New](project_new.md) — new\n")
+    assert run(cli, store, "--preset", "moc") == []
+
+
 def test_orphan_hint_picks_the_topic_holding_its_folder(make_store, cli):
     topic = "# Tools\n" + "".join(f"- [[tools/t{i}]]\n" for i in range(1, 4))
     store = make_store(
