@@ -38,7 +38,7 @@ from __future__ import annotations
 import posixpath
 
 from memlint.finding import Problem
-from memlint.lifecycle import SUPERSEDED_BY_FIELDS, SUPERSEDES_FIELDS, ref_field, retire_as, status_of
+from memlint.lifecycle import SUPERSEDED_BY_FIELDS, SUPERSEDES_FIELDS, ref_field, retire_as, retired_statuses, status_of
 
 CODE = "MEM503"
 NAME = "supersession-broken"
@@ -120,8 +120,9 @@ def check(store, options):
         state = (f"`status: {status}` is still live" if status
                  else "its frontmatter does not parse (MEM002), so no `status` is read; it is still live" if unparsed
                  else "it has no `status`, so it is still live")
-        written = unparsed and any(key in doc.parsed.key_lines for key in ("status", "metadata.status"))
-        fix = (f"fix its frontmatter (MEM002) so that `status: {retire}` is read" if written
+        status_line, written = _status_written(doc, store.settings) if unparsed else (None, None)
+        fix = (f"fix its frontmatter (MEM002) so that its `status: {written}` is read" if written
+               else f"fix its frontmatter (MEM002) and set `status: {retire}` on its line {status_line}" if status_line
                else f"fix its frontmatter (MEM002) and set `status: {retire}` in it" if unparsed
                else f"set `status: {retire}` here")
         routes = lc.routes.get(old, [])
@@ -220,3 +221,15 @@ def _maybe_unlisted(store, rel: str, raw: str) -> bool:
 def _a(role: str) -> str:
     """A role with its article: "a root", "an index", "an exempt"."""
     return f"{'an' if role[:1] in 'aeiou' else 'a'} {role}"
+
+
+def _status_written(doc, settings) -> tuple[int | None, str | None]:
+    """Of a frontmatter that does not parse: the line of its ``status`` key
+    (flat or under ``metadata:``) and the retired status written there, if
+    it is one (read from the line as written: nothing else can be)."""
+    line = doc.parsed.key_lines.get("status") or doc.parsed.key_lines.get("metadata.status")
+    if not line:
+        return None, None
+    text = doc.parsed.text.split("\n", line)[line - 1] if line <= doc.parsed.line_count else ""
+    value = text.partition(":")[2].split(" #", 1)[0].strip().strip("'\"").strip()
+    return line, value if value.casefold() in retired_statuses(settings) else None

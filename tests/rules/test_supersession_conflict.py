@@ -464,7 +464,7 @@ def test_mem503_a_superseded_memory_whose_frontmatter_does_not_parse_is_not_said
     assert (path, line) == ("old.md", 3)
     assert "has no `status`" not in message and "set `status" not in message
     assert "its frontmatter does not parse (MEM002)" in message
-    assert "fix its frontmatter (MEM002) so that `status: superseded` is read" in message
+    assert "fix its frontmatter (MEM002) so that its `status: superseded` is read" in message
 
 
 def test_mem503_a_reference_to_an_unreadable_memory_is_not_to_a_non_memory(make_store, cli):
@@ -502,3 +502,16 @@ def test_mem503_a_block_that_does_not_parse_and_holds_no_status_is_to_be_fixed_a
     assert path == "old.md"
     assert "fix its frontmatter (MEM002) and set `status: superseded` in it" in message
     assert "so that `status: superseded` is read" not in message
+
+
+def test_mem503_a_block_that_does_not_parse_with_a_live_status_is_to_be_fixed_and_retired(make_store, cli):
+    """Its `status: active` would be read once the YAML is fixed, and still be live: set the status too."""
+    store = make_store({
+        "MEMORY.md": index("new.md"),
+        "new.md": mem("new", "supersedes: old\n"),
+        "old.md": "---\nname: old\nstatus: active\ndescription: Fix: quote me\n---\nOld.\n",
+    })
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("old.md", 3)
+    assert "fix its frontmatter (MEM002) and set `status: superseded` on its line 3" in message
+    assert "so that" not in message
