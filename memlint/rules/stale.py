@@ -52,6 +52,13 @@ def check(store, options):
             what = (f"`last_verified` is empty, and the file is unchanged in git since {verified.isoformat()}, "
                     f"{plural(days, 'day')} ago, over the store's {window}-day {window_name}")
             fix = f"fill it in on line {empty}: `last_verified: {today}`"
+        elif doc.frontmatter is None and doc.parsed.frontmatter_error is not None and (
+                written := doc.parsed.key_lines.get("last_verified") or doc.parsed.key_lines.get("metadata.last_verified")):
+            # written in a block that does not parse: set there, not added again (a duplicate key)
+            what = (f"its frontmatter does not parse (MEM002), so its `last_verified` is not read, and the file is "
+                    f"unchanged in git since {verified.isoformat()}, {plural(days, 'day')} ago, "
+                    f"over the store's {window}-day {window_name}")
+            fix = f"fix its frontmatter and set `last_verified: {today}` on its line {written}"
         else:
             what = (f"no `last_verified`, and unchanged in git since {verified.isoformat()}, {plural(days, 'day')} ago, "
                     f"over the store's {window}-day {window_name}")

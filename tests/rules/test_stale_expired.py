@@ -163,6 +163,19 @@ def test_mem501_an_empty_last_verified_is_to_be_filled_in_not_added_again(tmp_pa
         assert f"fill it in on line {line}: `last_verified: 2026-11-30`" in message and "add `" not in message
 
 
+def test_mem501_a_last_verified_in_a_block_that_does_not_parse_is_set_on_its_line(tmp_path, cli):
+    """Its frontmatter does not parse: the key is there all the same, and adding it would be a duplicate."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("INDEX.md", INDEX + "| [a](a.md) | active |\n")
+    repo.write("NOW.md", "# NOW\n")
+    repo.write("a.md", "---\ntitle: Fix: quote me\nstatus: active\nlast_verified:\n---\nA.\n")
+    repo.commit("add", date="2026-06-01T12:00:00+00:00")
+    [(path, line, message)] = messages(cli, repo.root, "MEM501")
+    assert (path, line) == ("a.md", 4)
+    assert "its frontmatter does not parse (MEM002), so its `last_verified` is not read" in message
+    assert "fix its frontmatter and set `last_verified: 2026-11-30` on its line 4" in message and "add `" not in message
+
+
 def test_mem501_last_verified_wins_over_git(tmp_path, findings):
     repo = GitRepo(tmp_path / "repo")
     repo.write("INDEX.md", INDEX + "| [b](b.md) | active |\n")
