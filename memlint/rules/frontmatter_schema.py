@@ -284,8 +284,14 @@ def _nested_or_flat(needed: set, shapes) -> str | None:
     if "type" in needed:
         return "type"
     fields = needed - {"metadata"}
-    under = any(isinstance(shape, dict) and "metadata" in (shape.get("required") or ()) for shape in shapes)
-    return fields.pop() if under and len(fields) == 1 else None
+    if len(fields) != 1:
+        return None
+    field = next(iter(fields))
+    # a shape asking for `metadata:` with the field inside it (not `metadata:` alone)
+    under = any(isinstance(shape, dict) and "metadata" in (shape.get("required") or ())
+                and field in (((shape.get("properties") or {}).get("metadata") or {}).get("required") or ())
+                for shape in shapes)
+    return field if under else None
 
 
 def _json_type(value) -> str:
