@@ -22,6 +22,8 @@ from memlint.presets import BASE_SETTINGS, DEFAULT_EXCLUDE, PRESET_NAMES, PRESET
 CONFIG_NAMES = (".memlint.yaml", ".memlint.yml")
 TOP_LEVEL_KEYS = {"preset", "root", "include", "exclude", "rules", *BASE_SETTINGS}
 SEVERITY_VALUES = ("error", "warning", "off")
+# Settings that are lists of globs matched against store paths.
+GLOB_SETTINGS = ("include", "exclude", "topics", "daily-logs", "append-only", "exempt")
 
 
 class ConfigError(Exception):
@@ -460,6 +462,9 @@ def validate(data, where: str = "config", written=None) -> None:
     for key in ("include", "exclude"):
         if key in data and not _is_str_list(data[key]):
             raise ConfigError(f"{where}: {key!r} must be a list of glob strings{_bad_item(data[key])}", key=(key,))
+    for key in GLOB_SETTINGS:
+        if _is_str_list(data.get(key)):
+            data[key] = _normal_globs(data[key], f"{where}: {key}", (key,))
     if _is_str_list(data.get("retired-exempt-rules")):  # named rules must exist (the rules load only then)
         known = rule_registry.all_rules()
         for key in data["retired-exempt-rules"]:
@@ -537,6 +542,7 @@ def validate(data, where: str = "config", written=None) -> None:
                 if not _is_str_list(opt_value):
                     raise ConfigError(f"{where}: rules.{key}.ignore must be a list of glob strings{_bad_item(opt_value)}",
                                       key=("rules", str(key), str(opt)))
+                value[opt] = _normal_globs(opt_value, f"{where}: rules.{key}.ignore", ("rules", str(key), str(opt)))
             elif opt not in rule.OPTIONS:
                 known = ", ".join(["severity", "ignore", *rule.OPTIONS]) or "severity, ignore"
                 raise ConfigError(f"{where}: rules.{key}: unknown option {shown_key(('rules', key, opt))} (known: {known})",
@@ -554,6 +560,24 @@ def validate(data, where: str = "config", written=None) -> None:
                         high is not None and opt_value > high):
                     span = f"from {low} to {high}" if high is not None else f"{low} or more"
                     raise ConfigError(f"{where}: rules.{key}.{opt} must be {span}, not {opt_value!r}", key=("rules", str(key), str(opt)))
+
+
+def _normal_globs(globs: list[str], where: str, key: tuple) -> list[str]:
+    """Globs as the store matches them, written as people write paths: a
+    leading ``./`` is the folder itself (``./drafts/**``), a trailing ``/``
+    the whole folder (``drafts/``: ``drafts/**``). Matched as written, each
+    would match nothing, silently; so would an absolute one (paths are
+    matched relative to the store), which is an error."""
+    out = []
+    for glob in globs:
+        if glob.startswith("/"):
+            raise ConfigError(f"{where}: {glob!r} is absolute: globs match paths relative to the store's folder "
+                              "(`drafts/**`) or the config file's (`memory/drafts/**`)", key=key)
+        glob = glob + "**" if glob.endswith("/") else glob
+        while glob.startswith("./"):
+            glob = glob[2:].lstrip("/")
+        out.append(glob)
+    return out
 
 
 def glob_match(path: str, patterns) -> bool:

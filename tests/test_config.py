@@ -298,6 +298,30 @@ def test_globs_of_a_config_in_a_subfolder_or_a_sibling_folder(make_store, findin
     assert [f["path"] for f in result.json()] == ["sub/memory/a.md"]
 
 
+@pytest.mark.parametrize("glob", ["./drafts/**", "drafts/", "./drafts/", "./memory/drafts/**", "memory/drafts/"])
+def test_globs_written_as_paths_with_dot_slash_or_a_trailing_slash_match(make_store, findings, glob):
+    """`./drafts/**` and `drafts/` (the folder) must not silently match nothing."""
+    files = {"memory/MEMORY.md": "# Index\n", "memory/drafts/x.md": "no frontmatter\n"}
+    top = make_store(files)
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    for where in (top, top / "memory"):  # the config above the store, or in it
+        if glob.lstrip("./").startswith("memory/") and where != top:
+            continue
+        (where / ".memlint.yaml").write_text(f"exclude: ['{glob}']\n")
+        assert findings(top / "memory") == [], where
+        (where / ".memlint.yaml").write_text(f"rules:\n  MEM001:\n    ignore: ['{glob}']\n")
+        assert findings(top / "memory", "--select", "MEM001") == [], where
+        (where / ".memlint.yaml").unlink()
+
+
+@pytest.mark.parametrize("conf", ["exclude: ['/drafts/**']\n", "rules:\n  MEM001:\n    ignore: ['/drafts/x.md']\n"])
+def test_an_absolute_glob_is_an_error_not_a_glob_that_matches_nothing(make_store, cli, conf):
+    store = make_store({"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": conf})
+    result = cli("check", store)
+    assert result.exit_code == 2
+    assert f".memlint.yaml:{conf.count(chr(10))}: " in result.stderr and "is absolute" in result.stderr
+
+
 def test_rule_ignore_globs(make_store, findings):
     store = make_store(
         {"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": "rules:\n  MEM001:\n    ignore: ['drafts/*']\n  orphan:\n    ignore: ['drafts/**']\n"}
