@@ -612,9 +612,10 @@ def _compiled_globs(patterns: tuple[str, ...]):
     when one, a regex of them when several, None when a glob has none."""
     alternatives, prefixes, needles = [], [], []
     for pattern in patterns:
-        alternatives.append(pattern)
-        if pattern.startswith("**/"):
-            alternatives.append(pattern[3:])
+        for variant in _zero_depths(pattern):
+            alternatives.append(variant)
+            if variant.startswith("**/"):
+                alternatives.append(variant[3:])
         if pattern.endswith("/**"):
             prefixes.append(pattern[:-2])
     for glob in alternatives:
@@ -626,6 +627,18 @@ def _compiled_globs(patterns: tuple[str, ...]):
     needles = sorted({n for n in needles if not any(other in n for other in needles if other != n)})
     needle = needles[0] if len(needles) == 1 else re.compile("|".join(map(re.escape, needles)))
     return regex, tuple(prefixes), needle
+
+
+def _zero_depths(pattern: str) -> list[str]:
+    """``pattern`` and, for a ``/**/`` inside it, the pattern with it matching
+    no folder at all (``drafts/**/*.md`` matches ``drafts/a.md``: fnmatch's
+    ``*`` crosses folders, but the slashes around it need one). Each of the
+    first few ``/**/`` is taken either way: a handful of alternatives."""
+    pieces = pattern.split("/**/")
+    variants = [pieces[0]]
+    for n, piece in enumerate(pieces[1:]):
+        variants = [v + joint + piece for v in variants for joint in (("/**/", "/") if n < 4 else ("/**/",))]
+    return variants
 
 
 def _literal_run(glob: str) -> str:

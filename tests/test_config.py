@@ -336,6 +336,16 @@ def test_glob_match():
     assert not config.glob_match("notes.md", ["**/README.md"])
 
 
+def test_a_double_star_between_folders_matches_no_folder_too(make_store, findings):
+    """`drafts/**/*.md` is every markdown file under drafts/, drafts/x.md too (as ``**/`` at the start is)."""
+    assert config.glob_match("drafts/x.md", ["drafts/**/*.md"])
+    assert config.glob_match("a/b/c.md", ["a/**/b/**/c.md"]) and config.glob_match("a/b/x/c.md", ["a/**/b/**/c.md"])
+    assert not config.glob_match("a/c.md", ["a/**/b/**/c.md"]) and not config.glob_match("draftsx.md", ["drafts/**/*.md"])
+    store = make_store({"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", "drafts/old/y.md": "no frontmatter\n",
+                        ".memlint.yaml": "exclude: ['drafts/**/*.md']\n"})
+    assert findings(store) == []
+
+
 def test_glob_matcher_agrees_with_the_plain_globs_on_random_paths():
     """The literal each glob needs lets most paths skip the regex: never a
     different answer than fnmatch's (with ``**/`` matching no folder too, and
