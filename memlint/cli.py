@@ -331,7 +331,7 @@ def _staged_config_of(candidates: list, folder: Path, loaded: dict):
             try:
                 text = _read_blobs(root, {blob})[blob].decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise ConfigError(f"{path}: cannot read the staged file: {exc}") from None
+                raise config_mod.not_utf8(path, exc) from None
             if path.name == "pyproject.toml" and config_mod._pyproject_section(path, text) is None:
                 loaded[key] = None
             else:

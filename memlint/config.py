@@ -173,12 +173,24 @@ def _pyproject_section(path: Path, text: str | None = None):
         import tomli as tomllib  # type: ignore[no-redef]
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8") if text is None else text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise not_utf8(path, exc) from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{path}: cannot read TOML: nested too deep") from None
     tool = data.get("tool")
     return tool.get("memlint") if isinstance(tool, dict) else None  # `tool = 3` or `[[tool]]`: no [tool.memlint]
+
+
+def not_utf8(path: Path, exc: UnicodeDecodeError) -> ConfigError:
+    """The error for a config file that is no UTF-8, naming the line of the
+    first byte that is not (a Windows editor may have saved it as UTF-16)."""
+    data = exc.object
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return ConfigError(f"{path}:1: the file is UTF-16 encoded; memlint reads a config file as UTF-8: save it so")
+    line = data.count(b"\n", 0, exc.start) + 1
+    return ConfigError(f"{path}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x}); memlint reads a config file as UTF-8")
 
 
 def load(path: Path | None = None, *, start: Path | None = None, text: str | None = None) -> Config:
@@ -202,7 +214,9 @@ def load(path: Path | None = None, *, start: Path | None = None, text: str | Non
 
     try:
         text = path.read_text(encoding="utf-8") if text is None else text
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise not_utf8(path, exc) from None
+    except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     # The frontmatter loader: duplicate keys are errors (a second `rules:`
     # would silently drop the first), alias bombs and deep nesting bounded.
