@@ -561,11 +561,22 @@ def _shallow_commits(repo_root: Path) -> frozenset[str]:
 _APPLICATION_ID = 0x4D4C5353  # "MLSS": marks the file as ours
 # Bump when the schema or the tokenizer changes: older files are discarded
 # and rebuilt from the sessions.
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
 # Porter stemming on top of unicode61: "mistake" matches "mistakes",
 # "refactor" matches "refactoring". Diacritics folded. "-", "_", "/", "."
 # separate tokens, so "memory/java-refactoring.md" yields java, refactoring.
 _TOKENIZER = "porter unicode61 remove_diacritics 2"
+# Scripts written without spaces (Chinese, Japanese; Korean's particles) are
+# one unicode61 token per run of characters, so "部署" would never match
+# "今天部署失败": each such character is a token of its own, in the text
+# indexed and in a term (a phrase of adjacent characters), as `eval` reads them.
+_CJK_CHAR = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])")
+
+
+def _cjk_spaced(text: str) -> str:
+    return _CJK_CHAR.sub(r" \1 ", text)
+
+
 _SCHEMA = f"""
 CREATE TABLE sessions (
     rid  INTEGER PRIMARY KEY,
@@ -608,7 +619,7 @@ def _phrase(term: str) -> str | None:
         term.encode("utf-8")
     except UnicodeEncodeError:  # a file name's bytes that are not UTF-8: no session text holds them
         return None
-    return '"' + term.replace('"', '""') + '"'
+    return '"' + _cjk_spaced(term).replace('"', '""') + '"'
 
 
 def _days(since: date | None, until: date | None) -> tuple[str, str]:
@@ -798,7 +809,7 @@ class SessionIndex:
                     )
                     conn.execute("DELETE FROM fts WHERE rowid = ?", (rid,))
                 # (a lone surrogate, a transcript cut inside an emoji, is refused by SQLite: a "?" instead)
-                text = s.text.encode("utf-8", "replace").decode("utf-8")
+                text = _cjk_spaced(s.text.encode("utf-8", "replace").decode("utf-8"))
                 conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rid, text))
                 known[s.id] = (rid, h)
                 n += 1

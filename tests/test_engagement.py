@@ -317,6 +317,16 @@ class TestSessionIndex:
             assert idx.document_frequency("cafe") == 1  # diacritics folded
             assert idx.document_frequency("machine learning") == 1
 
+    def test_words_of_scripts_written_without_spaces_are_found(self, tmp_path):
+        # Chinese runs on without spaces, Korean glues particles on: "部署" is in
+        # "今天部署流程出错了", "버전" in "버전을", as an agent's log writes them.
+        with SessionIndex(tmp_path / "s.db") as idx:
+            idx.update([_s(1, "今天部署流程出错了。"), _s(2, "changelog 버전을 올렸다"), _s(3, "部门 署名")])
+            assert idx.document_frequency("部署") == 1  # adjacent, in order: not 部门 署名
+            assert idx.document_frequency("部署流程") == 1
+            assert idx.document_frequency("버전") == 1
+            assert idx.document_frequency("流程部署") == 0
+
     @pytest.mark.parametrize(
         "term", ['foo"bar', "---", "", "   ", "AND", "NEAR(", "*", "a OR b", "col:x", "^x", "(", "'"]
     )
