@@ -169,9 +169,10 @@ MERMAID_CLASSES = {
 def _mermaid_text(text: str) -> str:
     """Text inside a node's ``["..."]`` or an edge's ``|...|``: Mermaid's
     entity codes for what would end it or be read as markup (``#`` first,
-    so that a name holding ``#quot;`` stays that text)."""
-    return (printable(text).replace("#", "#35;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
-            .replace("|", "#124;"))
+    so that a name holding ``#quot;`` stays that text; ``&`` too, as the
+    label is HTML: ``p&amp;.md`` must not show as ``p&.md``)."""
+    return (printable(text).replace("#", "#35;").replace("&", "#38;").replace('"', "#quot;").replace("<", "#lt;")
+            .replace(">", "#gt;").replace("|", "#124;"))
 
 
 def render_mermaid(views: list[View]) -> str:

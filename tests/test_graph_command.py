@@ -61,6 +61,13 @@ def test_mermaid_labels_escape_what_would_end_them(make_store, cli):
     assert '["missing: j#35;quot;.md"]' in out and '["j#quot;x.md"]' in out
 
 
+def test_an_ampersand_in_a_name_is_not_read_as_an_html_entity(make_store, cli):
+    # Mermaid's labels are HTML: `&amp;` written as it is would show as "&"
+    store = make_store({"MEMORY.md": "# M\n- [p](p%26amp;.md)\n", "p&amp;.md": MEM.format(n="p")})
+    out = cli("graph", store).output
+    assert 'n1["p#38;amp;.md"]:::memory' in out and "&" not in out
+
+
 def test_dot_output(make_store, cli):
     out = cli("graph", "--format", "dot", "--preset", "moc", make_store(SMALL)).output
     assert out.startswith("digraph memlint {\n  rankdir=LR;")
