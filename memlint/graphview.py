@@ -6,7 +6,7 @@ root, the indexes it reaches, and the memories each index lists, with
 orphans in their own box and broken or out-of-repository targets drawn as
 red dashed nodes. An index that lists more than ``max_per_topic``
 memories shows them as counts per folder or filename prefix
-(``project_* (212)``), so a 500-file store stays readable. JSON gives every
+(``project* (212)``), so a 500-file store stays readable. JSON gives every
 node and every link, uncollapsed, for other tools.
 """
 from __future__ import annotations
