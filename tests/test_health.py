@@ -789,6 +789,12 @@ def test_triage_never_advises_archiving_a_core_memory(make_store, cli):
     assert rows["deploys.md"]["recommendation"] == "PRUNE"
 
 
+def test_triage_text_says_one_line_not_one_lines(make_store, cli):
+    store = make_store({"INDEX.md": "# INDEX\n- [g](gh.md)\n", "NOW.md": "# NOW\n", "gh.md": "Some gh tips."})
+    out = cli("triage", "--all", "--today", TODAY.isoformat(), store).output
+    assert "ago, 1 line)" in out and "1 lines" not in out
+
+
 def test_triage_advises_nothing_on_a_memory_its_status_retires(make_store, cli):
     """`status: archived`, `superseded`... (the store's retired-statuses): the
     memory is archived already. KEEP, listed last with --all, and no crowding

@@ -353,7 +353,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
         click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}{'  (retired)' if r['retired'] else ''}  "
                    f"R={r['recency']:.1f} Rc={r['recurrence']:.2f} "
                    f"A={r['actionability']:.2f} S={r['staleness']:.2f}  ({plural(r['sessions'], 'session')}, "
-                   f"last {r['last_session'] or 'never'}, changed {r['days_since_changed']}d ago, {r['lines']} lines)")
+                   f"last {r['last_session'] or 'never'}, changed {r['days_since_changed']}d ago, {plural(r['lines'], 'line')})")
 
 
 def _triage_rank(row: dict):
