@@ -11,7 +11,7 @@ from typing import Iterable
 
 from memlint import rules as rule_registry
 from memlint import suppress
-from memlint.config import ConfigError, glob_match
+from memlint.config import ConfigError, glob_match, where_is
 from memlint.finding import Finding, unique_sorted
 from memlint.reporters import printable
 from memlint.store import SPLIT_MIN, Store, _find_git_root, share_out
@@ -366,6 +366,7 @@ def _lint_store(store: Store, selection: Selection) -> Result:
     result = Result()
     enabled = [rule for rule in rule_registry.all_rules()
                if store.config.rule_config(rule, store.preset).severity != "off" and selection.wants(rule)]
+    _tell_named_but_off(store, selection)
     store.history_wanted = any(_HISTORY_TAGS.intersection(getattr(rule, "TAGS", ())) for rule in enabled)
     if not store.history_wanted:
         store.end_history_early()
@@ -412,6 +413,31 @@ def _lint_store(store: Store, selection: Selection) -> Result:
     # Rules quote file content; a pasted credential must not reach the output.
     result.findings = redact_findings(result.findings, lambda path: _secrets_in(by_path.get(path), store))
     return result
+
+
+def _tell_named_but_off(store: Store, selection: Selection) -> None:
+    """A rule ``--select`` names by its code or name that this store turns
+    off (its config, or its preset) does not run: said, as nothing else
+    would tell the user why it found nothing. (Named by a tag or a code
+    prefix, a rule that is off is simply not among those run.)"""
+    if not selection.select:
+        return
+    named = {rule_registry._folded(key) for key in selection.select}
+    for rule in rule_registry.all_rules():
+        if ({rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ())} & named and selection.wants(rule)
+                and store.config.rule_config(rule, store.preset).severity == "off"):
+            written = [key for key in (store.config.data.get("rules") or {}) if _names(str(key), rule)]
+            source = (where_is(store.config, ("rules", written[0])) if written and store.config.path is not None
+                      else "its config" if written else f"the {store.preset} preset")
+            store.notice(f"{rule.CODE} {rule.NAME} is off for this store ({source}): --select does not turn "
+                         "it on; give it a severity there to run it")
+
+
+def _names(key: str, rule) -> bool:
+    try:
+        return rule_registry.get(key) is rule
+    except Exception:  # noqa: BLE001 - no rule's key (validation has told already)
+        return False
 
 
 def _tell_unknown_directives(store: Store, selection: Selection, suppressions: dict) -> None:

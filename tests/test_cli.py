@@ -685,6 +685,20 @@ def test_a_selection_that_leaves_no_rule_is_an_error_not_a_silent_pass(make_stor
     assert result.exit_code == 2 and "no rule is left to run" in result.stderr
 
 
+def test_a_rule_select_names_that_the_config_turns_off_is_said_not_silently_skipped(make_store, cli):
+    """`--select MEM001` with `MEM001: off` in the config runs nothing: the
+    user is told why, with the config's line; named by a tag, it is not said."""
+    store = make_store({"MEMORY.md": "# Index\n- [B](b.md)\n", "b.md": NOFM,
+                        ".memlint.yaml": "preset: claude-code\nrules:\n  frontmatter-missing: off\n"})
+    for key in ("MEM001", "frontmatter-missing"):
+        result = cli("check", "--select", key, store)
+        assert result.exit_code == 0 and result.output == ""
+        assert (f"MEM001 frontmatter-missing is off for this store ({store / '.memlint.yaml'}:3): "
+                "--select does not turn it on") in result.stderr
+    quiet = cli("check", "--select", "frontmatter", store)
+    assert "is off for this store" not in quiet.stderr
+
+
 def linked_store(root: Path, real: str, links=("linked.md",)) -> Path:
     """A git repository whose store, memory/, holds symbolic links (listed by
     its MEMORY.md) to docs/real.md, a file outside the store; the store."""
