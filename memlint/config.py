@@ -565,6 +565,11 @@ def validate(data, where: str = "config", written=None) -> None:
                 raise ConfigError(
                     f"{where}: rules.{key}.{opt} must be {_type_names(rule.OPTIONS[opt][0])}, not {opt_value!r}"
                     f"{_bad_item(opt_value)}", key=("rules", str(key), str(opt)))
+            elif opt in getattr(rule, "GLOB_OPTIONS", ()):  # globs, read as `ignore:`'s are
+                if not _is_str_list(opt_value):
+                    raise ConfigError(f"{where}: rules.{key}.{opt} must be a list of glob strings{_bad_item(opt_value)}",
+                                      key=("rules", str(key), str(opt)))
+                value[opt] = _normal_globs(opt_value, f"{where}: rules.{key}.{opt}", ("rules", str(key), str(opt)))
             elif (bad := getattr(rule, "check_option", lambda name, v: None)(opt, opt_value)) is not None:
                 raise ConfigError(f"{where}: rules.{key}.{opt}: {bad}", key=("rules", str(key), str(opt)))
             elif isinstance(opt_value, (int, float)) and not isinstance(opt_value, bool):

@@ -314,6 +314,19 @@ def test_globs_written_as_paths_with_dot_slash_or_a_trailing_slash_match(make_st
         (where / ".memlint.yaml").unlink()
 
 
+@pytest.mark.parametrize("glob", ["./drafts/**", "drafts/", "./drafts/"])
+def test_glob_options_written_as_paths_match_too(make_store, findings, glob):
+    """orphan's `exempt` and the duplicate rules' `reports` are globs too: read as `ignore:`'s are."""
+    body = "The deploy checklist: run the tests, tag the release, watch the dashboards for an hour.\n"
+    files = {"MEMORY.md": "# Index\n- [a](a.md)\n", "a.md": body, "drafts/x.md": body}
+    assert sorted(findings(make_store(files), "--select", "MEM201,MEM301")) == [("drafts/x.md", 1, "MEM201"),
+                                                                                 ("drafts/x.md", 1, "MEM301")]
+    store = make_store({**files, ".memlint.yaml": f"rules:\n  orphan:\n    exempt: ['{glob}']\n"})
+    assert findings(store, "--select", "MEM201") == []
+    store = make_store({**files, ".memlint.yaml": f"rules:\n  MEM301:\n    reports: ['{glob}']\n"})
+    assert findings(store, "--select", "MEM301") == []
+
+
 @pytest.mark.parametrize("conf", ["exclude: ['/drafts/**']\n", "rules:\n  MEM001:\n    ignore: ['/drafts/x.md']\n"])
 def test_an_absolute_glob_is_an_error_not_a_glob_that_matches_nothing(make_store, cli, conf):
     store = make_store({"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": conf})

@@ -26,6 +26,7 @@ OPTIONS = {
     "include-logs": ((bool,), False),
     "reports": ((list,), REPORTS),
 }
+GLOB_OPTIONS = ("reports",)  # validated as globs (memlint.config)
 
 
 def content_memo(store, options):

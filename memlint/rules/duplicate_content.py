@@ -43,6 +43,7 @@ SEVERITY = "warning"
 SCOPE = "store"
 TAGS = ("duplicates", "content")
 OPTIONS = {"min-words": ((int,), 3), **_duplicates.OPTIONS}
+GLOB_OPTIONS = _duplicates.GLOB_OPTIONS
 
 content_memo = _duplicates.content_memo  # fingerprints made with the parse
 

@@ -36,6 +36,7 @@ SEVERITY = "warning"
 SCOPE = "store"
 TAGS = ("duplicates",)
 OPTIONS = dict(_duplicates.OPTIONS)
+GLOB_OPTIONS = _duplicates.GLOB_OPTIONS
 NAME_FIELDS = ("name", "title")
 
 

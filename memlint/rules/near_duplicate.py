@@ -56,6 +56,7 @@ OPTIONS = {
     "min-words": ((int,), 20),
     **_duplicates.OPTIONS,
 }
+GLOB_OPTIONS = _duplicates.GLOB_OPTIONS
 BOUNDS = {"threshold": (0.01, 1.0)}  # checked when the config loads
 
 content_memo = _duplicates.content_memo  # fingerprints made with the parse

@@ -60,6 +60,7 @@ DEFAULT_EXEMPT = [
     "**/*template*.md",
 ]
 OPTIONS = {"exempt": ((list,), DEFAULT_EXEMPT)}
+GLOB_OPTIONS = ("exempt",)  # validated as globs (memlint.config)
 
 
 def check(store, options):
