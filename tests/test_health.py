@@ -87,6 +87,15 @@ def test_health_text_table(planted, cli):
     assert second.startswith("HOT") and "ironclaw.md" in second and "matched: ironclaw" in second
 
 
+def test_health_heading_counts_a_memory_it_cannot_read(planted, cli):
+    """A binary memory has no row (MEM006 is check's): the heading says one file was not scored."""
+    (planted / "blob.md").write_bytes(b"\x00\x01\xff binary")
+    out = cli("health", "--today", TODAY.isoformat(), "--preset", "openclaw", planted).output
+    first = out.splitlines()[0]
+    assert first.startswith("5 files, 30 sessions") and first.endswith("; 1 file not scored (unreadable: `memlint check` says why)")
+    assert "blob.md" not in out
+
+
 def test_triage_recommendations(planted, cli):
     result = cli("triage", "--format", "json", "--today", TODAY.isoformat(), "--preset", "openclaw", planted)
     assert result.exit_code == 0, result.stderr

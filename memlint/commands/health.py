@@ -237,8 +237,11 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
     require_stores(stores, paths, "health")
     rows = []
     recent: set[str] = set()  # the sessions of the window: stores sharing --sessions share them
+    unscored = 0  # files memlint cannot read (MEM006): no row, but counted in the heading
     for store in stores:
         uses, index, _ = build_usage(store, sessions_dir, today_date, window_days)
+        unscored += sum(1 for doc in store.by_role("memory", "index") if doc.parsed is None
+                        and (store.only_paths is None or doc.path in store.only_paths))
         # a shared --sessions folder's sessions are the same in every store; daily logs are each store's own
         recent |= {f"{store.dir}\0{sid}" if sid.startswith("log:") else sid
                    for sid in index.ids(since=window_start(today_date, window_days), until=today_date)}
@@ -254,7 +257,8 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
         return
     counts = {c: sum(1 for u in rows if u.hot_class == c) for c in ("HOT", "WARM", "COLD")}
     click.echo(f"{plural(len(rows), 'file')}, {plural(n_sessions, 'session')}, window {plural(window_days, 'day')}: "
-               f"{counts['HOT']} HOT, {counts['WARM']} WARM, {counts['COLD']} COLD")
+               f"{counts['HOT']} HOT, {counts['WARM']} WARM, {counts['COLD']} COLD"
+               + (f"; {plural(unscored, 'file')} not scored (unreadable: `memlint check` says why)" if unscored else ""))
     for u in rows:
         matched = ", ".join(u.matched) or "-"
         click.echo(f"{u.hot_class:<4}  {u.hotness:.2f}  {printable(u.path)}  hits {u.hits:.2f} in {plural(u.sessions, 'session')}; "
