@@ -119,8 +119,13 @@ def _tokens(text: str, compounds: bool = False) -> list[str]:
 
 def _keep(tok: str, alone: bool = False) -> bool:
     """A token worth searching for: three characters or more, or two when it
-    is all its source says (a tool's name: `jq.md`, `tags: [gh]`)."""
-    return len(tok) >= (2 if alone else 3) and not tok.isdigit() and tok not in STOP_WORDS
+    is all its source says (a tool's name: `jq.md`, `tags: [gh]`) or in a
+    script whose words are often two characters (部署, 서버)."""
+    short = alone or _WIDE_WORD.search(tok) is not None
+    return len(tok) >= (2 if short else 3) and not tok.isdigit() and tok not in STOP_WORDS
+
+
+_WIDE_WORD = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
 
 def _drop_type_prefix(toks: list[str]) -> list[str]:

@@ -561,16 +561,20 @@ def _shallow_commits(repo_root: Path) -> frozenset[str]:
 _APPLICATION_ID = 0x4D4C5353  # "MLSS": marks the file as ours
 # Bump when the schema or the tokenizer changes: older files are discarded
 # and rebuilt from the sessions.
-_SCHEMA_VERSION = 2
+_SCHEMA_VERSION = 3  # 2: Chinese and Korean by character; 3: Korean by word again
 # Porter stemming on top of unicode61: "mistake" matches "mistakes",
 # "refactor" matches "refactoring". Diacritics folded. "-", "_", "/", "."
 # separate tokens, so "memory/java-refactoring.md" yields java, refactoring.
 _TOKENIZER = "porter unicode61 remove_diacritics 2"
-# Scripts written without spaces (Chinese, Japanese; Korean's particles) are
-# one unicode61 token per run of characters, so "部署" would never match
-# "今天部署失败": each such character is a token of its own, in the text
-# indexed and in a term (a phrase of adjacent characters), as `eval` reads them.
-_CJK_CHAR = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])")
+# Scripts written without spaces (Chinese, Japanese) are one unicode61 token
+# per run of characters, so "部署" would never match "今天部署失败": each such
+# character is a token of its own, in the text indexed and in a term (a
+# phrase of adjacent characters), as `eval` reads them. Korean is written
+# with spaces, its particles glued on ("버전을"): a word of it stays a token,
+# and a term ending in it is matched as the start of one (_phrase), so "서버"
+# is not found across "가서 버스" as characters would be.
+_CJK_CHAR = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])")
+_HANGUL_END = re.compile("[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]\\Z")
 
 
 def _cjk_spaced(text: str) -> str:
@@ -619,7 +623,7 @@ def _phrase(term: str) -> str | None:
         term.encode("utf-8")
     except UnicodeEncodeError:  # a file name's bytes that are not UTF-8: no session text holds them
         return None
-    return '"' + _cjk_spaced(term).replace('"', '""') + '"'
+    return '"' + _cjk_spaced(term).replace('"', '""') + '"' + ("*" if _HANGUL_END.search(term) else "")
 
 
 def _days(since: date | None, until: date | None) -> tuple[str, str]:

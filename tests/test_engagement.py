@@ -87,6 +87,12 @@ class TestKeywords:
         # but not a pronoun, which every session says: a tag `it` would make the memory hot in all of them
         assert keywords("us.md", None, ["it", "io"]) == ["io"]
 
+    def test_two_character_words_of_chinese_and_korean_are_keywords(self):
+        """部署 (deploy), 서버 (server): two characters make a word there, as three do in English."""
+        assert keywords("memory/部署-失败.md", "部署 失败", []) == ["部署", "失败"]
+        assert keywords("memory/배포-절차.md", "서버 배포 절차", []) == ["배포", "절차", "서버"]
+        assert keywords("tools/use-gh-for-prs.md", "Use gh for PRs", []) == ["prs"]
+
     def test_the_rule_words_of_feedback_names_are_no_topic(self):
         """`feedback_always-x`, `feedback_never-y`: a store full of them would
         match every session that says "always" to each of them (a real store's
@@ -321,11 +327,13 @@ class TestSessionIndex:
         # Chinese runs on without spaces, Korean glues particles on: "部署" is in
         # "今天部署流程出错了", "버전" in "버전을", as an agent's log writes them.
         with SessionIndex(tmp_path / "s.db") as idx:
-            idx.update([_s(1, "今天部署流程出错了。"), _s(2, "changelog 버전을 올렸다"), _s(3, "部门 署名")])
+            idx.update([_s(1, "今天部署流程出错了。"), _s(2, "changelog 버전을 올렸다"), _s(3, "部门 署名"),
+                        _s(4, "학교에 가서 버스를 탔다")])
             assert idx.document_frequency("部署") == 1  # adjacent, in order: not 部门 署名
             assert idx.document_frequency("部署流程") == 1
             assert idx.document_frequency("버전") == 1
             assert idx.document_frequency("流程部署") == 0
+            assert idx.document_frequency("서버") == 0  # Korean is written in words: not 가서 버스's syllables
 
     @pytest.mark.parametrize(
         "term", ['foo"bar', "---", "", "   ", "AND", "NEAR(", "*", "a OR b", "col:x", "^x", "(", "'"]
