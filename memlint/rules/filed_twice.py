@@ -78,14 +78,13 @@ def _through(edge, where: str) -> str:
 
 
 # Before a backtick path that is an item's subject: the list marker or the
-# pipe of its table cell (cells before it of one word or mark each:
-# "| 🔴 | `x.md` |", "| 3 | `x.md` |", "| P1 | `x.md` |"; after a row's
-# text, "| Use Postgres | `log.md` |", a path cites a source), and at most a
-# label ending in a colon ("- Plan: `x.md`").
-_SUBJECT_BEFORE = re.compile(r"\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:(?:\|\s*[^|`\s]*\s*)*\|\s*)?"
-                             r"(?:[^`|]{0,60}[:：]\**\s*)?\Z")
+# pipe of its table cell, and at most a label ending in a colon ("- Plan:
+# `x.md`").
+_SUBJECT_BEFORE = re.compile(r"\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:\|\s*)?(?:[^`|]{0,60}[:：]\**\s*)?\Z")
 # After it: nothing, or a separator before its description.
 _SUBJECT_AFTER = re.compile(r"\s*(?:\Z|[—–:：|(]|-\s|\*\*)")
+# Words of scripts written without spaces: a cell of them is a sentence.
+_UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _code_entry(line: str, column: int) -> bool:
@@ -94,4 +93,21 @@ def _code_entry(line: str, column: int) -> bool:
     end = line.find("`", column)
     if start < 0 or line[start] != "`" or end < 0:
         return False
-    return bool(_SUBJECT_BEFORE.match(line, 0, start)) and bool(_SUBJECT_AFTER.match(line, end + 1))
+    before = line[:start]
+    if before.count("|") > 1:  # a table cell past the row's first: the cells before it say what the row is
+        first, *cells, own = before.split("|")
+        if first.strip(" \t>") or not all(map(_marks_cell, cells)):
+            return False
+        before = "|" + own
+    return bool(_SUBJECT_BEFORE.match(before)) and bool(_SUBJECT_AFTER.match(line, end + 1))
+
+
+def _marks_cell(cell: str) -> bool:
+    """A table cell before a path that leaves the path the row's subject: a
+    mark or a key, "| 🔴 |", "| ✓ ✓ |", "| 3 |", "| P1 |", "| 2026-03-01 |".
+    Words, "| Use Postgres |" or "| 使用Postgres |", make the row a statement
+    the path is the source of."""
+    cell = cell.strip()
+    if not any(ch.isalnum() for ch in cell):
+        return True
+    return len(cell) <= 12 and not any(ch.isspace() for ch in cell) and not _UNSPACED_SCRIPT.search(cell)

@@ -815,6 +815,22 @@ def test_filed_twice_counts_a_path_after_cells_of_one_word_each(make_store, cli)
         assert only(run(cli, store, "--preset", "openclaw"), "MEM204") == [("MEMORY.md", 5, len(again) + 7)], first
 
 
+def test_filed_twice_reads_table_cells_by_what_they_hold(make_store, cli):
+    """A cell of marks with spaces (| ✓ ✓ |) is a mark; a Chinese sentence
+    written without spaces is a statement citing its source; padded empty
+    cells before a statement are read at once (a regex over them could
+    backtrack for hours)."""
+    def mem204(rows):
+        table = "| A | B | C |\n|---|---|---|\n" + "".join(rows)
+        store = make_store({"MEMORY.md": "# M\n" + table, "memory/x.md": "# x\n"})
+        return only(run(cli, store, "--preset", "openclaw"), "MEM204")
+
+    assert mem204(["| ✓ ✓ | `memory/x.md` | X |\n", "| ✓ | `memory/x.md` | again |\n"]) == [("MEMORY.md", 5, 8)]
+    assert mem204(["| 使用Postgres数据库 | `memory/x.md` |\n", "| 放弃Redis缓存 | `memory/x.md` |\n"]) == []
+    padded = "|" + "          |" * 14 + " Use Postgres | `memory/x.md` |\n"
+    assert mem204([padded, padded]) == []
+
+
 def test_filed_twice_leaves_a_path_citing_its_rows_source_after_the_rows_text(make_store, cli):
     """A Source column: two decisions of one day cite one log. The row's
     subject is its text; the path after it is no entry of that log's."""
