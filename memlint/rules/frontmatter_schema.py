@@ -288,10 +288,15 @@ def _nested_or_flat(needed: set, shapes) -> str | None:
         return None
     field = next(iter(fields))
     # a shape asking for `metadata:` with the field inside it (not `metadata:` alone)
-    under = any(isinstance(shape, dict) and "metadata" in (shape.get("required") or ())
-                and field in (((shape.get("properties") or {}).get("metadata") or {}).get("required") or ())
-                for shape in shapes)
-    return field if under else None
+    def nests(shape) -> bool:  # (a schema may be a boolean, `true`, anywhere)
+        if not isinstance(shape, dict):
+            return False
+        properties = shape.get("properties")
+        metadata = properties.get("metadata") if isinstance(properties, dict) else None
+        required = metadata.get("required") if isinstance(metadata, dict) else None
+        return "metadata" in (shape.get("required") or ()) and isinstance(required, list) and field in required
+
+    return field if any(map(nests, shapes)) else None
 
 
 def _json_type(value) -> str:
