@@ -59,7 +59,12 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool =
             try:
                 view = view[os.write(fd, view):]
             except BlockingIOError:  # a pipe an earlier CI step left non-blocking: wait for its reader
-                select.select([], [fd], [])
+                waiting = select.poll()
+                waiting.register(fd, select.POLLOUT)
+                waiting.poll()
+            except BrokenPipeError:  # a reader that stopped reading (`| head -1`): the run's exit status stands
+                os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+                return
         return
     try:
         # A user's file: a symlink's target is what changes. memlint's own: the link itself.

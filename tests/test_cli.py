@@ -648,6 +648,13 @@ def test_a_reader_that_stops_reading_is_no_failure_of_other_commands(make_store,
     assert exit_status_with_stdout_closed(*command, cwd=store) == 0
 
 
+@pytest.mark.parametrize("to", [(), ("-o", "/dev/stdout")])
+def test_check_whose_reader_stops_reading_exits_with_its_findings_status(make_store, to):
+    """`memlint check | head -1` under `set -o pipefail`: the findings still fail the step, written through /dev/stdout too."""
+    store = make_store({"MEMORY.md": "# M\n- [A](a.md) — a\n", "a.md": "no frontmatter\n"})
+    assert exit_status_with_stdout_closed("check", *to, cwd=store) == 1
+
+
 def test_init_stopped_by_a_closed_pipe_before_writing_all_it_means_to_is_no_success(tmp_path):
     """`memlint init --pre-commit | true`: the first line it says fails, before
     the hook file is written; exit 0 would say it was."""
