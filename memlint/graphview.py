@@ -223,7 +223,8 @@ DOT_STYLES = {
 
 
 def _dot_text(text: str) -> str:
-    return printable(text).replace("\\", "\\\\").replace('"', '\\"')
+    # Graphviz reads HTML entities in a label: `&amp;` written as it is would show as "&"
+    return printable(text).replace("\\", "\\\\").replace('"', '\\"').replace("&", "&amp;")
 
 
 def render_dot(views: list[View]) -> str:

@@ -68,6 +68,12 @@ def test_an_ampersand_in_a_name_is_not_read_as_an_html_entity(make_store, cli):
     assert 'n1["p#38;amp;.md"]:::memory' in out and "&" not in out
 
 
+def test_an_ampersand_in_a_name_is_not_read_as_an_html_entity_by_graphviz(make_store, cli):
+    store = make_store({"MEMORY.md": "# M\n- [p](p%26amp;.md)\n", "p&amp;.md": MEM.format(n="p")})
+    out = cli("graph", "--format", "dot", store).output
+    assert '[label="p&amp;amp;.md"' in out
+
+
 def test_dot_output(make_store, cli):
     out = cli("graph", "--format", "dot", "--preset", "moc", make_store(SMALL)).output
     assert out.startswith("digraph memlint {\n  rankdir=LR;")
