@@ -234,11 +234,11 @@ def _topic_full(store, index: str) -> str | None:
         return None
     if rule.ignore and (glob_match(doc.path, rule.ignore) or glob_match(doc.rel, store.config_globs(rule.ignore))):
         return None  # its `ignore:` leaves the topic to grow
-    if doc.parsed.may_hold_directives():  # nor is it full where its own directives turn MEM103 off at its end
+    if doc.parsed.may_hold_directives():  # nor where a directive of its own turns MEM103 off for the whole file
         keys = {topic_oversized.CODE, topic_oversized.NAME, *getattr(topic_oversized, "ALIASES", ()),
                 *topic_oversized.TAGS}
-        if suppress.parse(doc.parsed.text).hides(doc.parsed.line_count + 1, keys):
-            return None
+        if suppress.parse(doc.parsed.text).hides(0, keys):  # (line 0: the file's directives alone; a range
+            return None  # may not cover the line an entry added beside another would push MEM103's finding to)
     max_entries, max_lines = rule.options["max-entries"], rule.options["max-lines"]
     entries = len(entry_lines(doc, store))
     if max_entries is not None and entries >= max_entries:

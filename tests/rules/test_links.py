@@ -144,6 +144,16 @@ def test_orphan_hint_names_a_full_topic_mem103_leaves_out_as_the_place_to_file(m
     assert run(cli, store, "--preset", "moc") == []
 
 
+def test_orphan_hint_calls_a_topic_full_where_a_directive_leaves_only_some_lines_to_grow(make_store, cli):
+    """`memlint-disable MEM103` at its end: an entry added beside line 11 would still be MEM103's finding."""
+    topic = ("# Projects\n" + "".join(f"- [P{i}](project_{i}.md) — p{i}\n" for i in range(25))
+             + "<!-- memlint-disable MEM103 -->\n")
+    files = {f"project_{i}.md": mem(f"p-{i}", created="2026-01-01", last_verified="2026-05-01") for i in range(25)}
+    store = make_store({"MEMORY.md": "# Memory\n- [Projects](MOC-projects.md) — projects\n", "MOC-projects.md": topic,
+                        "project_new.md": mem("new", created="2026-01-01", last_verified="2026-05-01"), **files})
+    assert "MOC-projects.md is full: it lists 25 entries" in message(run(cli, store, "--preset", "moc"), "MEM201")
+
+
 def test_orphan_hint_picks_the_topic_holding_its_folder(make_store, cli):
     topic = "# Tools\n" + "".join(f"- [[tools/t{i}]]\n" for i in range(1, 4))
     store = make_store(
