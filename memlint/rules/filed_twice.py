@@ -104,10 +104,15 @@ def _code_entry(line: str, column: int) -> bool:
 
 def _marks_cell(cell: str) -> bool:
     """A table cell before a path that leaves the path the row's subject: a
-    mark or a key, "| 🔴 |", "| ✓ ✓ |", "| 3 |", "| P1 |", "| 2026-03-01 |".
-    Words, "| Use Postgres |" or "| 使用Postgres |", make the row a statement
-    the path is the source of."""
+    mark or a key of one word, "| 🔴 |", "| ✓ ✓ |", "| 3 |", "| P1 |",
+    "| 2026-03-01 |", "| Authentication |", "| 核心 |". Words, "| Use
+    Postgres |", or a sentence of a script written without spaces, "| 使用
+    Postgres数据库 |", make the row a statement the path is the source of."""
     cell = cell.strip()
     if not any(ch.isalnum() for ch in cell):
         return True
-    return len(cell) <= 12 and not any(ch.isspace() for ch in cell) and not _UNSPACED_SCRIPT.search(cell)
+    if any(ch.isspace() for ch in cell):
+        return False
+    if _UNSPACED_SCRIPT.search(cell):  # no spaces to tell a word: a short one alone is a key
+        return len(cell) <= 4 and not any(ch.isascii() and ch.isalpha() for ch in cell)
+    return True

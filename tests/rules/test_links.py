@@ -819,7 +819,8 @@ def test_filed_twice_counts_a_backtick_path_in_a_table_cell_of_its_own_past_the_
 
 def test_filed_twice_counts_a_path_after_cells_of_one_word_each(make_store, cli):
     """| # | File |, | Priority | File |, | Date | File |: a number, a label or a date before the path."""
-    for first, again in (("1", "3"), ("P1", "P2"), ("2026-03-01", "2026-03-02"), ("🔴", "🟡")):
+    for first, again in (("1", "3"), ("P1", "P2"), ("2026-03-01", "2026-03-02"), ("🔴", "🟡"),
+                         ("Authentication", "kubernetes-ops"), ("高", "核心")):
         table = f"| Key | File | What |\n|---|---|---|\n| {first} | `memory/x.md` | X |\n| {again} | `memory/x.md` | X again |\n"
         store = make_store({"MEMORY.md": "# M\n" + table, "memory/x.md": "# x\n"})
         assert only(run(cli, store, "--preset", "openclaw"), "MEM204") == [("MEMORY.md", 5, len(again) + 7)], first
