@@ -234,13 +234,16 @@ def _topic_full(store, index: str) -> str | None:
         return None
     if rule.ignore and (glob_match(doc.path, rule.ignore) or glob_match(doc.rel, store.config_globs(rule.ignore))):
         return None  # its `ignore:` leaves the topic to grow
-    if doc.parsed.may_hold_directives():  # nor where a directive of its own turns MEM103 off for the whole file
+    entries_at = entry_lines(doc, store)
+    if doc.parsed.may_hold_directives():  # nor where its own directives turn MEM103 off wherever it would report
         keys = {topic_oversized.CODE, topic_oversized.NAME, *getattr(topic_oversized, "ALIASES", ()),
                 *topic_oversized.TAGS}
-        if suppress.parse(doc.parsed.text).hides(0, keys):  # (line 0: the file's directives alone; a range
-            return None  # may not cover the line an entry added beside another would push MEM103's finding to)
+        hidden = suppress.parse(doc.parsed.text)
+        # an entry added beside any other pushes MEM103's finding to a line from the first entry's to past the end
+        if all(hidden.hides(line, keys) for line in range(entries_at[0] if entries_at else 1, doc.parsed.line_count + 2)):
+            return None
     max_entries, max_lines = rule.options["max-entries"], rule.options["max-lines"]
-    entries = len(entry_lines(doc, store))
+    entries = len(entries_at)
     if max_entries is not None and entries >= max_entries:
         return f"is full: it lists {plural(entries, 'entry')}, its cap is {max_entries:,}"
     lines = lines_but_blank_tail(doc)

@@ -126,13 +126,16 @@ def test_orphan_hint_never_adds_an_entry_to_a_topic_at_its_cap(make_store, cli, 
         assert run(cli, store, "--preset", "moc") == []
 
 
-@pytest.mark.parametrize("leave_out", ["ignore", "directive"])
+@pytest.mark.parametrize("leave_out", ["ignore", "directive", "disable from the top"])
 def test_orphan_hint_names_a_full_topic_mem103_leaves_out_as_the_place_to_file(make_store, cli, leave_out):
     """A topic at its cap that MEM103 is told to leave alone (its `ignore:`,
-    or the disable-file its own advice suggests) may grow: the entry goes there."""
+    the disable-file its own advice suggests, or a disable above every entry)
+    may grow: the entry goes there."""
     topic = "# Projects\n" + "".join(f"- [P{i}](project_{i}.md) — p{i}\n" for i in range(25))
     if leave_out == "directive":
         topic += "<!-- memlint-disable-file MEM103 -->\n"
+    if leave_out == "disable from the top":
+        topic = topic.replace("# Projects\n", "# Projects\n<!-- memlint-disable MEM103 -->\n")
     files = {f"project_{i}.md": mem(f"p-{i}", created="2026-01-01", last_verified="2026-05-01") for i in range(25)}
     config = {".memlint.yaml": "rules:\n  MEM103:\n    ignore: [MOC-projects.md]\n"} if leave_out == "ignore" else {}
     store = make_store({"MEMORY.md": "# Memory\n- [Projects](MOC-projects.md) — projects\n", "MOC-projects.md": topic,
