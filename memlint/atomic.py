@@ -63,7 +63,9 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool =
                 waiting.register(fd, select.POLLOUT)
                 waiting.poll()
             except BrokenPipeError:  # a reader that stopped reading (`| head -1`): the run's exit status stands
-                os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, fd)
+                os.close(devnull)
                 return
         return
     try:

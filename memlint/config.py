@@ -478,7 +478,7 @@ def validate(data, where: str = "config", written=None) -> None:
             raise ConfigError(f"{where}: {key!r} must be a list of glob strings{_bad_item(data[key])}", key=(key,))
     for key in GLOB_SETTINGS:
         if _is_str_list(data.get(key)):
-            data[key] = _normal_globs(data[key], f"{where}: {key}", (key,))
+            data[key] = _normal_globs(data[key], f"{where}: {key}", (key,), from_config=key in ("include", "exclude"))
     if _is_str_list(data.get("retired-exempt-rules")):  # named rules must exist (the rules load only then)
         known = rule_registry.all_rules()
         for key in data["retired-exempt-rules"]:
@@ -556,7 +556,8 @@ def validate(data, where: str = "config", written=None) -> None:
                 if not _is_str_list(opt_value):
                     raise ConfigError(f"{where}: rules.{key}.ignore must be a list of glob strings{_bad_item(opt_value)}",
                                       key=("rules", str(key), str(opt)))
-                value[opt] = _normal_globs(opt_value, f"{where}: rules.{key}.ignore", ("rules", str(key), str(opt)))
+                value[opt] = _normal_globs(opt_value, f"{where}: rules.{key}.ignore", ("rules", str(key), str(opt)),
+                                           from_config=True)
             elif opt not in rule.OPTIONS:
                 known = ", ".join(["severity", "ignore", *rule.OPTIONS]) or "severity, ignore"
                 raise ConfigError(f"{where}: rules.{key}: unknown option {shown_key(('rules', key, opt))} (known: {known})",
@@ -581,17 +582,19 @@ def validate(data, where: str = "config", written=None) -> None:
                     raise ConfigError(f"{where}: rules.{key}.{opt} must be {span}, not {opt_value!r}", key=("rules", str(key), str(opt)))
 
 
-def _normal_globs(globs: list[str], where: str, key: tuple) -> list[str]:
+def _normal_globs(globs: list[str], where: str, key: tuple, *, from_config: bool = False) -> list[str]:
     """Globs as the store matches them, written as people write paths: a
     leading ``./`` is the folder itself (``./drafts/**``), a trailing ``/``
     the whole folder (``drafts/``: ``drafts/**``). Matched as written, each
     would match nothing, silently; so would an absolute one (paths are
-    matched relative to the store), which is an error."""
+    matched relative to the store, or for ``from_config`` globs, include,
+    exclude and ignore, also to the config file's folder), which is an error."""
     out = []
     for glob in globs:
         if glob.startswith("/"):
+            also = " or the config file's (`memory/drafts/**`)" if from_config else ""
             raise ConfigError(f"{where}: {glob!r} is absolute: globs match paths relative to the store's folder "
-                              "(`drafts/**`) or the config file's (`memory/drafts/**`)", key=key)
+                              f"(`drafts/**`){also}", key=key)
         glob = glob + "**" if glob.endswith("/") else glob
         while glob.startswith("./"):
             glob = glob[2:].lstrip("/")

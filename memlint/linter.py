@@ -422,6 +422,8 @@ def _tell_named_but_off(store: Store, selection: Selection) -> None:
     prefix, a rule that is off is simply not among those run.)"""
     if not selection.select:
         return
+    from memlint.gitdates import shown_folder
+
     named = {rule_registry._folded(key) for key in selection.select}
     for rule in rule_registry.all_rules():
         if ({rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ())} & named and selection.wants(rule)
@@ -429,8 +431,8 @@ def _tell_named_but_off(store: Store, selection: Selection) -> None:
             written = [key for key in (store.config.data.get("rules") or {}) if _names(str(key), rule)]
             source = (where_is(store.config, ("rules", written[0])) if written and store.config.path is not None
                       else "its config" if written else f"the {store.preset} preset")
-            store.notice(f"{rule.CODE} {rule.NAME} is off for this store ({source}): --select does not turn "
-                         "it on; give it a severity there to run it")
+            store.notice(f"{shown_folder(store.dir)}: {rule.CODE} {rule.NAME} is off for this store ({source}): "
+                         "--select does not turn it on; give it a severity there to run it")
 
 
 def _names(key: str, rule) -> bool:

@@ -700,7 +700,7 @@ def test_a_rule_select_names_that_the_config_turns_off_is_said_not_silently_skip
     for key in ("MEM001", "frontmatter-missing"):
         result = cli("check", "--select", key, store)
         assert result.exit_code == 0 and result.output == ""
-        assert (f"MEM001 frontmatter-missing is off for this store ({store / '.memlint.yaml'}:3): "
+        assert (f": MEM001 frontmatter-missing is off for this store ({store / '.memlint.yaml'}:3): "
                 "--select does not turn it on") in result.stderr
     quiet = cli("check", "--select", "frontmatter", store)
     assert "is off for this store" not in quiet.stderr

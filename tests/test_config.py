@@ -327,6 +327,17 @@ def test_glob_options_written_as_paths_match_too(make_store, findings, glob):
     assert findings(store, "--select", "MEM301") == []
 
 
+@pytest.mark.parametrize("conf, config_form", [("exclude: ['/drafts/**']\n", True),
+                                                ("rules:\n  orphan:\n    exempt: ['/drafts/x.md']\n", False),
+                                                ("topics: ['/maps/*.md']\n", False)])
+def test_an_absolute_glob_error_offers_only_the_forms_its_setting_reads(make_store, cli, conf, config_form):
+    """`exempt` and `topics` are read from the store's folder only: the error must not suggest the config's."""
+    store = make_store({"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": conf})
+    result = cli("check", store)
+    assert result.exit_code == 2 and "relative to the store's folder (`drafts/**`)" in result.stderr
+    assert ("or the config file's" in result.stderr) == config_form
+
+
 @pytest.mark.parametrize("conf", ["exclude: ['/drafts/**']\n", "rules:\n  MEM001:\n    ignore: ['/drafts/x.md']\n"])
 def test_an_absolute_glob_is_an_error_not_a_glob_that_matches_nothing(make_store, cli, conf):
     store = make_store({"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": conf})

@@ -84,7 +84,7 @@ _SUBJECT_BEFORE = re.compile(r"\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:\|\s*)?(?:[^`
 # After it: nothing, or a separator before its description.
 _SUBJECT_AFTER = re.compile(r"\s*(?:\Z|[—–:：|(]|-\s|\*\*)")
 # Words of scripts written without spaces: a cell of them is a sentence.
-_UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
 
 
 def _code_entry(line: str, column: int) -> bool:
