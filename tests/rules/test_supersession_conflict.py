@@ -453,18 +453,25 @@ def test_mem504_a_date_one_day_ahead_is_the_newest_not_ignored(make_store, cli):
     assert path == "b.md" and "newest first: b.md (2026-12-01), a.md (2026-05-01)" in message
 
 
-def test_mem503_a_superseded_memory_whose_frontmatter_does_not_parse_is_not_said_to_have_no_status(make_store, cli):
-    """Its `status: superseded` may be written in the broken block: fix the block, not add a status."""
+@pytest.mark.parametrize("status, line, advice", [
+    ("status: superseded\n", 3, "fix its frontmatter (MEM002) so that its `status: superseded` is read"),
+    ("status: active\n", 3, "fix its frontmatter (MEM002) and set `status: superseded` on its line 3"),
+    ("", 1, "fix its frontmatter (MEM002) and set `status: superseded` in it"),
+])
+def test_mem503_a_superseded_memory_whose_frontmatter_does_not_parse(make_store, cli, status, line, advice):
+    """Its status may be written in the broken block, retired or live, or not
+    at all: not "it has no status"; fix the block, and set the status where
+    fixing the block alone would leave it live."""
     store = make_store({
         "MEMORY.md": index("new.md"),
         "new.md": mem("new", "supersedes: old\n"),
-        "old.md": "---\nname: old\nstatus: superseded\ndescription: Fix: quote me\n---\nOld.\n",
+        "old.md": f"---\nname: old\n{status}description: Fix: quote me\n---\nOld.\n",
     })
-    [(path, line, message)] = messages(cli, store, "MEM503")
-    assert (path, line) == ("old.md", 3)
-    assert "has no `status`" not in message and "set `status" not in message
-    assert "its frontmatter does not parse (MEM002)" in message
-    assert "fix its frontmatter (MEM002) so that its `status: superseded` is read" in message
+    [(path, at, message)] = messages(cli, store, "MEM503")
+    assert (path, at) == ("old.md", line)
+    assert "has no `status`" not in message and "its frontmatter does not parse (MEM002)" in message
+    assert advice in message
+    assert ("so that" in message) == (status == "status: superseded\n")
 
 
 def test_mem503_a_reference_to_an_unreadable_memory_is_not_to_a_non_memory(make_store, cli):
@@ -489,29 +496,3 @@ def test_mem503_a_reference_to_an_index_or_an_exempt_file_reads_as_english(make_
     [(_, _, message)] = messages(cli, store, "MEM503")
     assert "names topics/pricing.md, which is an index file, not a memory" in message
     assert "names NOW.md, which is an exempt file, not a memory" in message
-
-
-def test_mem503_a_block_that_does_not_parse_and_holds_no_status_is_to_be_fixed_and_given_one(make_store, cli):
-    """Fixing the YAML alone would leave it live: the advice says to set the status too."""
-    store = make_store({
-        "MEMORY.md": index("new.md"),
-        "new.md": mem("new", "supersedes: old\n"),
-        "old.md": "---\nname: old\ndescription: Fix: quote me\n---\nOld.\n",
-    })
-    [(path, _, message)] = messages(cli, store, "MEM503")
-    assert path == "old.md"
-    assert "fix its frontmatter (MEM002) and set `status: superseded` in it" in message
-    assert "so that `status: superseded` is read" not in message
-
-
-def test_mem503_a_block_that_does_not_parse_with_a_live_status_is_to_be_fixed_and_retired(make_store, cli):
-    """Its `status: active` would be read once the YAML is fixed, and still be live: set the status too."""
-    store = make_store({
-        "MEMORY.md": index("new.md"),
-        "new.md": mem("new", "supersedes: old\n"),
-        "old.md": "---\nname: old\nstatus: active\ndescription: Fix: quote me\n---\nOld.\n",
-    })
-    [(path, line, message)] = messages(cli, store, "MEM503")
-    assert (path, line) == ("old.md", 3)
-    assert "fix its frontmatter (MEM002) and set `status: superseded` on its line 3" in message
-    assert "so that" not in message
