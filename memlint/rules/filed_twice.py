@@ -105,14 +105,24 @@ def _code_entry(line: str, column: int) -> bool:
 def _marks_cell(cell: str) -> bool:
     """A table cell before a path that leaves the path the row's subject: a
     mark or a key of one word, "| 🔴 |", "| ✓ ✓ |", "| 3 |", "| P1 |",
-    "| 2026-03-01 |", "| Authentication |", "| 核心 |". Words, "| Use
-    Postgres |", or a sentence of a script written without spaces, "| 使用
-    Postgres数据库 |", make the row a statement the path is the source of."""
-    cell = cell.strip()
+    "| 2026-03-01 |", "| Authentication |", "| 核心 |", "| 3月1日 |",
+    "| データベース |". Words, "| Use Postgres |", or a phrase of a script
+    written without spaces, "| 禁止推送 |", "| 使用Postgres数据库 |", make the
+    row a statement the path is the source of."""
+    cell = _BREAK.sub(" ", cell).strip()
     if not any(ch.isalnum() for ch in cell):
         return True
     if any(ch.isspace() for ch in cell):
         return False
-    if _UNSPACED_SCRIPT.search(cell):  # no spaces to tell a word: a short one alone is a key
-        return len(cell) <= 4 and not any(ch.isascii() and ch.isalpha() for ch in cell)
-    return True
+    unspaced = _UNSPACED_SCRIPT.findall(cell)
+    if not unspaced:
+        return True
+    # no spaces to tell a word by: a katakana word, or up to three other such characters (高, 核心, 已完成)
+    # with digits (3月1日), is a key; four already make a phrase (禁止推送)
+    if _KATAKANA_WORD.fullmatch(cell):
+        return True
+    return len(unspaced) <= 3 and not any(ch.isascii() and ch.isalpha() for ch in cell)
+
+
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_KATAKANA_WORD = re.compile("[\u30a0-\u30ff\uff66-\uff9f]+")

@@ -823,7 +823,8 @@ def test_filed_twice_counts_a_backtick_path_in_a_table_cell_of_its_own_past_the_
 def test_filed_twice_counts_a_path_after_cells_of_one_word_each(make_store, cli):
     """| # | File |, | Priority | File |, | Date | File |: a number, a label or a date before the path."""
     for first, again in (("1", "3"), ("P1", "P2"), ("2026-03-01", "2026-03-02"), ("🔴", "🟡"),
-                         ("Authentication", "kubernetes-ops"), ("高", "核心")):
+                         ("Authentication", "kubernetes-ops"), ("高", "核心"), ("3月1日", "2026年3月1日"),
+                         ("データベース", "ｾｷｭﾘﾃｨ")):
         table = f"| Key | File | What |\n|---|---|---|\n| {first} | `memory/x.md` | X |\n| {again} | `memory/x.md` | X again |\n"
         store = make_store({"MEMORY.md": "# M\n" + table, "memory/x.md": "# x\n"})
         assert only(run(cli, store, "--preset", "openclaw"), "MEM204") == [("MEMORY.md", 5, len(again) + 7)], first
@@ -841,6 +842,8 @@ def test_filed_twice_reads_table_cells_by_what_they_hold(make_store, cli):
 
     assert mem204(["| ✓ ✓ | `memory/x.md` | X |\n", "| ✓ | `memory/x.md` | again |\n"]) == [("MEMORY.md", 5, 8)]
     assert mem204(["| 使用Postgres数据库 | `memory/x.md` |\n", "| 放弃Redis缓存 | `memory/x.md` |\n"]) == []
+    assert mem204(["| 禁止推送 | `memory/x.md` |\n", "| 必须签名 | `memory/x.md` |\n"]) == []  # rules citing one source
+    assert mem204(["| Use<br>Postgres | `memory/x.md` |\n", "| Drop<br>Redis | `memory/x.md` |\n"]) == []
     padded = "|" + "          |" * 14 + " Use Postgres | `memory/x.md` |\n"
     assert mem204([padded, padded]) == []
 
