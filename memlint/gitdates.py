@@ -61,7 +61,10 @@ def git_rule_codes() -> str:
 
 def shown_folder(folder) -> str:
     """A folder as the user would type it: relative to here when below here."""
-    rel = os.path.relpath(folder)
+    try:
+        rel = os.path.relpath(folder)
+    except ValueError:  # on another drive (Windows): no relative path
+        return folder.as_posix()
     return folder.as_posix() if rel.startswith("..") else rel
 
 

@@ -967,3 +967,15 @@ def test_a_check_run_in_process_leaves_the_cycle_collector_on(make_store, cli):
     assert gc.isenabled()
     cli("check", store)
     assert gc.isenabled()
+
+
+def test_a_folder_on_another_drive_is_shown_whole_not_an_internal_error(monkeypatch):
+    """Windows: no relative path joins two drives (relpath raises), as for a
+    store on D: checked from C:; notices name such a folder by its full path."""
+    from memlint import gitdates
+
+    def other_drive(path, start=None):
+        raise ValueError("path is on mount 'D:', start on mount 'C:'")
+
+    monkeypatch.setattr(gitdates.os.path, "relpath", other_drive)
+    assert gitdates.shown_folder(Path("/d/memory")) == "/d/memory"

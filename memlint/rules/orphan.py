@@ -224,7 +224,8 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
 def _topic_full(store, index: str) -> str | None:
     """Why a topic index has no room for one more entry: it is at its
     entry or line cap (topic-oversized's options, unless that rule is off
-    or its `ignore:` or the topic's directives leave the topic out), as the hint says it after the topic's name; None when there is room."""
+    or its `ignore:` or the topic's directives leave the topic out), as the
+    hint says it after the topic's name; None when there is room."""
     from memlint.rules import topic_oversized
     from memlint.rules._common import entry_lines, lines_but_blank_tail
 
@@ -234,20 +235,23 @@ def _topic_full(store, index: str) -> str | None:
         return None
     if rule.ignore and (glob_match(doc.path, rule.ignore) or glob_match(doc.rel, store.config_globs(rule.ignore))):
         return None  # its `ignore:` leaves the topic to grow
+    max_entries, max_lines = rule.options["max-entries"], rule.options["max-lines"]
     entries_at = entry_lines(doc, store)
-    if doc.parsed.may_hold_directives():  # nor where its own directives turn MEM103 off wherever it would report
+    lines = lines_but_blank_tail(doc)
+    entry_full = max_entries is not None and len(entries_at) >= max_entries
+    line_full = max_lines is not None and lines >= max_lines
+    if (entry_full or line_full) and doc.parsed.may_hold_directives():
+        # nor where its own directives hide MEM103 on each line an added entry may push a finding to:
+        # the entry cap's, from the cap-th entry's line to past the end; the line cap's, max-lines + 1
         keys = {topic_oversized.CODE, topic_oversized.NAME, *getattr(topic_oversized, "ALIASES", ()),
                 *topic_oversized.TAGS}
         hidden = suppress.parse(doc.parsed.text)
-        # an entry added beside any other pushes MEM103's finding to a line from the first entry's to past the end
-        if all(hidden.hides(line, keys) for line in range(entries_at[0] if entries_at else 1, doc.parsed.line_count + 2)):
-            return None
-    max_entries, max_lines = rule.options["max-entries"], rule.options["max-lines"]
-    entries = len(entries_at)
-    if max_entries is not None and entries >= max_entries:
-        return f"is full: it lists {plural(entries, 'entry')}, its cap is {max_entries:,}"
-    lines = lines_but_blank_tail(doc)
-    if max_lines is not None and lines >= max_lines:
+        first = entries_at[max_entries - 1] if entry_full and max_entries else 1
+        entry_full = entry_full and not all(hidden.hides(line, keys) for line in range(first, doc.parsed.line_count + 2))
+        line_full = line_full and not hidden.hides(max_lines + 1, keys)
+    if entry_full:
+        return f"is full: it lists {plural(len(entries_at), 'entry')}, its cap is {max_entries:,}"
+    if line_full:
         return f"is full: it is {plural(lines, 'line')}, its cap is {max_lines:,}"
     return None
 

@@ -157,6 +157,26 @@ def test_orphan_hint_calls_a_topic_full_where_a_directive_leaves_only_some_lines
     assert "MOC-projects.md is full: it lists 25 entries" in message(run(cli, store, "--preset", "moc"), "MEM201")
 
 
+def test_orphan_hint_judges_each_cap_by_the_lines_its_finding_could_move_to(make_store, cli):
+    """The line cap's finding is on line max-lines + 1 whatever is hidden after
+    it; the entry cap's moves from the cap-th entry's line to the end, so a
+    disable above the last 22 of 25 entries hides it wherever one is added."""
+    files = {f"project_{i}.md": mem(f"p-{i}", created="2026-01-01", last_verified="2026-05-01") for i in range(25)}
+    files["project_new.md"] = mem("new", created="2026-01-01", last_verified="2026-05-01")
+    root = "# Memory\n- [Projects](MOC-projects.md) — projects\n"
+    entries = ["- [P%d](project_%d.md) — p%d\n" % (i, i, i) for i in range(25)]
+    long_preamble = ("# Projects\n" + "Notes.\n" * 110 + "<!-- memlint-disable MEM103 -->\n" + "".join(entries[:5])
+                     + "".join(f"- [[project_{i}]]\n" for i in range(5, 25)))
+    hint = message(run(cli, make_store({"MEMORY.md": root, "MOC-projects.md": long_preamble, **files}), "--preset", "moc"),
+                   "MEM201")
+    assert "MOC-projects.md is full: it is 137 lines, its cap is 100" in hint
+    pinned = ("# Projects\n## Pinned\n" + "".join(entries[:3]) + "## Archive\n<!-- memlint-disable MEM103 -->\n"
+              + "".join(entries[3:]))
+    store = make_store({"MEMORY.md": root, "MOC-projects.md": pinned, **files})
+    assert message(run(cli, store, "--preset", "moc"), "MEM201").split("; ", 1)[1].startswith(
+        "add an entry for it to MOC-projects.md")
+
+
 def test_orphan_hint_picks_the_topic_holding_its_folder(make_store, cli):
     topic = "# Tools\n" + "".join(f"- [[tools/t{i}]]\n" for i in range(1, 4))
     store = make_store(
