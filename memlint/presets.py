@@ -44,7 +44,7 @@ BASE_SETTINGS: dict = {
     "append-only": DAILY_LOGS,
     "exempt": ["NOW.md", *TEMPLATES],  # never orphans, nor memories (short-term files read directly, templates)
     "wikilinks": "strict",  # "strict": dangling [[x]] is broken; "dangling-ok"; "off": [[x]] is not a link
-    "backtick-refs": False,  # `memory/x.md` in the root counts as a link
+    "backtick-refs": False,  # `memory/x.md` in the root or a topic index counts as a link
     "index-depth": 3,  # root -> topic -> sub-topic -> memory
     "body-links-reach": False,  # memory-to-memory links make a file reachable
     "date-fields": ["created", "date", "last_verified", "expires", "updated"],

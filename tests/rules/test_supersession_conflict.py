@@ -457,7 +457,7 @@ def test_mem504_a_date_one_day_ahead_is_the_newest_not_ignored(make_store, cli):
     ("status: superseded\n", 3, "fix its frontmatter (MEM002) so that its `status: superseded` is read"),
     ("status: active\n", 3, "fix its frontmatter (MEM002) and set `status: superseded` on its line 3"),
     ("", 1, "fix its frontmatter (MEM002) and set `status: superseded` in it"),
-])
+], ids=["retired", "live", "none"])
 def test_mem503_a_superseded_memory_whose_frontmatter_does_not_parse(make_store, cli, status, line, advice):
     """Its status may be written in the broken block, retired or live, or not
     at all: not "it has no status"; fix the block, and set the status where
@@ -472,6 +472,7 @@ def test_mem503_a_superseded_memory_whose_frontmatter_does_not_parse(make_store,
     assert "has no `status`" not in message and "its frontmatter does not parse (MEM002)" in message
     assert advice in message
     assert ("so that" in message) == (status == "status: superseded\n")
+    assert ("set `status" in message) == (status != "status: superseded\n")
 
 
 def test_mem503_a_reference_to_an_unreadable_memory_is_not_to_a_non_memory(make_store, cli):
