@@ -592,9 +592,10 @@ def _normal_globs(globs: list[str], where: str, key: tuple, *, from_config: bool
     out = []
     for glob in globs:
         if glob.startswith("/"):
-            also = " or the config file's (`memory/drafts/**`)" if from_config else ""
+            also = (", or to the config file's folder where the store is below it (`memory/drafts/**`)"
+                    if from_config else "")
             raise ConfigError(f"{where}: {glob!r} is absolute: globs match paths relative to the store's folder "
-                              f"(`drafts/**`){also}", key=key)
+                              f"(`drafts/**` for its drafts/ folder){also}", key=key)
         glob = glob + "**" if glob.endswith("/") else glob
         while glob.startswith("./"):
             glob = glob[2:].lstrip("/")

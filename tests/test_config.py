@@ -334,8 +334,8 @@ def test_an_absolute_glob_error_offers_only_the_forms_its_setting_reads(make_sto
     """`exempt` and `topics` are read from the store's folder only: the error must not suggest the config's."""
     store = make_store({"MEMORY.md": "# Index\n", "drafts/x.md": "no frontmatter\n", ".memlint.yaml": conf})
     result = cli("check", store)
-    assert result.exit_code == 2 and "relative to the store's folder (`drafts/**`)" in result.stderr
-    assert ("or the config file's" in result.stderr) == config_form
+    assert result.exit_code == 2 and "relative to the store's folder (`drafts/**` for its drafts/ folder)" in result.stderr
+    assert ("or to the config file's folder where the store is below it" in result.stderr) == config_form
 
 
 @pytest.mark.parametrize("conf", ["exclude: ['/drafts/**']\n", "rules:\n  MEM001:\n    ignore: ['/drafts/x.md']\n"])
