@@ -76,7 +76,7 @@ def _write_bytes_atomic(path: Path, data: bytes, durable: bool, own_file: bool =
     if own_file and info is not None and not stat.S_ISREG(info.st_mode):
         info = None  # replaced by a regular file, whatever was there
     if info is not None and not stat.S_ISREG(info.st_mode):
-        # /dev/null, /dev/stdout, a FIFO: there is nothing to replace, and a
+        # /dev/null, a FIFO: there is nothing to replace, and a
         # rename over a device would destroy it. Write straight through.
         with open(path, "wb") as fh:
             fh.write(data)

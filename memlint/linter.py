@@ -430,7 +430,7 @@ def _tell_named_but_off(store: Store, selection: Selection) -> None:
                 and store.config.rule_config(rule, store.preset).severity == "off"):
             written = [key for key in (store.config.data.get("rules") or {}) if _names(str(key), rule)]
             source = (where_is(store.config, ("rules", written[0])) if written and store.config.path is not None
-                      else "its config" if written else f"the {store.preset} preset")
+                      else "its config" if written else f"the {store.preset} preset")  # (none turns one off today)
             store.notice(f"{shown_folder(store.dir)}: {rule.CODE} {rule.NAME} is off for this store ({source}): "
                          "--select does not turn it on; give it a severity there to run it")
 

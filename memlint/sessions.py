@@ -569,7 +569,7 @@ _TOKENIZER = "porter unicode61 remove_diacritics 2"
 # Scripts written without spaces (Chinese, Japanese) are one unicode61 token
 # per run of characters, so "部署" would never match "今天部署失败": each such
 # character is a token of its own, in the text indexed and in a term (a
-# phrase of adjacent characters), as `eval` reads them. Korean is written
+# phrase of adjacent characters). Korean is written
 # with spaces, its particles glued on ("버전을"): a word of it stays a token,
 # and a term ending in it is matched as the start of one (_phrase), so "서버"
 # is not found across "가서 버스" as characters would be.

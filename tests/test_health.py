@@ -94,6 +94,8 @@ def test_health_heading_counts_a_memory_it_cannot_read(planted, cli):
     first = out.splitlines()[0]
     assert first.startswith("5 files, 30 sessions") and first.endswith("; 1 file not scored (unreadable: `memlint check` says why)")
     assert "blob.md" not in out
+    triage = cli("triage", "--today", TODAY.isoformat(), "--preset", "openclaw", planted).output
+    assert triage.splitlines()[0].endswith("; 1 file not scored (unreadable: `memlint check` says why)")
 
 
 def test_triage_recommendations(planted, cli):

@@ -240,8 +240,7 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
     unscored = 0  # files memlint cannot read (MEM006): no row, but counted in the heading
     for store in stores:
         uses, index, _ = build_usage(store, sessions_dir, today_date, window_days)
-        unscored += sum(1 for doc in store.by_role("memory", "index") if doc.parsed is None
-                        and (store.only_paths is None or doc.path in store.only_paths))
+        unscored += _unreadable(store)
         # a shared --sessions folder's sessions are the same in every store; daily logs are each store's own
         recent |= {f"{store.dir}\0{sid}" if sid.startswith("log:") else sid
                    for sid in index.ids(since=window_start(today_date, window_days), until=today_date)}
@@ -265,6 +264,13 @@ def health(paths, preset, config_file, fmt, sessions_dir, today, window_days):
                    f"changed {u.days_since_changed}d ago ({u.changed_from}); matched: {matched}")
 
 
+def _unreadable(store) -> int:
+    """The memories and topics of ``store`` (those named, if any) memlint
+    cannot read (MEM006), which health and triage score nothing for."""
+    return sum(1 for doc in store.by_role("memory", "index") if doc.parsed is None
+               and (store.only_paths is None or doc.path in store.only_paths))
+
+
 @click.command()
 @_health_options
 @click.option("--all", "show_all", is_flag=True, help="Show every file, not only the top 5 needing attention (JSON always lists every file).")
@@ -282,6 +288,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     require_stores(stores, paths, "triage")
     results = []
     skipped = 0  # stores --auto left alone
+    unscored = 0  # files memlint cannot read (MEM006), as health counts them
     for store in stores:
         try:
             folder = state_dir(store.repo_root, store.dir)
@@ -308,6 +315,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
                 click.echo(f"memlint triage --auto: skipped for {shown_folder(store.dir)}: {why}", err=True)
                 skipped += 1
                 continue
+        unscored += _unreadable(store)
         scored = []
         by_path = {d.path: d for d in store.docs.values()}
         for u in uses:
@@ -352,6 +360,7 @@ def triage(paths, preset, config_file, fmt, sessions_dir, today, show_all, auto)
     click.echo(f"{plural(len(results), 'file')} scored: {len(attention)} need{'s' if len(attention) == 1 else ''} attention"
                + (f", {retired} already retired by {'its' if retired == 1 else 'their'} status (KEEP: nothing to advise)"
                   if retired else "")
+               + (f"; {plural(unscored, 'file')} not scored (unreadable: `memlint check` says why)" if unscored else "")
                + ("" if show_all or len(attention) <= TOP_N else f" (top {TOP_N} shown; --all for every file)"))
     for r in shown:
         click.echo(f"{r['recommendation']:<7}  {r['score']:.2f}  {printable(r['path'])}{'  (retired)' if r['retired'] else ''}  "

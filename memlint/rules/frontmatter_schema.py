@@ -281,8 +281,6 @@ def _nested_or_flat(needed: set, shapes) -> str | None:
     """The field an ``anyOf`` asks for flat or under ``metadata:`` (claude-code's
     ``type``, three-layer's ``status``), given the fields its failed shapes
     required; None for another ``anyOf``."""
-    if "type" in needed:
-        return "type"
     fields = needed - {"metadata"}
     if len(fields) != 1:
         return None

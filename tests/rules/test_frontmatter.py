@@ -154,10 +154,12 @@ def test_mem003_user_schema_from_config(make_store, findings):
 
 @pytest.mark.parametrize("metadata", ['{"required": ["metadata"]}',
                                       '{"required": ["metadata"], "properties": {"metadata": true}}'])
-def test_mem003_a_user_any_of_asking_for_metadata_alone_is_not_said_to_nest_the_field(make_store, cli, metadata):
+@pytest.mark.parametrize("field", ["owner", "type"])
+def test_mem003_a_user_any_of_asking_for_metadata_alone_is_not_said_to_nest_the_field(make_store, cli, metadata, field):
     """`owner`, or any `metadata:` (its schema may be `true`): the owner is not asked for under `metadata:`."""
-    schema = '{"type": "object", "anyOf": [{"required": ["owner"]}, ' + metadata + ']}'
-    store = make_store({"MEMORY.md": ROOT, "a.md": GOOD, "my-schema.json": schema,
+    schema = '{"type": "object", "anyOf": [{"required": ["' + field + '"]}, ' + metadata + ']}'
+    good = GOOD.replace("type: feedback\n", "") if field == "type" else GOOD
+    store = make_store({"MEMORY.md": ROOT, "a.md": good, "my-schema.json": schema,
                         ".memlint.yaml": "schema: my-schema.json\n"})
     [message] = [f["message"] for f in cli("check", "--format", "json", "--select", "MEM003", store).json()]
     assert message.startswith("frontmatter matches none of the allowed shapes") and "nested" not in message
