@@ -21,8 +21,11 @@ obvious: the index where most files of its folder, or of its filename prefix
 When that index is the root and one more line would take it over its load
 cap (an entry there would push a line that loads now out of what the harness
 loads) or its line budget (MEM101's options), it says the root is full instead;
-when the root is over either already, it says that. So for a topic at its
-entry or line cap (topic-oversized's options, MEM103): it says the topic is full.
+when the root is over either already, it says that. It says the same of a
+topic at its entry or line cap (topic-oversized's options, MEM103). A budget
+or cap that its rule is told to leave alone (off, its `ignore:`, or a
+directive hiding the finding an added entry would bring) does not make the
+root or topic full; the load cap always does: the harness cuts there.
 
 Severity: error; warning under the ``openclaw`` preset, whose agents also
 find memory files by search.
@@ -265,14 +268,29 @@ def _root_full(store, near_line: int | None) -> str | None:
     one of them, losing a line that loads now; None when there is room."""
     from memlint.rules import root_budget
 
-    options = store.config.rule_config(root_budget, store.preset).options
+    rule = store.config.rule_config(root_budget, store.preset)
+    options = rule.options
     caps = options["max-lines"], options["max-bytes"], options["max-chars"]
     text = root_budget.loaded_text(store, store.root)
+    # The load cap is the harness's: it cuts whatever memlint is told. The line
+    # budget is the store's own style, as topic-oversized's caps are: not where
+    # MEM101 is off, its `ignore:` holds the root, or a directive of the root
+    # hides its budget finding (on line budget-lines + 1).
+    budget = options["budget-lines"]
+    root = store.root
+    if budget is not None and (
+            rule.severity == "off"
+            or (rule.ignore and (glob_match(root.path, rule.ignore) or glob_match(root.rel, store.config_globs(rule.ignore))))
+            or (root.parsed is not None and root.parsed.may_hold_directives()
+                and suppress.parse(root.parsed.text).hides(budget + 1, {root_budget.CODE, root_budget.NAME,
+                                                                       *getattr(root_budget, "ALIASES", ()),
+                                                                       *root_budget.TAGS}))):
+        budget = None
     if not root_budget.nothing_lost(text, root_budget.hidden_ranges(text, *caps)):
         over = ", ".join(root_budget.caps_exceeded(text, text.count("\n") + (not text.endswith("\n")), *caps))
         return f"is already over its load cap ({over or 'as the harness cuts it'}): part of it does not load now"
-    if root_budget.past_budget(text, options["budget-lines"]):
-        return f"is already past its budget of {options['budget-lines']:,} lines"
+    if root_budget.past_budget(text, budget):
+        return f"is already past its budget of {budget:,} lines"
     lines = text.split("\n")
     at = len(lines)
     while at > 0 and not lines[at - 1].strip():
@@ -286,6 +304,6 @@ def _root_full(store, near_line: int | None) -> str | None:
         over = ", ".join(root_budget.caps_exceeded(grown, grown.count("\n") + (not grown.endswith("\n")), *caps))
         return (f"is full: one more entry would take it over its load cap ({over or 'as the harness cuts it'}), "
                 "and a line that loads now would not")
-    if root_budget.past_budget(grown, options["budget-lines"]):
-        return f"is full: one more entry would take it over its budget of {options['budget-lines']:,} lines"
+    if root_budget.past_budget(grown, budget):
+        return f"is full: one more entry would take it over its budget of {budget:,} lines"
     return None

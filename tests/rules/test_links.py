@@ -103,6 +103,20 @@ def test_orphan_hint_counts_a_roots_trailing_blank_line_and_its_line_budget(make
     assert "MEM101" not in {f["code"] for f in found}
 
 
+@pytest.mark.parametrize("leave_out", ["off", "directive"])
+def test_orphan_hint_lets_a_root_grow_past_a_line_budget_mem101_is_told_to_leave(make_store, cli, leave_out):
+    """The 40-line budget is the store's style, not the harness's cut: with
+    MEM101 off, or its finding hidden, the entry may go in the root."""
+    thin = "# Memory\n" + "".join(f"- [Fact {i}](project_fact_{i}.md) — fact {i}\n" for i in range(39))
+    files = {"project_new.md": mem("new"), **{f"project_fact_{i}.md": mem(f"fact-{i}") for i in range(39)}}
+    if leave_out == "off":
+        files[".memlint.yaml"] = "preset: moc\nrules:\n  root-budget: off\n"
+    else:
+        thin = thin.replace("# Memory\n", "# Memory\n<!-- memlint-disable-file MEM101 -->\n")
+    found = run(cli, make_store({"MEMORY.md": thin, **files}, sub="moc"), "--preset", "moc", "--select", "MEM1,MEM201")
+    assert message(found, "MEM201").split("; ", 1)[1].startswith("add an entry for it to MEMORY.md, beside project_fact_")
+
+
 @pytest.mark.parametrize("entries, prose, full", [
     (24, 0, None), (25, 0, "it lists 25 entries, its cap is 25"), (3, 96, "it is 100 lines, its cap is 100"),
 ])
