@@ -251,7 +251,8 @@ def _topic_full(store, index: str) -> str | None:
         hidden = suppress.parse(doc.parsed.text)
         first = entries_at[max_entries - 1] if entry_full and max_entries else 1
         entry_full = entry_full and not all(hidden.hides(line, keys) for line in range(first, doc.parsed.line_count + 2))
-        line_full = line_full and not hidden.hides(max_lines + 1, keys)
+        # (the line cap's: on line max-lines + 1, what is now line max-lines there after an entry added above)
+        line_full = line_full and not (hidden.hides(max_lines + 1, keys) and hidden.hides(max_lines, keys))
     if entry_full:
         return f"is full: it lists {plural(len(entries_at), 'entry')}, its cap is {max_entries:,}"
     if line_full:
@@ -275,17 +276,21 @@ def _root_full(store, near_line: int | None) -> str | None:
     # The load cap is the harness's: it cuts whatever memlint is told. The line
     # budget is the store's own style, as topic-oversized's caps are: not where
     # MEM101 is off, its `ignore:` holds the root, or a directive of the root
-    # hides its budget finding (on line budget-lines + 1).
-    budget = options["budget-lines"]
+    # hides its budget finding (on line budget-lines + 1; after an entry added
+    # above it, what is now line budget-lines is there).
+    budget = grown_budget = options["budget-lines"]
     root = store.root
     if budget is not None and (
             rule.severity == "off"
-            or (rule.ignore and (glob_match(root.path, rule.ignore) or glob_match(root.rel, store.config_globs(rule.ignore))))
-            or (root.parsed is not None and root.parsed.may_hold_directives()
-                and suppress.parse(root.parsed.text).hides(budget + 1, {root_budget.CODE, root_budget.NAME,
-                                                                       *getattr(root_budget, "ALIASES", ()),
-                                                                       *root_budget.TAGS}))):
-        budget = None
+            or (rule.ignore and (glob_match(root.path, rule.ignore) or glob_match(root.rel, store.config_globs(rule.ignore))))):
+        budget = grown_budget = None
+    elif budget is not None and root.parsed is not None and root.parsed.may_hold_directives():
+        hidden = suppress.parse(root.parsed.text)
+        keys = {root_budget.CODE, root_budget.NAME, *getattr(root_budget, "ALIASES", ()), *root_budget.TAGS}
+        if hidden.hides(budget + 1, keys):
+            budget = None
+            if hidden.hides(grown_budget, keys):
+                grown_budget = None
     if not root_budget.nothing_lost(text, root_budget.hidden_ranges(text, *caps)):
         over = ", ".join(root_budget.caps_exceeded(text, text.count("\n") + (not text.endswith("\n")), *caps))
         return f"is already over its load cap ({over or 'as the harness cuts it'}): part of it does not load now"
@@ -304,6 +309,6 @@ def _root_full(store, near_line: int | None) -> str | None:
         over = ", ".join(root_budget.caps_exceeded(grown, grown.count("\n") + (not grown.endswith("\n")), *caps))
         return (f"is full: one more entry would take it over its load cap ({over or 'as the harness cuts it'}), "
                 "and a line that loads now would not")
-    if root_budget.past_budget(grown, budget):
-        return f"is full: one more entry would take it over its budget of {budget:,} lines"
+    if root_budget.past_budget(grown, grown_budget):
+        return f"is full: one more entry would take it over its budget of {grown_budget:,} lines"
     return None

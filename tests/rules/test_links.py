@@ -103,6 +103,20 @@ def test_orphan_hint_counts_a_roots_trailing_blank_line_and_its_line_budget(make
     assert "MEM101" not in {f["code"] for f in found}
 
 
+def test_orphan_hint_keeps_a_root_full_whose_budget_finding_one_line_hides_until_an_entry_moves_it(make_store, cli):
+    """`memlint-disable-line MEM101` on line 41 hides the budget finding now;
+    an entry added beside line 11 moves that directive to line 42 and the
+    finding, on line 41, shows: the root is still full."""
+    thick = "# Memory\n" + "".join(f"- [Fact {i}](project_fact_{i}.md) — fact {i}\n" for i in range(45))
+    lines = thick.split("\n")
+    lines[40] += " <!-- memlint-disable-line MEM101 -->"
+    files = {"project_new.md": mem("new"), **{f"project_fact_{i}.md": mem(f"fact-{i}") for i in range(45)}}
+    found = run(cli, make_store({"MEMORY.md": "\n".join(lines), **files}, sub="moc"), "--preset", "moc",
+                "--select", "MEM1,MEM201")
+    assert "MEM101" not in {f["code"] for f in found}
+    assert "MEMORY.md is full: one more entry would take it over its budget of 40 lines" in message(found, "MEM201")
+
+
 @pytest.mark.parametrize("leave_out", ["off", "directive"])
 def test_orphan_hint_lets_a_root_grow_past_a_line_budget_mem101_is_told_to_leave(make_store, cli, leave_out):
     """The 40-line budget is the store's style, not the harness's cut: with
