@@ -378,7 +378,7 @@ def _lint_store(store: Store, selection: Selection) -> Result:
     outcomes = _run_rules(store, enabled, selection.only_paths)
     for rule in enabled:
         conf = store.config.rule_config(rule, store.preset)
-        keys = {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
+        keys = rule_registry.keys_of(rule)
         skips_retired = bool(retired_exempt) and rule_registry.matches(rule, retired_exempt)
         problems = outcomes[rule.CODE]
         ignored = store.config_globs(conf.ignore) if conf.ignore else []  # store-relative, or from the config's folder

@@ -89,10 +89,15 @@ def _codes_by_name() -> dict[str, frozenset[str]]:
     return {name: frozenset(codes) for name, codes in by_name.items()}
 
 
+def keys_of(rule: ModuleType) -> set[str]:
+    """What names ``rule`` in a selection or a directive: its code, name, aliases and tags."""
+    return {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
+
+
 def matches(rule: ModuleType, keys) -> bool:
     """True if ``rule`` is named by any code, name or tag in ``keys``."""
     wanted = {_folded(k) for k in keys}  # names and tags: any case
     return bool(
-        wanted & {rule.CODE, rule.NAME, *getattr(rule, "ALIASES", ()), *getattr(rule, "TAGS", ())}
+        wanted & keys_of(rule)
         or any(rule.CODE.startswith(w) for w in wanted if w.startswith("MEM"))
     )

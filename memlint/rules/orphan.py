@@ -224,19 +224,26 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
     return f"; add an entry for it to {index}, beside {near[0]} (line {near[1]})"
 
 
+def _ignored(store, rule, doc) -> bool:
+    """Whether a rule's ``ignore:`` globs hold ``doc``, as the linter reads them
+    (from the repository's top, or the store's folder and the config's)."""
+    return bool(rule.ignore) and (glob_match(doc.path, rule.ignore)
+                                  or glob_match(doc.rel, store.config_globs(rule.ignore)))
+
+
 def _topic_full(store, index: str) -> str | None:
     """Why a topic index has no room for one more entry: it is at its
     entry or line cap (topic-oversized's options, unless that rule is off
     or its `ignore:` or the topic's directives leave the topic out), as the
     hint says it after the topic's name; None when there is room."""
-    from memlint.rules import topic_oversized
+    from memlint.rules import keys_of, topic_oversized
     from memlint.rules._common import entry_lines, lines_but_blank_tail
 
     doc = store.docs.get(index)
     rule = store.config.rule_config(topic_oversized, store.preset)
     if doc is None or doc.role != "index" or doc.parsed is None or rule.severity == "off":
         return None
-    if rule.ignore and (glob_match(doc.path, rule.ignore) or glob_match(doc.rel, store.config_globs(rule.ignore))):
+    if _ignored(store, rule, doc):
         return None  # its `ignore:` leaves the topic to grow
     max_entries, max_lines = rule.options["max-entries"], rule.options["max-lines"]
     entries_at = entry_lines(doc, store)
@@ -246,8 +253,7 @@ def _topic_full(store, index: str) -> str | None:
     if (entry_full or line_full) and doc.parsed.may_hold_directives():
         # nor where its own directives hide MEM103 on each line an added entry may push a finding to:
         # the entry cap's, from the cap-th entry's line to past the end; the line cap's, max-lines + 1
-        keys = {topic_oversized.CODE, topic_oversized.NAME, *getattr(topic_oversized, "ALIASES", ()),
-                *topic_oversized.TAGS}
+        keys = keys_of(topic_oversized)
         hidden = suppress.parse(doc.parsed.text)
         first = entries_at[max_entries - 1] if entry_full and max_entries else 1
         entry_full = entry_full and not all(hidden.hides(line, keys) for line in range(first, doc.parsed.line_count + 2))
@@ -267,7 +273,7 @@ def _root_full(store, near_line: int | None) -> str | None:
     or one more entry (a line as long as its line ``near_line``, set after
     it, or a short one before its trailing blank lines) would take it over
     one of them, losing a line that loads now; None when there is room."""
-    from memlint.rules import root_budget
+    from memlint.rules import keys_of, root_budget
 
     rule = store.config.rule_config(root_budget, store.preset)
     options = rule.options
@@ -282,11 +288,11 @@ def _root_full(store, near_line: int | None) -> str | None:
     root = store.root
     if budget is not None and (
             rule.severity == "off"
-            or (rule.ignore and (glob_match(root.path, rule.ignore) or glob_match(root.rel, store.config_globs(rule.ignore))))):
+            or _ignored(store, rule, root)):
         budget = grown_budget = None
     elif budget is not None and root.parsed is not None and root.parsed.may_hold_directives():
         hidden = suppress.parse(root.parsed.text)
-        keys = {root_budget.CODE, root_budget.NAME, *getattr(root_budget, "ALIASES", ()), *root_budget.TAGS}
+        keys = keys_of(root_budget)
         if hidden.hides(budget + 1, keys):
             budget = None
             if hidden.hides(grown_budget, keys):
