@@ -524,6 +524,9 @@ def validate(data, where: str = "config", written=None) -> None:
     if not isinstance(rules_conf, dict):
         raise ConfigError(f"{where}: 'rules' must be a mapping of rule code or name to settings", key=("rules",))
     named: dict[str, str] = {}  # rule code -> the key that configures it
+    # the store settings as this config gives them, valid by now: an option may name one of them
+    # (no preset changes a setting a rule's option is checked against)
+    settings = {**BASE_SETTINGS, **{key: data[key] for key in BASE_SETTINGS if key in data}}
     for key, value in rules_conf.items():
         if not isinstance(key, str):  # `~: off`, `on: off`: named as written, not as 'None' or 'True'
             raise ConfigError(f"{where}: rules: no such rule: {shown_key(('rules', key))} (see `memlint rules`)",
@@ -571,7 +574,7 @@ def validate(data, where: str = "config", written=None) -> None:
                     raise ConfigError(f"{where}: rules.{key}.{opt} must be a list of glob strings{_bad_item(opt_value)}",
                                       key=("rules", str(key), str(opt)))
                 value[opt] = _normal_globs(opt_value, f"{where}: rules.{key}.{opt}", ("rules", str(key), str(opt)))
-            elif (bad := getattr(rule, "check_option", lambda name, v: None)(opt, opt_value)) is not None:
+            elif (bad := getattr(rule, "check_option", lambda name, v, s: None)(opt, opt_value, settings)) is not None:
                 raise ConfigError(f"{where}: rules.{key}.{opt}: {bad}", key=("rules", str(key), str(opt)))
             elif isinstance(opt_value, (int, float)) and not isinstance(opt_value, bool):
                 low, high = getattr(rule, "BOUNDS", {}).get(opt, (0, None))

@@ -140,6 +140,10 @@ def test_config_not_taken_from_above_git_root(tmp_path, make_store, findings):
         # a value that would silently do nothing
         ("rules:\n  secret-in-memory: {allow: [xyz]}\n", "rules.secret-in-memory.allow: 'xyz' is not a fingerprint"),
         ("rules:\n  MEM601: {allow: [312345678901]}\n", "item 1 is 312345678901, not a string (quote it)"),
+        # a field MEM004 does not read as a date (a typo) would allow nothing
+        ("rules:\n  MEM004:\n    allow-future: [expires, expries]\n",
+         ".memlint.yaml:3: rules.MEM004.allow-future: 'expries' is not a date field, so it allows nothing"),
+        ("date-fields: [created]\nrules: {frontmatter-date: {allow-future: [expires]}}\n", "(date fields: created;"),
         ("schema: nope.json\n", ".memlint.yaml:1: schema 'nope.json': no such file"),
         ("schema: claude-code\n", "(shipped: claude-code.json, moc.json, three-layer.json)"),
         # globs that leave the root out: every rule that starts from it would find nothing, silently

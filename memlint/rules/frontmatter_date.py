@@ -8,8 +8,9 @@ time zone, so a memory written east of UTC (and ``memlint backfill``'s date
 for it) may read as tomorrow on a machine west of it, a CI runner on UTC.
 
 Options: ``allow-future`` (default ``[expires]``): fields that may lie in the
-future. The fields checked are the store setting ``date-fields`` (default
-``created, date, last_verified, expires, updated``). Files the store setting
+future; each must be one of the fields checked, or the config is an error
+(a typo would allow nothing). The fields checked are the store setting
+``date-fields`` (default ``created, date, last_verified, expires, updated``). Files the store setting
 ``exempt`` names (``NOW.md``, templates) are not checked: a template's
 ``created: YYYY-MM-DD`` is a placeholder.
 
@@ -36,6 +37,18 @@ SEVERITY = "error"
 SCOPE = "file"
 TAGS = ("frontmatter", "dates")
 OPTIONS = {"allow-future": ((list,), ["expires"])}
+
+
+def check_option(name: str, value, settings: dict) -> str | None:
+    """Why a configured value cannot work, checked when the config loads: a
+    field not read as a date (a typo, `expries`) would allow nothing, silently."""
+    if name == "allow-future":
+        fields = settings["date-fields"]
+        for entry in value:
+            if entry not in fields:
+                return (f"{entry!r} is not a date field, so it allows nothing (date fields: {', '.join(fields) or 'none'}; "
+                        "the store setting date-fields names them)")
+    return None
 
 
 def content_memo(store, options):

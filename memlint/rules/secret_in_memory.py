@@ -67,7 +67,7 @@ TAGS = ("secrets", "security")
 OPTIONS = {"allow": ((list,), [])}
 
 
-def check_option(name: str, value) -> str | None:
+def check_option(name: str, value, settings: dict) -> str | None:
     """Why a configured value cannot work, checked when the config loads: an
     allow-list entry that is no fingerprint would allow nothing, silently."""
     if name == "allow":

@@ -215,6 +215,13 @@ def test_mem004_last_verified_before_created(make_store, findings):
     assert codes(lint(make_store, findings, {"a.md": text}), "MEM004") == [("a.md", 6)]
 
 
+def test_mem004_allow_future_takes_a_date_field_the_store_names(make_store, findings):
+    text = "---\nname: a\ndescription: d\ntype: user\nreview_by: 2027-01-01\n---\nB\n"
+    store = make_store({"MEMORY.md": ROOT, "a.md": text,
+                        ".memlint.yaml": "date-fields: [created, review_by]\nrules: {MEM004: {allow-future: [review_by]}}\n"})
+    assert codes(findings(store), "MEM004") == []
+
+
 def test_mem005_preamble_before_frontmatter(make_store, findings):
     text = "# Title\n---\nname: a\ndescription: d\ntype: user\n---\nBody\n"
     found = lint(make_store, findings, {"a.md": text})
