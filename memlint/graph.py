@@ -1045,7 +1045,7 @@ def entry_key(rel: str) -> tuple[str, str]:
     return folder, (m.group(1).casefold() if m else "")
 
 
-def _root_lines_not_loaded(store) -> set[int]:
+def root_lines_not_loaded(store) -> set[int]:
     """The root's lines its harness does not load (MEM101's, by its options)."""
     root = store.root
     if root is None or root.parsed is None:
@@ -1075,7 +1075,7 @@ class IndexFinder:
         self.entries: dict[str, list[tuple[str, int]]] = defaultdict(list)
         docs = graph.store.docs
         max_depth = graph.store.settings["index-depth"]
-        unloaded = _root_lines_not_loaded(graph.store)  # an entry there is no fix either: the agent never sees it
+        unloaded = root_lines_not_loaded(graph.store)  # an entry there is no fix either: the agent never sees it
         root = graph.store.root
         for rel, edges in graph.out.items():
             # only an index whose entries the agent reaches: one past index-depth, or unreached, is no fix

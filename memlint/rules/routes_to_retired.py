@@ -25,13 +25,19 @@ hidden folder of the store (``.archive/``: memlint, as memory indexers do,
 reads no hidden folder, and takes one for an archive) routes to what was put
 away there, and is reported too.
 
+An entry on a line of the root its load cap drops (MEM101's options), or
+in an index reached only through such lines, does not load now. It is still
+reported, and the finding says so: the same entry routes the agent once the
+root is cut back (MEM101's fix moves entries into topics), so drop it rather
+than move it. MEM101 reports the cut itself.
+
 Fires: ``- [Pricing](pricing.md)`` in MEMORY.md where pricing.md has
 ``status: superseded``; ``- [Promo](.archive/promo.md)`` in a topic.
 
 Fix: point the entry at the memory that replaced it, or drop the entry.
 """
 from memlint.finding import Problem
-from memlint.graph import IN_REPO, INDEX_ROLES
+from memlint.graph import IN_REPO, INDEX_ROLES, root_lines_not_loaded
 from memlint.rules._common import entry_lines, line_targets
 
 CODE = "MEM205"
@@ -47,9 +53,24 @@ def check(store, options):
     docs = store.docs
     lifecycle = store.lifecycle
     verdicts: dict[str, str | None] = {}
+    # The root's lines its harness cuts (MEM101's), and the indexes reached only through them: an
+    # entry there does not load now, but would once the root is cut back, so it is reported, saying so.
+    unloaded = root_lines_not_loaded(store)
+    behind = set(graph.reached_only_through(unloaded))
+    root = store.root.rel if store.root is not None else None
     for rel in sorted(r for r, d in docs.items() if d.role in INDEX_ROLES):
         if not graph.routes(rel) or lifecycle.retired_because(rel):
             continue  # an index the agent does not read (MEM201 says so), or one retired itself, routes nobody
+
+        def not_loaded(line: int) -> str:
+            if rel == root and line in unloaded:
+                return (f"; {root}'s load cap drops the line, so it does not load now, but would once the root is "
+                        "cut back: drop the entry rather than move it into a topic")
+            if rel in behind:
+                return (f"; {rel} is reached only through lines {root}'s load cap drops, so the entry does not "
+                        "load now, but would once they load: drop the entry")
+            return ""
+
         routed = dict(line_targets(graph, rel))  # {line: the edge it routes by}
         for line, edge in routed.items():
             target = edge.target
@@ -57,11 +78,12 @@ def check(store, options):
                 verdicts[target] = lifecycle.retired_because(target)
             why = verdicts[target]
             if why:
-                yield Problem(docs[rel].path, line, edge.link.column, f"routes to {target}, which is retired: {why}")
-        yield from _into_hidden_folders(graph, docs[rel], routed)
+                yield Problem(docs[rel].path, line, edge.link.column,
+                              f"routes to {target}, which is retired: {why}{not_loaded(line)}")
+        yield from _into_hidden_folders(graph, docs[rel], routed, not_loaded)
 
 
-def _into_hidden_folders(graph, doc, routed: dict):
+def _into_hidden_folders(graph, doc, routed: dict, not_loaded):
     """An entry whose first link leads into a hidden folder of the store
     (``.archive/``), where memlint reads nothing: what was put away there, the
     agent still follows the entry to."""
@@ -77,4 +99,5 @@ def _into_hidden_folders(graph, doc, routed: dict):
         if hidden is not None and edge.target.endswith(".md"):
             yield Problem(doc.path, line, edge.link.column,
                           f"routes to {store_rel}, in the hidden folder {hidden}/, which memlint takes for an archive "
-                          "and does not read: the agent still follows the entry to what was put away there")
+                          "and does not read: the agent still follows the entry to what was put away there"
+                          + not_loaded(line))

@@ -963,6 +963,29 @@ def test_routes_to_retired_only_from_indexes_the_agent_reads(make_store, cli):
     assert only(found, "MEM205") == [("topics/live.md", 2, 3)]
 
 
+def test_routes_to_retired_past_the_roots_load_cap_says_the_entry_does_not_load_now(make_store, cli):
+    """An entry past the root's cut (MEM101's finding) does not load now: MEM205
+    says so, not that the agent loads the old fact, and tells to drop the entry
+    (moved into a topic, as MEM101's fix has it, it would route the agent). So
+    for a topic reached only through lines past the cut; one above it routes."""
+    files = {f"m{i}.md": mem(f"m{i}") for i in range(198)}
+    files.update({
+        "MEMORY.md": "# M\n- [Old](old.md) — old\n" + "".join(f"- [M{i}](m{i}.md) — m\n" for i in range(198))
+                     + "- [Old](old.md) — old again\n- [Topic](topics/t.md) — topic\n",
+        "topics/t.md": "# T\n- [Old](../old.md) — old\n",
+        "old.md": mem("old", status="superseded"),
+    })
+    found = run(cli, make_store(files), "--preset", "claude-code", "--select", "MEM101,MEM205")
+    assert [(f["line"], f["code"]) for f in found if f["path"] == "MEMORY.md"] == [(2, "MEM205"), (201, "MEM101"), (201, "MEM205")]
+    said = {(f["path"], f["line"]): f["message"] for f in found if f["code"] == "MEM205"}
+    assert said[("MEMORY.md", 2)] == "routes to old.md, which is retired: status: superseded (line 5)"
+    assert said[("MEMORY.md", 201)] == (
+        "routes to old.md, which is retired: status: superseded (line 5); MEMORY.md's load cap drops the line, so it "
+        "does not load now, but would once the root is cut back: drop the entry rather than move it into a topic")
+    assert said[("topics/t.md", 2)].endswith("; topics/t.md is reached only through lines MEMORY.md's load cap drops, "
+                                             "so the entry does not load now, but would once they load: drop the entry")
+
+
 @pytest.mark.parametrize("status", ["outdated", "archived", "conflicted", "Deprecated"])
 def test_routes_to_retired_statuses_and_metadata_nesting(make_store, cli, status):
     nested = f"---\nname: n\ndescription: d\nmetadata:\n  type: project\n  status: {status}\n---\nBody\n"
