@@ -145,11 +145,13 @@ def sarif(findings: Sequence[Finding], rules=()) -> str:
         # whole upload (the finding then names no file it can show).
         name = f.path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         location = {"artifactLocation": {"uri": quote(name, safe="/"), "uriBaseId": "%SRCROOT%"}}
-        if f.line:
-            region = {"startLine": f.line}
-            if f.column:
-                region["startColumn"] = f.column
-            location["region"] = region
+        # SARIF takes a location without a region as the whole file, but GitHub code scanning wants
+        # region.startLine: without one, upload-sarif computes no fingerprint for the result (its alert
+        # is not matched across runs) and the alert is not placed in the file; a whole-file finding sits on line 1
+        region = {"startLine": f.line or 1}
+        if f.line and f.column:
+            region["startColumn"] = f.column
+        location["region"] = region
         result = {
             "ruleId": f.code,
             "level": "error" if f.severity == "error" else "warning",

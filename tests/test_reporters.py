@@ -53,10 +53,12 @@ def test_sarif_shape():
     assert loc["region"] == {"startLine": 3, "startColumn": 5}
 
 
-def test_whole_file_finding_has_no_region():
+def test_whole_file_finding_sits_on_line_1():
+    """GitHub code scanning wants region.startLine: without it upload-sarif
+    fingerprints no result, and the alert is placed in no line of the file."""
     whole = Finding("a.md", 0, 0, "MEM001", "n", "error", "m")
     loc = json.loads(reporters.sarif([whole], all_rules()))["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
-    assert "region" not in loc
+    assert loc["region"] == {"startLine": 1}
 
 
 def test_the_sarif_help_link_lands_on_the_readme_rules_table():
