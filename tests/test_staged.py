@@ -74,6 +74,23 @@ def test_the_config_is_read_as_the_commit_holds_it(repo, cli):
     assert codes(cli, "--staged", repo / "memory") == []
 
 
+def test_a_schema_the_committed_config_names_but_the_commit_leaves_out_is_an_error(repo, cli):
+    """A staged config naming a schema file left untracked: the hook read it
+    from disk and passed, and every check of the commit (CI, a clone) then
+    stopped with exit 2 for want of it."""
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b"),
+                       "memory/.memlint.yaml": "schema: my.json\n",
+                       "memory/my.json": '{"type": "object", "required": ["name"]}'})
+    git(repo, "add", "memory/MEMORY.md", "memory/a.md", "memory/b.md", "memory/.memlint.yaml")
+    result = cli("check", "--staged", repo / "memory")
+    assert result.exit_code == 2, result.output + result.stderr
+    assert "schema 'my.json'" in result.stderr and "is not in the commit" in result.stderr
+    assert "add memory/my.json" in result.stderr
+    assert codes(cli, repo / "memory") == []  # on disk, by hand: the file there counts
+    git(repo, "add", "memory/my.json")
+    assert codes(cli, "--staged", repo / "memory") == []
+
+
 def test_a_config_staged_as_a_symbolic_link_is_the_file_it_names(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": NOFM,
                        "shared.yaml": "rules:\n  MEM001: off\n"})
