@@ -675,6 +675,24 @@ def test_a_file_with_changes_not_committed_gets_no_last_verified_from_its_last_c
     assert "b.md: not committed yet, so git has no date for created, last_verified" in result.stderr
 
 
+@pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree"])
+def test_an_edit_git_is_told_not_to_look_at_gets_no_last_verified_from_its_last_commit(tmp_path, cli, flag):
+    # `git diff` takes a file so marked as unchanged without reading it: the edit got the last commit's day.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("MEMORY.md", "- [T](mocs/t.md)\n")
+    repo.write("mocs/t.md", "# T\n- [a](../a.md)\n- [b](../b.md)\n")
+    repo.write("a.md", "---\ntitle: a\n---\nOld fact.\n")
+    repo.write("b.md", "---\ntitle: b\n---\nKept.\n")
+    repo.commit("add", D1)
+    repo.run("update-index", flag, "a.md", "b.md")
+    repo.write("a.md", repo.read("a.md") + "New fact.\n", add=False)
+    result = cli("backfill", repo.root)
+    assert repo.read("a.md") == "---\ntitle: a\ncreated: 2024-01-10\n---\nOld fact.\nNew fact.\n"
+    assert "a.md: has changes not committed yet, so git has no date for last_verified" in result.stderr
+    assert repo.read("b.md") == "---\ntitle: b\ncreated: 2024-01-10\nlast_verified: 2024-01-10\n---\nKept.\n"
+
+
 def test_a_file_named_that_is_not_dated_is_said_why(tmp_path, cli):
     # `backfill memory/mocs/t.md memory/drafts/d.md` said nothing and passed.
     repo = GitRepo(tmp_path / "repo")

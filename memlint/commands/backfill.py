@@ -250,7 +250,42 @@ def _edited(store, staged: bool) -> set[str]:
                                                       str(store.dir)])
     except OSError:
         return set()
-    return set(out.decode("utf-8", "surrogateescape").split("\0")) - {""} if status == 0 else set()
+    if status != 0:
+        return set()
+    return set(out.decode("utf-8", "surrogateescape").split("\0")) - {""} | _unseen_edits(store)
+
+
+def _unseen_edits(store) -> set[str]:
+    """Repo paths of the store's files marked assume-unchanged or
+    skip-worktree (``git update-index``) whose content on disk is not their
+    index blob: git takes such a file as unchanged without reading it, so
+    ``git diff`` shows no edit made since. (Its index blob is HEAD's unless
+    a staged change, which ``git diff HEAD`` still shows.)"""
+    from memlint import gitrun
+
+    try:
+        status, out, _ = gitrun.run(store.repo_root, ["ls-files", "-s", "-v", "-z", "--full-name", "--",
+                                                      str(store.dir)])
+        if status != 0:
+            return set()
+        index = {}
+        for record in out.split(b"\0"):
+            meta, _, path = record.partition(b"\t")
+            fields = meta.decode("ascii", "replace").split(" ")
+            name = os.fsdecode(path)
+            # lower case: assume-unchanged; S: skip-worktree (absent where a sparse checkout leaves it out)
+            if len(fields) == 4 and (fields[0].islower() or fields[0] == "S") and fields[1] != "120000" \
+                    and os.path.isfile(store.repo_root / name):
+                index[name] = fields[2]
+        if not index:
+            return set()
+        status, out, _ = gitrun.run(store.repo_root, ["hash-object", "--", *index])
+    except OSError:
+        return set()
+    disk = out.decode("ascii", "replace").split()
+    if status != 0 or len(disk) != len(index):
+        return set(index)  # not hashed: its content cannot be told unchanged
+    return {name for name, blob in zip(index, disk) if blob != index[name]}
 
 
 def _missing_frontmatter(store) -> set[str]:
