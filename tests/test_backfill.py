@@ -693,6 +693,23 @@ def test_an_edit_git_is_told_not_to_look_at_gets_no_last_verified_from_its_last_
     assert repo.read("b.md") == "---\ntitle: b\ncreated: 2024-01-10\nlast_verified: 2024-01-10\n---\nKept.\n"
 
 
+@pytest.mark.parametrize("stage", [False, True])
+def test_a_mode_changed_alone_is_no_edit_and_keeps_last_verified(tmp_path, cli, stage):
+    # `chmod -x` on a memory committed executable withheld its last_verified as "changes not committed yet".
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("MEMORY.md", "- [T](mocs/t.md)\n")
+    repo.write("mocs/t.md", "# T\n- [a](../a.md)\n")
+    repo.write("a.md", "---\ntitle: a\n---\nFact.\n")
+    repo.commit("add", D1)
+    repo.path("a.md").chmod(0o755)
+    if stage:
+        repo.add("a.md")
+    result = cli("backfill", repo.root)
+    assert repo.read("a.md") == "---\ntitle: a\ncreated: 2024-01-10\nlast_verified: 2024-01-10\n---\nFact.\n"
+    assert "has changes not committed yet" not in result.stderr
+
+
 def test_a_file_named_that_is_not_dated_is_said_why(tmp_path, cli):
     # `backfill memory/mocs/t.md memory/drafts/d.md` said nothing and passed.
     repo = GitRepo(tmp_path / "repo")

@@ -246,13 +246,21 @@ def _edited(store, staged: bool) -> set[str]:
 
     against = [] if staged else ["HEAD"]  # no commit named: the work tree against the index
     try:
-        status, out, _ = gitrun.run(store.repo_root, ["diff", "--name-only", "-z", "--no-renames", *against, "--",
-                                                      str(store.dir)])
+        # a mode changed on disk alone is no edit (git would list it without hashing the file)
+        status, out, _ = gitrun.run(store.repo_root, ["-c", "core.fileMode=false", "diff", "--raw", "--no-abbrev", "-z",
+                                                      "--no-renames", *against, "--", str(store.dir)])
     except OSError:
         return set()
     if status != 0:
         return set()
-    return set(out.decode("utf-8", "surrogateescape").split("\0")) - {""} | _unseen_edits(store)
+    edited = set()
+    records = out.split(b"\0")
+    for meta, path in zip(records[0::2], records[1::2]):
+        _, _, old, new, _ = meta.decode("ascii", "replace").split(" ")
+        if old == new and new.strip("0"):
+            continue  # its mode alone changed, staged (chmod +x): not what it says
+        edited.add(path.decode("utf-8", "surrogateescape"))
+    return edited | _unseen_edits(store)
 
 
 def _unseen_edits(store) -> set[str]:
