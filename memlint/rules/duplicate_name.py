@@ -74,8 +74,7 @@ def check(store, options):
             # spelled the same, the name's own spelling is ambiguous; else only another is.
             # (stripped, as links match them: a block scalar, `name: >`, ends in a newline)
             spelled, older_spelled = newer.field(field).strip(), older.field(older_field).strip()
-            link = f"`[[{spelled}]]`" if spelled == older_spelled else \
-                f"a `[[{_spelled_as_none(key, spelled, groups[key], fields)}]]` link"
+            link = _ambiguous_link(store, newer, key, spelled, older_spelled, groups[key], fields)
             yield Problem(
                 newer.path, newer.key_line(field), 1,
                 f"`{field}: {spelled}` is the same name as {older.path}:"
@@ -85,11 +84,26 @@ def check(store, options):
             )
 
 
-def _spelled_as_none(key: str, spelled: str, docs, fields) -> str:
-    """A spelling of the folded name ``key`` that no name of ``docs`` is
-    written as: a link spelled exactly as one finds that one."""
+def _ambiguous_link(store, newer, key: str, spelled: str, older_spelled: str, docs, fields) -> str:
+    """The link the message offers as one that cannot tell ``docs`` apart:
+    the name as both write it, else a spelling neither is written in. A
+    file elsewhere whose path or file name the spelling matches takes the
+    link first (graph: paths, then exact names, then file names, then folded
+    names): said, rather than offering a link that finds that file."""
+    members = {doc.rel for doc in docs}
+    candidates = [spelled] if spelled == older_spelled else _spelled_as_none(key, spelled, docs, fields)
+    for candidate in candidates:
+        if store.wiki_names.lookup(newer, candidate) in members:
+            return f"`[[{candidate}]]`" if candidate == spelled else f"a `[[{candidate}]]` link"
+    link = f"`[[{candidates[0]}]]`" if candidates[0] == spelled else f"a `[[{candidates[0]}]]` link"
+    found = store.wiki_names.lookup(newer, candidates[0])
+    return f"{link} finds {store.docs[found].path} instead and" if found else link  # (`name: ../x`: a path out, finds nothing)
+
+
+def _spelled_as_none(key: str, spelled: str, docs, fields) -> list[str]:
+    """Spellings of the folded name ``key`` that no name of ``docs`` is
+    written as (a link spelled exactly as one finds that one), best first."""
     written = {doc.field(fields[key, doc.rel]).strip() for doc in docs}
-    for candidate in (key, key.upper(), spelled.upper(), spelled.lower(), spelled.title(), spelled.swapcase()):
-        if candidate not in written:
-            return candidate
-    return "_" + key  # (an underscore is ignored as the case is)
+    candidates = (key, key.upper(), spelled.upper(), spelled.lower(), spelled.title(), spelled.swapcase(), "_" + key)
+    # (an underscore is ignored as the case is)
+    return [c for c in dict.fromkeys(candidates) if c not in written]

@@ -336,6 +336,27 @@ def test_mem303_names_a_link_that_really_is_ambiguous(make_store, cli):
         ("testing-rules", "b.md"), ("Testing rules", "a.md"), ("Deploy", "f.md")]
 
 
+def test_mem303_does_not_offer_a_link_that_finds_another_file_by_its_file_name(make_store, cli):
+    """A file elsewhere named as the link is spelled (pricing.md, testing_rules.md)
+    takes the link before any `name` does: the message says so instead of
+    offering that link as one that reaches one of the two."""
+    store = make_store(store_of({
+        "a.md": mem("Testing rules", "Run the unit tests before pushing.\n"),
+        "b.md": mem("testing-rules", "Write a test for every bug fixed.\n"),
+        "testing_rules.md": mem("qa-checklist", "The checklist. See [[testingrules]].\n"),
+        "c.md": mem("pricing", "Pro costs 49 EUR.\n"),
+        "d.md": mem("pricing", "Pro costs 59 EUR.\n"),
+        "pricing.md": mem("price-list", "The list. See [[pricing]].\n"),
+    }))
+    found = messages(cli, store)
+    assert "so a `[[testingrules]]` link finds testing_rules.md instead and cannot tell them apart" \
+        in found["b.md", 2, "MEM303"]
+    assert "so `[[pricing]]` finds pricing.md instead and cannot tell them apart" in found["d.md", 2, "MEM303"]
+    graph = cli("graph", "--format", "json", store).json()["stores"][0]
+    assert sorted((e["written"], e["target"]) for e in graph["edges"] if e["source"] != "MEMORY.md") == [
+        ("pricing", "pricing.md"), ("testingrules", "testing_rules.md")]
+
+
 def test_mem303_quotes_a_block_scalar_name_without_its_newline(make_store, cli):
     store = make_store(store_of({
         "a.md": "---\nname: >\n  Testing rules\ndescription: a\ntype: feedback\n---\nOne.\n",
