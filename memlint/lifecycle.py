@@ -47,6 +47,11 @@ RETIRED_STATUSES = [
     "cancelled", "canceled", "deleted", "deprecated", "obsolete", "retired",
 ]
 FLAGGED_STATUSES = ("stale", "pending")  # live, but a person should look
+# Retired statuses that say a memory never took effect (a plan dropped, a
+# correction withdrawn): it replaces nothing, so what it `supersedes` is not
+# retired by it. (An outdated or superseded memory did replace its
+# predecessor, which is older still: A -> B -> C keeps A retired.)
+CANCELLED_STATUSES = ("cancelled", "canceled")
 CORE_PRIORITIES = ["🔴", "core"]
 SUPERSEDES_FIELDS = ("supersedes",)
 SUPERSEDED_BY_FIELDS = ("superseded_by", "superseded-by", "supersededBy")
@@ -89,6 +94,11 @@ def _folded(statuses: tuple[str, ...]) -> frozenset[str]:
 def is_live(doc: "Doc", settings: dict) -> bool:
     """True unless the memory's ``status`` is a retired one."""
     return status_of(doc) not in retired_statuses(settings)
+
+
+def is_cancelled(doc: "Doc", settings: dict) -> bool:
+    """A memory whose retired ``status`` says it never took effect (``CANCELLED_STATUSES``)."""
+    return status_of(doc) in CANCELLED_STATUSES and not is_live(doc, settings)
 
 
 def has_lifecycle(doc: "Doc") -> bool:
@@ -451,7 +461,10 @@ class Lifecycle:
         """old -> {newer memory: how we know}, from both sides of the relation."""
         out: dict[str, dict[str, str]] = {}
         # A memory naming itself replaces nothing: MEM503 reports the reference.
+        # Nor does a cancelled one: what it would have replaced stays current.
         for rel, refs in self.supersedes.items():
+            if is_cancelled(self.memories[rel], self.settings):
+                continue
             for ref in refs:
                 if ref.target in self.memories and ref.target != rel:
                     out.setdefault(ref.target, {}).setdefault(rel, f"{rel} says `{ref.field}: {ref.raw}`")
@@ -589,6 +602,7 @@ __all__ = [
     "Lifecycle",
     "expired_on",
     "is_core",
+    "is_cancelled",
     "is_live",
     "has_lifecycle",
     "is_retired",

@@ -11,7 +11,8 @@ A memory is retired when its ``status`` (flat or under ``metadata:``) is
 one of the store setting ``retired-statuses`` (default: superseded,
 outdated, archived, conflicted, conflict, cancelled, canceled, deleted,
 deprecated, obsolete, retired), when another memory supersedes it (either
-side naming the other), or when its ``expires`` date is before today
+side naming the other; a cancelled one never took effect and supersedes
+nothing), or when its ``expires`` date is before today
 (``--today`` sets the date); ``memlint.lifecycle`` decides, for every rule.
 A topic index is retired by its ``status`` too: an entry routing to an
 archived topic is reported, and the topic itself routes nobody. Only the first store file each index line links to counts: ``- [New](new.md)

@@ -14,7 +14,9 @@ the old memory also names ``superseded_by``, the two must agree. A
 ``supersedes`` that names a file memlint does not read (moved to a hidden
 folder such as ``.archive/``, or excluded) is fine: the old memory was
 archived. A ``superseded_by`` that does is reported: what replaces the
-memory is out of the agent's sight.
+memory is out of the agent's sight. A ``cancelled`` (or ``canceled``)
+memory never took effect: it supersedes nothing, and what it names stays
+current.
 
 Options: none. The retired statuses are the store setting
 ``retired-statuses``.
@@ -38,7 +40,8 @@ from __future__ import annotations
 import posixpath
 
 from memlint.finding import Problem
-from memlint.lifecycle import SUPERSEDED_BY_FIELDS, SUPERSEDES_FIELDS, ref_field, retire_as, retired_statuses, status_of
+from memlint.lifecycle import (SUPERSEDED_BY_FIELDS, SUPERSEDES_FIELDS, is_cancelled, ref_field, retire_as,
+                               retired_statuses, status_of)
 
 CODE = "MEM503"
 NAME = "supersession-broken"
@@ -87,6 +90,8 @@ def check(store, options):
     # 2. the two sides disagree
     claims: dict[str, set[str]] = {}  # old -> memories whose supersedes lists it
     for rel, refs in lc.supersedes.items():
+        if is_cancelled(docs[rel], store.settings):
+            continue  # never took effect: it claims nothing (memlint.lifecycle.CANCELLED_STATUSES)
         for ref in refs:
             if ref.target in lc.memories:
                 claims.setdefault(ref.target, set()).add(rel)

@@ -267,6 +267,29 @@ def test_a_memory_naming_itself_is_not_retired_by_it(make_store, cli, field):
     assert not any(f["code"] == "MEM205" for f in found)
 
 
+@pytest.mark.parametrize("status", ["cancelled", "Canceled"])
+def test_a_cancelled_memory_retires_nothing_it_would_have_superseded(make_store, cli, status):
+    """A replacement that never took effect leaves the memory it names
+    current: not to be retired (MEM503), still the right route (MEM205),
+    and no claim against the old memory's own `superseded_by`."""
+    store = make_store({
+        "MEMORY.md": index("old.md", "other.md"),
+        "old.md": mem("old", "status: active\n"),
+        "new.md": mem("new", f"status: {status}\nsupersedes: [old, kept]\n"),
+        "kept.md": mem("kept", "status: outdated\nsuperseded_by: other\n"),
+        "other.md": mem("other", "supersedes: kept\n"),
+    })
+    found = cli("check", "--format", "json", "--today", TODAY, "--summary", store)
+    assert [(f["path"], f["code"]) for f in found.json() if f["code"].startswith(("MEM2", "MEM5"))] == []
+    assert "superseded     0 still live" in found.stderr
+    # an outdated memory did replace what it names: A -> B -> C keeps A retired
+    store = make_store({"MEMORY.md": index("c.md"), "a.md": mem("a", "status: active\n"),
+                        "b.md": mem("b", "status: outdated\nsupersedes: a\nsuperseded_by: c\n"),
+                        "c.md": mem("c", "supersedes: b\n")}, sub="chain")
+    assert [(p, c) for p, _, c in [(f["path"], f["line"], f["code"]) for f in cli(
+        "check", "--format", "json", "--today", TODAY, store).json()] if c.startswith("MEM5")] == [("a.md", "MEM503")]
+
+
 @pytest.mark.parametrize("written", ["supersedes: [[old]]\n", "supersedes:\n  - [[old]]\n"])
 def test_an_unquoted_wikilink_reference_is_read_as_the_wikilink(make_store, cli, written):
     """YAML reads `[[old]]` unquoted as a list in a list: it still names old.md."""
