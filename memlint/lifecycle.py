@@ -204,7 +204,12 @@ def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
                 continue
             text = str(item).strip()
             if text.startswith("[[") and text.endswith("]]"):
-                text = text[2:-2].split("|", 1)[0].strip()
+                text = inner = text[2:-2].split("|", 1)[0]
+                for sep in ("#", "^"):  # [[old#Price]] names old, as in a body (markdown._wikilink)
+                    if sep in text:
+                        text = text.split(sep, 1)[0]
+                        break
+                text = text.strip() or inner.strip()  # [[#Price]]: no memory named, said as written
             if text:
                 out.append((name, text))
     return out

@@ -300,6 +300,18 @@ def test_an_unquoted_wikilink_reference_is_read_as_the_wikilink(make_store, cli,
     assert [(f["path"], f["code"]) for f in found if f["code"] in ("MEM503", "MEM504")] == [("old.md", "MEM503")]
 
 
+@pytest.mark.parametrize("written", ["supersedes: [[old#Price]]\n", "supersedes: '[[old#Price|the old price]]'\n",
+                                     "superseded_by: ['[[new^abc123]]']\n"])
+def test_a_wikilink_reference_to_a_heading_or_block_names_its_memory(make_store, cli, written):
+    """`[[old#Price]]` in a body links old.md: in `supersedes` it names it too."""
+    old_extra = "status: outdated\n" + (written if written.startswith("superseded_by") else "")
+    new_extra = "" if written.startswith("superseded_by") else written
+    store = make_store({"MEMORY.md": index("new.md"), "old.md": mem("old", old_extra),
+                        "new.md": mem("new", new_extra + ("supersedes: old\n" if not new_extra else ""))})
+    found = cli("check", "--format", "json", "--today", TODAY, store).json()
+    assert [(f["path"], f["code"], f["message"]) for f in found if f["code"].startswith("MEM5")] == []
+
+
 # ------------------------------------------------------------------ MEM504
 
 OLD_DATES = [f"2026-01-0{i}" for i in range(1, 9)]
