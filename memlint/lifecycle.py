@@ -30,12 +30,14 @@ Core memories (``priority`` starting with a value of the store setting
 from __future__ import annotations
 
 import errno
+import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from memlint.dates import parse_date
 
@@ -210,9 +212,17 @@ def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
                         text = text.split(sep, 1)[0]
                         break
                 text = text.strip() or inner.strip()  # [[#Price]]: no memory named, said as written
+            link = _MARKDOWN_LINK.fullmatch(text)
+            dest = (link.group(1) or link.group(2)).split("#", 1)[0].strip() if link else ""
+            if dest:  # [Old price](old.md#price): its destination, as in a body
+                text = unquote(dest)
             if text:
                 out.append((name, text))
     return out
+
+
+# A reference written as a markdown link, `[Old price](old.md)` (`<old price.md>` too).
+_MARKDOWN_LINK = re.compile(r"\[[^\[\]]*\]\(\s*(?:<([^<>\n]+)>|([^\s()<>]+))\s*\)")
 
 
 def _unquoted_wikilink(node) -> str | None:

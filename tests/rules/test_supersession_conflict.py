@@ -312,6 +312,15 @@ def test_a_wikilink_reference_to_a_heading_or_block_names_its_memory(make_store,
     assert [(f["path"], f["code"], f["message"]) for f in found if f["code"].startswith("MEM5")] == []
 
 
+@pytest.mark.parametrize("written", ["'[Old price](old.md)'", "'[Old price](./old.md#price)'",
+                                     "['[Old price](<old.md>)']", "'[Old price](old)'"])
+def test_a_markdown_link_reference_names_its_destination(make_store, cli, written):
+    store = make_store({"MEMORY.md": index("new.md"), "old.md": mem("old", "status: active\n"),
+                        "new.md": mem("new", f"supersedes: {written}\n")})
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("old.md", 5) and message.startswith("superseded by new.md")
+
+
 # ------------------------------------------------------------------ MEM504
 
 OLD_DATES = [f"2026-01-0{i}" for i in range(1, 9)]
