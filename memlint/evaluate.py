@@ -175,9 +175,11 @@ def _question_for(doc: "Doc") -> str | None:
 
 # ---------------------------------------------------------------- words and BM25
 
-# Scripts written without spaces (Chinese, Japanese, Korean) count one
-# character as one word; other scripts split on anything not a letter or digit.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+# Scripts written without spaces (Chinese, Japanese, half-width katakana
+# included) count one character as one word, and so does Korean, whose
+# particles are glued on (서버를); other scripts split on anything not a
+# letter or digit.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af"
 _WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W_])+", re.U)
 _LINK_DEST = re.compile(r"\]\([^)\n]*\)|\]\[[^\]\n]*\]")  # [text](dest), [text][ref]
 _AUTOLINK = re.compile(r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*>")

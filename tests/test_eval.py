@@ -250,6 +250,8 @@ def test_a_line_sharing_no_word_is_never_picked(cli, make_store, tmp_path):
 def test_words_fold_plurals_and_drop_stop_words():
     assert words("What does the Pro plan cost? Costs, flags and stories") == ["pro", "plan", "cost", "cost", "flag", "story"]
     assert words("踩坑 AGI") == ["踩", "坑", "agi"]
+    # half-width katakana is Japanese too: one word per character, as its full-width form
+    assert words("ｾｷｭﾘﾃｨﾎﾟﾘｼｰ") == list("ｾｷｭﾘﾃｨﾎﾟﾘｼｰ")
     # words a file name says nothing with are a question's content: "json", "new", "notes", "log"
     assert words("how do I filter json with jq into new notes and the log?") == ["filter", "json", "jq", "new", "note", "log"]
 
