@@ -12,8 +12,8 @@ it gives:
   Reordering lines or sentences leaves the set unchanged. Two files from one
   template share only the template's own segments ("why", "how to apply",
   stock lines), not their facts. A segment shorter than three words is one
-  shingle. CJK ideographs and kana are one token each, since those scripts
-  do not separate words with spaces.
+  shingle. CJK ideographs and kana (half-width katakana too) are one token
+  each, since those scripts do not separate words with spaces.
 * ``simhash``: a 64-bit SimHash over the shingles (a consistent sample of
   about 64 of them), for callers that want a one-integer summary.
   Candidate generation does not use it.
@@ -217,12 +217,14 @@ _SENTENCE_ENDS = (
 )
 # Scripts written without spaces between words: one token per character.
 # These are the UTF-8 encodings of U+3040-U+30FF (kana), U+3400-U+4DBF,
-# U+4E00-U+9FFF and U+F900-U+FAFF (ideographs); a test checks every character.
+# U+4E00-U+9FFF and U+F900-U+FAFF (ideographs) and U+FF66-U+FF9F (half-width
+# katakana); a test checks every character.
 _CJK_RE = re.compile(
     b"(\xe3[\x81-\x83\x90-\xbf][\x80-\xbf]"
     b"|\xe4[\x80-\xb6\xb8-\xbf][\x80-\xbf]"
     b"|[\xe5-\xe9][\x80-\xbf][\x80-\xbf]"
-    b"|\xef[\xa4-\xab][\x80-\xbf])"
+    b"|\xef[\xa4-\xab][\x80-\xbf]"
+    b"|\xef\xbd[\xa6-\xbf]|\xef\xbe[\x80-\x9f])"
 )
 
 

@@ -219,6 +219,14 @@ def test_cjk_text_is_tokenised_per_character():
     assert pair_ids(near_pairs(items)) == {("a", "b")}
 
 
+def test_half_width_katakana_is_tokenised_per_character_as_full_width():
+    body = "ﾃﾞｰﾀﾍﾞｰｽﾊﾞｯｸｱｯﾌﾟﾊﾏｲﾆﾁｼﾞｯｺｳｽﾙ\nﾘｽﾄｱﾃｽﾄﾊﾏｲｼｭｳｹﾞﾂﾖｳﾋﾞﾆｼﾞｯｺｳｽﾙ\nﾛｸﾞﾊｻﾝｼﾞｭｳﾆﾁｶﾝﾎｿﾞﾝｽﾙ"
+    edited = body.replace("ｹﾞﾂ", "ｶ").replace("ｻﾝ", "ﾛｸ")
+    items = fps(a=body, b=edited)
+    assert items[0][1].words == len(body.replace("\n", ""))  # one word per character, ﾞ and ﾟ too
+    assert pair_ids(near_pairs(items)) == {("a", "b")}
+
+
 def test_huge_bodies_are_bounded_and_still_compared():
     rng = random.Random(3)
     words = [f"w{rng.randrange(10**6)}" for _ in range(6000)]
@@ -594,7 +602,7 @@ _REF_BREAKS = "\u3002\uff01\uff1f\u2028\u2029\r"
 _REF_NORM = str.maketrans({c: " " for c in string.punctuation + "".join(
     c for c in _REF_SEPARATORS + _REF_BREAKS if not c.isascii() and not c.isspace() and c != "\u200b")})
 _REF_TOKENS = str.maketrans({**{c: " " for c in _REF_SEPARATORS}, **{c: "\n" for c in _REF_BREAKS}})
-_REF_CJK = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+_REF_CJK = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])")
 _REF_ORDERS = (0x2545F491, 0x1B873593, 0x0CC9E2D5, 0x27D4EB2F, 0x165667B1, 0x3C6EF35F, 0x08EBCA6B)
 
 
@@ -653,7 +661,7 @@ def _fields(fp: Fingerprint) -> tuple[bytes, frozenset[int], int, tuple[int, ...
 
 _SEPARATORS = _REF_SEPARATORS + _REF_BREAKS
 _UNICODE_WHITESPACE = "".join(c for c in map(chr, range(128, 0x3001)) if c.isspace())
-_CJK_EDGES = "\u303f\u3040\u30ff\u3100\u33ff\u3400\u4dbf\u4dc0\u4dff\u4e00\u9fff\ua000\uf8ff\uf900\ufaff\ufb00"
+_CJK_EDGES = "\u303f\u3040\u30ff\u3100\u33ff\u3400\u4dbf\u4dc0\u4dff\u4e00\u9fff\ua000\uf8ff\uf900\ufaff\ufb00\uff65\uff66\uff9f\uffa0"
 _PIECES = {
     "ascii": ["deploy", "Staging", "API", "x", "a", "the", "i", "v2", "rollout", "QA", "e.g", "ok"],
     "numbers": ["1", "2.", "10", "3)", "007", "1.5", "٣", "²"],
