@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Sequence
 
+from memlint.cjk import HANGUL_SYLLABLES, UNSPACED
+
 if TYPE_CHECKING:  # pragma: no cover
     from memlint.sessions import SessionIndex
 
@@ -125,7 +127,7 @@ def _keep(tok: str, alone: bool = False) -> bool:
     return len(tok) >= (2 if short else 3) and not tok.isdigit() and tok not in STOP_WORDS
 
 
-_WIDE_WORD = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]")
+_WIDE_WORD = re.compile(f"[{UNSPACED}{HANGUL_SYLLABLES}]")
 
 
 def _drop_type_prefix(toks: list[str]) -> list[str]:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import yaml
 
+from memlint.cjk import HANGUL_SYLLABLES, UNSPACED
 from memlint.engagement import ENGLISH_STOP_WORDS
 from memlint.graph import EXTERNAL, OK
 from memlint.rules._common import name_some
@@ -179,7 +180,7 @@ def _question_for(doc: "Doc") -> str | None:
 # included) count one character as one word, and so does Korean, whose
 # particles are glued on (서버를); other scripts split on anything not a
 # letter or digit.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af"
+_CJK = UNSPACED + HANGUL_SYLLABLES
 _WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W_])+", re.U)
 _LINK_DEST = re.compile(r"\]\([^)\n]*\)|\]\[[^\]\n]*\]")  # [text](dest), [text][ref]
 _AUTOLINK = re.compile(r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*>")

@@ -216,9 +216,10 @@ _SENTENCE_ENDS = (
     (b"?", (b"? ", b"?\n")),
 )
 # Scripts written without spaces between words: one token per character.
-# These are the UTF-8 encodings of U+3040-U+30FF (kana), U+3400-U+4DBF,
-# U+4E00-U+9FFF and U+F900-U+FAFF (ideographs) and U+FF66-U+FF9F (half-width
-# katakana); a test checks every character.
+# These are the UTF-8 encodings of memlint.cjk.UNSPACED (the text here is
+# bytes): U+3040-U+30FF (kana), U+3400-U+4DBF, U+4E00-U+9FFF and
+# U+F900-U+FAFF (ideographs) and U+FF66-U+FF9F (half-width katakana); a test
+# checks every character against UNSPACED.
 _CJK_RE = re.compile(
     b"(\xe3[\x81-\x83\x90-\xbf][\x80-\xbf]"
     b"|\xe4[\x80-\xb6\xb8-\xbf][\x80-\xbf]"

@@ -28,6 +28,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from memlint.cjk import HANGUL, UNSPACED
+
 __all__ = [
     "Session",
     "SessionIndex",
@@ -573,8 +575,8 @@ _TOKENIZER = "porter unicode61 remove_diacritics 2"
 # with spaces, its particles glued on ("버전을"): a word of it stays a token,
 # and a term ending in it is matched as the start of one (_phrase), so "서버"
 # is not found across "가서 버스" as characters would be.
-_CJK_CHAR = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])")
-_HANGUL_END = re.compile("[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]\\Z")
+_CJK_CHAR = re.compile(f"([{UNSPACED}])")
+_HANGUL_END = re.compile(f"[{HANGUL}]\\Z")
 
 
 def _cjk_spaced(text: str) -> str:

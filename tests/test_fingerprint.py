@@ -591,6 +591,8 @@ import re
 import string
 import zlib
 
+from memlint.cjk import UNSPACED
+
 _REF_SEPARATORS = (
     "\"#$%&'()*+,-/:;<=>@[\\]^_`{|}~"
     "\u00a0\u2000\u2001\u2002\u2003\u2009\u200b\u3000"
@@ -602,7 +604,7 @@ _REF_BREAKS = "\u3002\uff01\uff1f\u2028\u2029\r"
 _REF_NORM = str.maketrans({c: " " for c in string.punctuation + "".join(
     c for c in _REF_SEPARATORS + _REF_BREAKS if not c.isascii() and not c.isspace() and c != "\u200b")})
 _REF_TOKENS = str.maketrans({**{c: " " for c in _REF_SEPARATORS}, **{c: "\n" for c in _REF_BREAKS}})
-_REF_CJK = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])")
+_REF_CJK = re.compile(f"([{UNSPACED}])")  # the shared definition: the bytes pattern must spell it
 _REF_ORDERS = (0x2545F491, 0x1B873593, 0x0CC9E2D5, 0x27D4EB2F, 0x165667B1, 0x3C6EF35F, 0x08EBCA6B)
 
 

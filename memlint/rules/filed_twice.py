@@ -21,6 +21,7 @@ cross-link topics instead of copying entries.
 """
 import re
 
+from memlint.cjk import KATAKANA, UNSPACED
 from memlint.finding import Problem
 from memlint.graph import INDEX_ROLES, THROUGH
 from memlint.rules._common import line_targets
@@ -84,7 +85,7 @@ _SUBJECT_BEFORE = re.compile(r"\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:\|\s*)?(?:[^`
 # After it: nothing, or a separator before its description.
 _SUBJECT_AFTER = re.compile(r"\s*(?:\Z|[—–:：|(]|-\s|\*\*)")
 # Words of scripts written without spaces: a cell of them is a sentence.
-_UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+_UNSPACED_SCRIPT = re.compile(f"[{UNSPACED}]")
 
 
 def _code_entry(line: str, column: int) -> bool:
@@ -125,4 +126,4 @@ def _marks_cell(cell: str) -> bool:
 
 
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
-_KATAKANA_WORD = re.compile("[\u30a0-\u30ff\uff66-\uff9f]+")
+_KATAKANA_WORD = re.compile(f"[{KATAKANA}]+")
