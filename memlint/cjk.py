@@ -8,6 +8,8 @@ the inside of a regular expression's character class: ``f"[{UNSPACED}]"``.
 # word cannot be told by spaces: kana, half-width katakana and the CJK
 # ideographs (extension A, the unified block, the compatibility block).
 UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+# Hiragana: in a name of other characters, a particle (Redisを使う is a phrase).
+HIRAGANA = "\u3040-\u309f"
 # Katakana, full and half width: a run of it is one word (データベース, ｾｷｭﾘﾃｨ).
 KATAKANA = "\u30a0-\u30ff\uff66-\uff9f"
 # Korean syllables. Korean is written with spaces, its particles glued on

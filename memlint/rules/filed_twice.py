@@ -7,7 +7,7 @@ items and table rows, the first store file each links to); a prose mention
 ("see also") is not a listing. A path in backticks is an entry when it is
 the item's subject (- `memory/x.md` — what it holds; - Plan:
 `memory/x.md`; a table cell of its own, after cells of one word or mark
-each such as | 🔴 | or | P1 |), not when a sentence mentions it (- Never
+each such as | 🔴 |, | P1 |, | ✅ Done | or | Redis缓存 |), not when a sentence mentions it (- Never
 edit `x.md` by hand) or a row cites it as a source after its own text. The root listing a memory that a topic
 also lists is not reported: roots often keep a few hot entries.
 
@@ -21,7 +21,7 @@ cross-link topics instead of copying entries.
 """
 import re
 
-from memlint.cjk import KATAKANA, UNSPACED
+from memlint.cjk import HIRAGANA, KATAKANA, UNSPACED
 from memlint.finding import Problem
 from memlint.graph import INDEX_ROLES, THROUGH
 from memlint.rules._common import line_targets
@@ -106,15 +106,17 @@ def _code_entry(line: str, column: int) -> bool:
 def _marks_cell(cell: str) -> bool:
     """A table cell before a path that leaves the path the row's subject: a
     mark or a key of one word, "| 🔴 |", "| ✓ ✓ |", "| 3 |", "| P1 |",
-    "| 2026-03-01 |", "| Authentication |", "| 核心 |", "| 3月1日 |",
-    "| データベース |". Words, "| Use Postgres |", or a phrase of a script
-    written without spaces, "| 禁止推送 |", "| 使用Postgres数据库 |", make the
-    row a statement the path is the source of."""
-    cell = _BREAK.sub(" ", cell).strip()
-    if not any(ch.isalnum() for ch in cell):
+    "| 2026-03-01 |", "| Authentication |", "| ✅ Done |", "| 核心 |",
+    "| 3月1日 |", "| データベース |", "| Redis缓存 |". Words, "| Use Postgres |",
+    or a phrase of a script written without spaces, "| 禁止推送 |",
+    "| 使用Postgres数据库 |", make the row a statement the path is the source of."""
+    # marks beside the key (| ✅ Done |, | 🔴 P1 |) leave it one word
+    words = [word for word in _BREAK.sub(" ", cell).split() if any(ch.isalnum() for ch in word)]
+    if not words:
         return True
-    if any(ch.isspace() for ch in cell):
+    if len(words) > 1:
         return False
+    cell = words[0]
     unspaced = _UNSPACED_SCRIPT.findall(cell)
     if not unspaced:
         return True
@@ -122,8 +124,19 @@ def _marks_cell(cell: str) -> bool:
     # with digits (3月1日), is a key; four already make a phrase (禁止推送)
     if _KATAKANA_WORD.fullmatch(cell):
         return True
-    return len(unspaced) <= 3 and not any(ch.isascii() and ch.isalpha() for ch in cell)
+    if not any(ch.isascii() and ch.isalpha() for ch in cell):
+        return len(unspaced) <= 3
+    # a Latin name with such a key after it names a thing (Redis缓存, Git運用, Redisキャッシュ); one
+    # after the characters is a verb's object (使用Redis, 放弃Redis缓存), a particle makes a phrase (Redisを使う)
+    name = _LATIN_NAME.match(cell)
+    key = cell[name.end():] if name else ""
+    if not _UNSPACED_KEY.fullmatch(key) or _PARTICLE.search(key):
+        return False
+    return len(key) <= 3 or _KATAKANA_WORD.fullmatch(key) is not None
 
 
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _KATAKANA_WORD = re.compile(f"[{KATAKANA}]+")
+_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._+#-]*")
+_UNSPACED_KEY = re.compile(f"[{UNSPACED}]+")
+_PARTICLE = re.compile(f"[{HIRAGANA}]")

@@ -878,6 +878,23 @@ def test_filed_twice_counts_a_path_after_cells_of_one_word_each(make_store, cli)
         assert only(run(cli, store, "--preset", "openclaw"), "MEM204") == [("MEMORY.md", 5, len(again) + 7)], first
 
 
+def test_filed_twice_counts_a_path_after_a_mixed_label(make_store, cli):
+    """A mark beside a word (| ✅ Done |) or a Latin name with a short key of
+    a script written without spaces after it (| Redis缓存 |) labels the row;
+    a statement in such a cell still cites the path as its source."""
+    def mem204(first, again):
+        table = f"| Key | File | What |\n|---|---|---|\n| {first} | `memory/x.md` | X |\n| {again} | `memory/x.md` | X again |\n"
+        store = make_store({"MEMORY.md": "# M\n" + table, "memory/x.md": "# x\n"})
+        return only(run(cli, store, "--preset", "openclaw"), "MEM204")
+
+    for first, again in (("Redis缓存", "Git運用"), ("✅ Done", "🔴 P1"), ("Done ✅", "✅ 完成"),
+                         ("Redisキャッシュ", "K8s部署"), ("✅ **Done**", "⚠️ Redis缓存")):
+        assert mem204(first, again) == [("MEMORY.md", 5, len(again) + 7)], first
+    for first, again in (("Use Postgres", "Drop Redis"), ("禁止推送到主分支", "必须签名提交"), ("使用Redis", "放弃Redis缓存"),
+                         ("Redisを使う", "Gitで管理"), ("✅ Use Postgres", "🔴 Never push"), ("Redis缓存策略", "Git工作流程")):
+        assert mem204(first, again) == [], first
+
+
 def test_filed_twice_reads_table_cells_by_what_they_hold(make_store, cli):
     """A cell of marks with spaces (| ✓ ✓ |) is a mark; a Chinese sentence
     written without spaces is a statement citing its source; padded empty
