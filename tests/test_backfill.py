@@ -693,6 +693,37 @@ def test_an_edit_git_is_told_not_to_look_at_gets_no_last_verified_from_its_last_
     assert repo.read("b.md") == "---\ntitle: b\ncreated: 2024-01-10\nlast_verified: 2024-01-10\n---\nKept.\n"
 
 
+def test_thousands_of_files_git_is_told_not_to_look_at_are_hashed_all_the_same(tmp_path, cli, monkeypatch):
+    # Their paths on hash-object's command line passed the system's limit on its length (E2BIG, here made
+    # small): the call failed, and no edit was seen, so the edited file got the last commit's day.
+    import errno
+
+    from memlint import gitrun
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    names = [f"project_{'x' * 40}_{i:02d}.md" for i in range(40)]
+    repo.write("MEMORY.md", "- [T](mocs/t.md)\n")
+    repo.write("mocs/t.md", "# T\n" + "".join(f"- [{name}](../{name})\n" for name in names))
+    for name in names:
+        repo.write(name, f"---\ntitle: {name}\n---\nOld fact.\n")
+    repo.commit("add", D1)
+    repo.run("update-index", "--assume-unchanged", *names)
+    repo.write(names[7], repo.read(names[7]) + "New fact.\n", add=False)
+    real = gitrun.subprocess.run
+
+    def limited(argv, *args, **kwargs):
+        if sum(len(os.fsencode(arg)) + 1 for arg in argv) > 1000:
+            raise OSError(errno.E2BIG, "Argument list too long")
+        return real(argv, *args, **kwargs)
+
+    monkeypatch.setattr(gitrun.subprocess, "run", limited)
+    result = cli("backfill", repo.root)
+    assert f"{names[7]}: has changes not committed yet, so git has no date for last_verified" in result.stderr
+    assert "last_verified" not in repo.read(names[7])
+    assert "last_verified: 2024-01-10" in repo.read(names[8])
+
+
 @pytest.mark.parametrize("stage", [False, True])
 def test_a_mode_changed_alone_is_no_edit_and_keeps_last_verified(tmp_path, cli, stage):
     # `chmod -x` on a memory committed executable withheld its last_verified as "changes not committed yet".

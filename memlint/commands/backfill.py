@@ -287,13 +287,23 @@ def _unseen_edits(store) -> set[str]:
                 index[name] = fields[2]
         if not index:
             return set()
-        status, out, _ = gitrun.run(store.repo_root, ["hash-object", "--", *index])
+        # the paths on stdin, not the command line: thousands of them would pass the system's limit on
+        # its length (E2BIG), and no file would be told edited; one naming a line break or starting
+        # with a quote is written as git reads it there, C-quoted
+        paths = b"".join(os.fsencode(_c_quoted(name) if "\n" in name or "\r" in name or name.startswith('"')
+                                     else name) + b"\n" for name in index)
+        status, out, _ = gitrun.run(store.repo_root, ["hash-object", "--stdin-paths"], stdin=paths)
     except OSError:
         return set()
     disk = out.decode("ascii", "replace").split()
     if status != 0 or len(disk) != len(index):
         return set(index)  # not hashed: its content cannot be told unchanged
     return {name for name, blob in zip(index, disk) if blob != index[name]}
+
+
+def _c_quoted(name: str) -> str:
+    """``name`` quoted as git reads a path it is given a line at a time."""
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
 def _missing_frontmatter(store) -> set[str]:
