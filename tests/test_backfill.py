@@ -724,6 +724,27 @@ def test_thousands_of_files_git_is_told_not_to_look_at_are_hashed_all_the_same(t
     assert "last_verified: 2024-01-10" in repo.read(names[8])
 
 
+def test_a_file_committed_with_crlf_git_is_told_not_to_look_at_is_unchanged_under_autocrlf(tmp_path, cli):
+    # hash-object converted its CRLF as core.autocrlf asks, which git does not where the index holds
+    # CRLF: the file, untouched, differed from its blob and was withheld as having changes not committed.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("MEMORY.md", "- [T](mocs/t.md)\n")
+    repo.write("mocs/t.md", "# T\n- [a](../a.md)\n- [b](../b.md)\n")
+    repo.path("a.md").write_bytes(b"---\r\ntitle: a\r\n---\r\nFact.\r\n")
+    repo.path("b.md").write_bytes(b"---\r\ntitle: b\r\n---\r\nFact.\r\n")
+    repo.add("a.md", "b.md")
+    repo.commit("add", D1)
+    repo.run("config", "core.autocrlf", "true")
+    repo.run("update-index", "--skip-worktree", "a.md", "b.md")
+    repo.path("b.md").write_bytes(repo.path("b.md").read_bytes() + b"New fact.\r\n")
+    result = cli("backfill", repo.root)
+    assert "a.md: has changes" not in result.stderr
+    assert repo.path("a.md").read_bytes() == (b"---\r\ntitle: a\r\ncreated: 2024-01-10\r\nlast_verified: 2024-01-10\r\n"
+                                              b"---\r\nFact.\r\n")
+    assert "b.md: has changes not committed yet, so git has no date for last_verified" in result.stderr
+
+
 @pytest.mark.parametrize("stage", [False, True])
 def test_a_mode_changed_alone_is_no_edit_and_keeps_last_verified(tmp_path, cli, stage):
     # `chmod -x` on a memory committed executable withheld its last_verified as "changes not committed yet".

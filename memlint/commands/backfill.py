@@ -298,7 +298,23 @@ def _unseen_edits(store) -> set[str]:
     disk = out.decode("ascii", "replace").split()
     if status != 0 or len(disk) != len(index):
         return set(index)  # not hashed: its content cannot be told unchanged
-    return {name for name, blob in zip(index, disk) if blob != index[name]}
+    return {name for name, blob in zip(index, disk)
+            if blob != index[name] and not _as_indexed(store, name, index[name])}
+
+
+def _as_indexed(store, name: str, blob: str) -> bool:
+    """Whether the bytes on disk of a file that hash-object, converting
+    them as ``git add`` would, hashed otherwise are its index blob as they
+    are: a file committed with CRLF line ends under core.autocrlf, which git
+    leaves unconverted (it looks at the index, which hash-object does not),
+    has no change."""
+    from memlint.cache import blob_id
+
+    try:
+        with open(store.repo_root / name, "rb") as fh:
+            return blob_id(fh.read()) == blob
+    except OSError:
+        return False
 
 
 def _c_quoted(name: str) -> str:
