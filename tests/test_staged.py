@@ -91,6 +91,21 @@ def test_a_schema_the_committed_config_names_but_the_commit_leaves_out_is_an_err
     assert codes(cli, "--staged", repo / "memory") == []
 
 
+def test_a_schema_named_by_a_symbolic_link_the_commit_leaves_out_is_an_error(repo, cli):
+    """The link untracked, the file it leads to staged: the hook passed, and a
+    clone of the commit had no schema by the name the config gives."""
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b"),
+                       "memory/.memlint.yaml": "schema: my.json\n",
+                       "memory/real.json": '{"type": "object", "required": ["name"]}'})
+    os.symlink("real.json", repo / "memory/my.json")
+    git(repo, "add", "memory/MEMORY.md", "memory/a.md", "memory/b.md", "memory/.memlint.yaml", "memory/real.json")
+    result = cli("check", "--staged", repo / "memory")
+    assert result.exit_code == 2, result.output + result.stderr
+    assert "my.json is not in the commit" in result.stderr and "add memory/my.json" in result.stderr
+    git(repo, "add", "memory/my.json")
+    assert codes(cli, "--staged", repo / "memory") == []
+
+
 def test_a_config_staged_as_a_symbolic_link_is_the_file_it_names(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": NOFM,
                        "shared.yaml": "rules:\n  MEM001: off\n"})

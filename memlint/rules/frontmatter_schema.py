@@ -62,20 +62,23 @@ def schema_path(store) -> Path | None:
         shipped = ", ".join(sorted(p.name for p in SHIPPED.glob("*.json")))
         raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: "
                           f"{'not a regular file' if path.exists() else 'no such file'}: {path} (shipped: {shipped})")
-    if name == store.config.data.get("schema") and not _in_commit(store, path):
+    named = Path(os.path.normpath(base / name))  # a symbolic link, where it is one: the commit needs it too
+    if name == store.config.data.get("schema") and not _in_commit(store, path, named):
         from memlint.gitrun import advice
 
-        add = advice(store.repo_root, ["add"], [store._repo_path(path)])
-        raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: {path} is not in the commit "
+        left = named if store._repo_path(path) in store.indexed_paths() else path
+        add = advice(store.repo_root, ["add"], [store._repo_path(left)])
+        raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: {left} is not in the commit "
                           "(untracked, or removed from the index), though the config naming it is: the committed "
                           f"store could not be checked; `{add}`")
     return path
 
 
-def _in_commit(store, path: Path) -> bool:
+def _in_commit(store, path: Path, named: Path) -> bool:
     """In a staged run, whether the index holds the schema a committed config
     names (a file of the repository the commit leaves out would make every
-    check of the commit fail); asked once a store."""
+    check of the commit fail), and the symbolic link it is named by, if one;
+    asked once a store."""
     found = store.__dict__.get("_schema_in_commit")
     if found is None:
         config = store.config.path
@@ -83,7 +86,9 @@ def _in_commit(store, path: Path) -> bool:
                      and path.is_relative_to(store.repo_root) and not path.is_relative_to(SHIPPED)
                      and Path(config).resolve().is_relative_to(store.repo_root)
                      and store._repo_path(Path(config).resolve()) in store.indexed_paths()
-                     and store._repo_path(path) not in store.indexed_paths())
+                     and (store._repo_path(path) not in store.indexed_paths()
+                          or named != path and named.is_relative_to(store.repo_root)
+                          and store._repo_path(named) not in store.indexed_paths()))
         store.__dict__["_schema_in_commit"] = found
     return found
 
