@@ -476,7 +476,8 @@ class Lifecycle:
         """old -> {newer memory: how we know}, from both sides of the relation."""
         out: dict[str, dict[str, str]] = {}
         # A memory naming itself replaces nothing: MEM503 reports the reference.
-        # Nor does a cancelled one: what it would have replaced stays current.
+        # Nor does a cancelled one, from either side: what it would have
+        # replaced stays current (MEM503 reports a `superseded_by` naming one).
         for rel, refs in self.supersedes.items():
             if is_cancelled(self.memories[rel], self.settings):
                 continue
@@ -485,7 +486,8 @@ class Lifecycle:
                     out.setdefault(ref.target, {}).setdefault(rel, f"{rel} says `{ref.field}: {ref.raw}`")
         for rel, refs in self.superseded_by.items():
             for ref in refs:
-                if ref.target in self.memories and ref.target != rel:
+                if (ref.target in self.memories and ref.target != rel
+                        and not is_cancelled(self.memories[ref.target], self.settings)):
                     out.setdefault(rel, {}).setdefault(ref.target, f"its `{ref.field}: {ref.raw}`")
         return out
 

@@ -17,7 +17,7 @@ folder such as ``.archive/``, or excluded) is fine: the old memory was
 archived. A ``superseded_by`` that does is reported: what replaces the
 memory is out of the agent's sight. A ``cancelled`` (or ``canceled``)
 memory never took effect: it supersedes nothing, and what it names stays
-current.
+current; a ``superseded_by`` that names one is reported.
 
 Options: none. The retired statuses are the store setting
 ``retired-statuses``.
@@ -81,6 +81,13 @@ def check(store, options):
                     add(rel, doc.key_line(ref.field),
                         f"`{ref.field}: {ref.raw}` names no memory of this store (no file, `id`, `name` or "
                         "filename stem matches): point it at the memory meant, or drop it if that memory was deleted")
+                elif ref.field in SUPERSEDED_BY_FIELDS and ref.target in lc.memories and ref.target != rel \
+                        and is_cancelled(docs[ref.target], store.settings):
+                    add(rel, doc.key_line(ref.field),
+                        f"`{ref.field}: {ref.raw}` names {docs[ref.target].path}, which is "
+                        f"`status: {status_of(docs[ref.target])}`: it never took effect and replaces nothing, so "
+                        "this memory is not superseded by it: point it at the memory that does replace this one, "
+                        "or drop it")
                 elif ref.target not in lc.memories and docs[ref.target].is_memory:
                     continue  # a memory memlint cannot read (MEM006 says so): named right, its status unknown
                 elif ref.target not in lc.memories:
@@ -97,7 +104,8 @@ def check(store, options):
             if ref.target in lc.memories:
                 claims.setdefault(ref.target, set()).add(rel)
     for old, refs in lc.superseded_by.items():
-        named = {r.target for r in refs if r.target in lc.memories}
+        named = {r.target for r in refs if r.target in lc.memories
+                 and not is_cancelled(docs[r.target], store.settings)}  # one cancelled is reported above
         if not named:
             continue
         doc = docs[old]

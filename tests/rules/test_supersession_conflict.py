@@ -290,6 +290,28 @@ def test_a_cancelled_memory_retires_nothing_it_would_have_superseded(make_store,
         "check", "--format", "json", "--today", TODAY, store).json()] if c.startswith("MEM5")] == [("a.md", "MEM503")]
 
 
+@pytest.mark.parametrize("claimed", ["", "supersedes: old\n"])
+def test_a_superseded_by_naming_a_cancelled_memory_retires_nothing(make_store, cli, claimed):
+    """The other side of a cancelled replacement: the old memory's own
+    `superseded_by` names one that never took effect. It is reported as that,
+    not as a superseded memory to retire (MEM503), nor a route to one (MEM205)."""
+    store = make_store({
+        "MEMORY.md": index("old.md", "plan.md"),
+        "old.md": mem("old", "status: active\nsuperseded_by: new\n"),
+        "new.md": mem("new", "status: cancelled\n" + claimed),
+        "plan.md": mem("plan", "status: outdated\nsuperseded_by: new\n"),
+    })
+    found = cli("check", "--format", "json", "--today", TODAY, "--summary", store)
+    got = [(f["path"], f["line"], f["code"], f["message"]) for f in found.json() if f["code"].startswith(("MEM2", "MEM5"))]
+    assert [(p, line, c) for p, line, c, _ in got] == [("MEMORY.md", 3, "MEM205"), ("old.md", 6, "MEM503"),
+                                                       ("plan.md", 6, "MEM503")]
+    assert "status: outdated" in got[0][3]  # plan.md, by its own status, not superseded by new.md
+    for message in (got[1][3], got[2][3]):
+        assert "`superseded_by: new` names new.md, which is `status: cancelled`: it never took effect" in message
+        assert "set `status:" not in message and "supersedes this memory" not in message
+    assert "superseded     0 still live" in found.stderr
+
+
 @pytest.mark.parametrize("written", ["supersedes: [[old]]\n", "supersedes:\n  - [[old]]\n"])
 def test_an_unquoted_wikilink_reference_is_read_as_the_wikilink(make_store, cli, written):
     """YAML reads `[[old]]` unquoted as a list in a list: it still names old.md."""
