@@ -191,8 +191,10 @@ def keys_of(doc: "Doc") -> list[str]:
             for v in values if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
 
 
-def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
-    """(field, raw reference) pairs: ``supersedes: x`` or ``supersedes: [x, y]``."""
+def _refs(doc: "Doc", fields) -> list[tuple[str, str, str | None]]:
+    """(field, raw reference, whole) triples: ``supersedes: x`` or
+    ``supersedes: [x, y]``; whole is a wikilink's target before its heading
+    or block was cut off (``issue#42`` of ``[[issue#42]]``), else None."""
     out = []
     if doc._fields().keys().isdisjoint(fields):
         return out  # the common case, asked of every memory: no field looked up one by one
@@ -205,11 +207,13 @@ def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
             if isinstance(item, bool) or not isinstance(item, (str, int)):
                 continue
             text = str(item).strip()
+            whole = None
             if text.startswith("[[") and text.endswith("]]"):
                 text = inner = text[2:-2].split("|", 1)[0]
                 for sep in ("#", "^"):  # [[old#Price]] names old, as in a body (markdown._wikilink)
                     if sep in text:
                         text = text.split(sep, 1)[0]
+                        whole = inner.strip()
                         break
                 text = text.strip() or inner.strip()  # [[#Price]]: no memory named, said as written
             link = _MARKDOWN_LINK.fullmatch(text)
@@ -217,7 +221,7 @@ def _refs(doc: "Doc", fields) -> list[tuple[str, str]]:
             if dest:  # [Old price](old.md#price): its destination, as in a body
                 text = unquote(dest)
             if text:
-                out.append((name, text))
+                out.append((name, text, whole if whole != text else None))
     return out
 
 
@@ -466,7 +470,12 @@ class Lifecycle:
         out: dict[str, list[Ref]] = {}
         for rel in self._scanned[1]:
             doc = self.memories[rel]
-            refs = [Ref(rel, name, raw, self.resolve(doc, raw)) for name, raw in _refs(doc, fields)]
+            refs = []
+            for name, raw, whole in _refs(doc, fields):
+                target = self.resolve(doc, raw)
+                if target is None and whole is not None and self.resolve(doc, whole) is not None:
+                    raw, target = whole, self.resolve(doc, whole)  # [[C# tips]]: a name holding the '#' itself
+                refs.append(Ref(rel, name, raw, target))
             if refs:
                 out[rel] = refs
         return out

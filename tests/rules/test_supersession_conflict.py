@@ -334,6 +334,17 @@ def test_a_wikilink_reference_to_a_heading_or_block_names_its_memory(make_store,
     assert [(f["path"], f["code"], f["message"]) for f in found if f["code"].startswith("MEM5")] == []
 
 
+@pytest.mark.parametrize("written", ["'[[issue#42]]'", "'[[C# tips|the old tips]]'", "[[issue#42]]"])
+def test_a_wikilink_reference_to_a_name_holding_a_hash_names_that_memory(make_store, cli, written):
+    """Cut at its '#', `[[C# tips]]` would name `C`: a memory whose `id` or
+    `name` holds the '#' itself is still the one it names."""
+    store = make_store({"MEMORY.md": index("new.md"),
+                        "old.md": mem("C# tips", "id: issue#42\nstatus: active\n"),
+                        "new.md": mem("new", f"supersedes: {written}\n")})
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("old.md", 6) and message.startswith("superseded by new.md")
+
+
 @pytest.mark.parametrize("written", ["'[Old price](old.md)'", "'[Old price](./old.md#price)'",
                                      "['[Old price](<old.md>)']", "'[Old price](old)'"])
 def test_a_markdown_link_reference_names_its_destination(make_store, cli, written):
