@@ -30,7 +30,6 @@ Core memories (``priority`` starting with a value of the store setting
 from __future__ import annotations
 
 import errno
-import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
@@ -40,6 +39,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from memlint.dates import parse_date
+from memlint.markdown import _INLINE
 
 if TYPE_CHECKING:  # pragma: no cover
     from memlint.store import Doc, Store
@@ -216,17 +216,13 @@ def _refs(doc: "Doc", fields) -> list[tuple[str, str, str | None]]:
                         whole = inner.strip()
                         break
                 text = text.strip() or inner.strip()  # [[#Price]]: no memory named, said as written
-            link = _MARKDOWN_LINK.fullmatch(text)
-            dest = (link.group(1) or link.group(2)).split("#", 1)[0].strip() if link else ""
+            link = _INLINE.fullmatch(text)  # as in a body: <old price.md>, a title after it
+            dest = link.group(2).removeprefix("<").removesuffix(">").split("#", 1)[0].strip() if link else ""
             if dest:  # [Old price](old.md#price): its destination, as in a body
                 text = unquote(dest)
             if text:
                 out.append((name, text, whole if whole != text else None))
     return out
-
-
-# A reference written as a markdown link, `[Old price](old.md)` (`<old price.md>` too).
-_MARKDOWN_LINK = re.compile(r"\[[^\[\]]*\]\(\s*(?:<([^<>\n]+)>|([^\s()<>]+))\s*\)")
 
 
 def _unquoted_wikilink(node) -> str | None:

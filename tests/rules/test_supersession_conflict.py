@@ -346,7 +346,8 @@ def test_a_wikilink_reference_to_a_name_holding_a_hash_names_that_memory(make_st
 
 
 @pytest.mark.parametrize("written", ["'[Old price](old.md)'", "'[Old price](./old.md#price)'",
-                                     "['[Old price](<old.md>)']", "'[Old price](old)'"])
+                                     "['[Old price](<old.md>)']", "'[Old price](old)'",
+                                     "'[Old price](old.md \"the 2025 price\")'", "\"[Old price](<old.md> 't')\""])
 def test_a_markdown_link_reference_names_its_destination(make_store, cli, written):
     store = make_store({"MEMORY.md": index("new.md"), "old.md": mem("old", "status: active\n"),
                         "new.md": mem("new", f"supersedes: {written}\n")})
