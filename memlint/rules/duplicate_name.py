@@ -24,6 +24,8 @@ that meant it, or merge the two memories if they are one.
 """
 from __future__ import annotations
 
+from itertools import count
+
 from memlint.finding import Problem
 from memlint.graph import fold
 from memlint.rules import _duplicates
@@ -104,6 +106,7 @@ def _spelled_as_none(key: str, spelled: str, docs, fields) -> list[str]:
     """Spellings of the folded name ``key`` that no name of ``docs`` is
     written as (a link spelled exactly as one finds that one), best first."""
     written = {doc.field(fields[key, doc.rel]).strip() for doc in docs}
-    candidates = (key, key.upper(), spelled.upper(), spelled.lower(), spelled.title(), spelled.swapcase(), "_" + key)
-    # (an underscore is ignored as the case is)
-    return [c for c in dict.fromkeys(candidates) if c not in written]
+    candidates = (key, key.upper(), spelled.upper(), spelled.lower(), spelled.title(), spelled.swapcase())
+    # (an underscore is ignored as the case is: one more spelling when every other is written)
+    return [c for c in dict.fromkeys(candidates) if c not in written] + \
+        [next("_" * n + key for n in count(1) if "_" * n + key not in written)]

@@ -357,6 +357,17 @@ def test_mem303_does_not_offer_a_link_that_finds_another_file_by_its_file_name(m
         ("pricing", "pricing.md"), ("testingrules", "testing_rules.md")]
 
 
+def test_mem303_offers_a_spelling_when_every_other_is_written(make_store, cli):
+    """Eight memories writing every spelling it would offer (the underscore
+    one too): the message offers one more, rather than the rule failing."""
+    names = ["testingrules", "TESTINGRULES", "TESTING RULES", "testing rules", "Testing Rules", "tESTING RULES",
+             "_testingrules", "Testing rules"]
+    store = make_store(store_of({f"m{i}.md": mem(n, f"Fact {i}.\n") for i, n in enumerate(names, 1)}))
+    found = messages(cli, store)
+    assert not any(code == "MEM000" for _, _, code in found)
+    assert "so a `[[__testingrules]]` link cannot tell them apart" in found["m8.md", 2, "MEM303"]
+
+
 def test_mem303_quotes_a_block_scalar_name_without_its_newline(make_store, cli):
     store = make_store(store_of({
         "a.md": "---\nname: >\n  Testing rules\ndescription: a\ntype: feedback\n---\nOne.\n",
