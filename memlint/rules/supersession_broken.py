@@ -9,8 +9,8 @@ can tell which fact is current.
 
 A reference is a memory's ``id``, its path (relative to the file or to the
 store, ``.md`` optional), its ``name``/``title``, or its filename stem,
-written plain, as a ``[[wikilink]]`` or as a markdown link (``[Old
-price](old.md)``); a field holds one reference or a list. ``supersedes`` alone is enough; where
+written plain, as a ``[[wikilink]]`` or as a markdown link (``'[Old
+price](old.md)'``, quoted: bare, YAML cannot read it); a field holds one reference or a list. ``supersedes`` alone is enough; where
 the old memory also names ``superseded_by``, the two must agree. A
 ``supersedes`` that names a file memlint does not read (moved to a hidden
 folder such as ``.archive/``, or excluded) is fine: the old memory was
