@@ -32,7 +32,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from memlint.markdown import Link, decode_kept, is_external
+from memlint.markdown import Link, decode_kept, is_external, parse
 
 if TYPE_CHECKING:  # pragma: no cover
     from memlint.store import Doc, Store
@@ -1056,6 +1056,20 @@ def root_lines_not_loaded(store) -> set[int]:
     ranges = root_budget.hidden_ranges(root_budget.loaded_text(store, root), options["max-lines"],
                                        options["max-bytes"], options["max-chars"])
     return set().union(*(range(a, b + 1) for a, b in ranges))
+
+
+def root_links_cut_off(store, hidden: set[int]) -> set[tuple[int, str]]:
+    """(line, target as written) of the root's loaded links whose reference
+    definition is on a line it does not load, of ``hidden`` (`[Alpha][a]` ...
+    `[a]: a.md`): what the harness loads of them is text without a target (MEM101's)."""
+    root = store.root
+    if root is None or root.parsed is None or not hidden or "]:" not in root.parsed.text:
+        return set()  # nothing cut off, or no reference definition anywhere
+    # the loaded lines, with the dropped ones blank: each line keeps its number
+    visible = "\n".join("" if n in hidden else line for n, line in enumerate(root.parsed.text.split("\n"), 1))
+    kept = {(link.line, link.target) for link in parse(visible, wikilinks=store.settings["wikilinks"] != "off").links}
+    return {(link.line, link.target) for link in root.parsed.links
+            if link.line not in hidden and (link.line, link.target) not in kept}
 
 
 class IndexFinder:

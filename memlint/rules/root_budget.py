@@ -32,6 +32,7 @@ Fix: move detail into topic files and keep one short line per topic in the root.
 import math
 
 from memlint.finding import Problem
+from memlint.graph import root_links_cut_off
 from memlint.rules._common import entry_lines, name_some, plural
 
 CODE = "MEM101"
@@ -173,7 +174,7 @@ def check(store, options):
     entries = entry_lines(root, store)
     hidden = set().union(*(range(start, end + 1) for start, end in ranges))
     hidden_entries = [n for n in entries if n in hidden]
-    targetless = _targets_cut_off(root, hidden, store.settings["wikilinks"] != "off")
+    targetless = root_links_cut_off(store, hidden)
     cut_off = len({line for line, _ in targetless if line in entries})
     # (a daily log, or a file the store exempts, is read by its date or by name, not through an index: not lost)
     lost = [rel for rel in store.graph.reached_only_through(hidden, targetless)
@@ -212,21 +213,6 @@ def _over_budget(root, text: str, total_lines: int, budget, caps):
         f"(the load cap is {loads or 'not set'}), but every session reads all of it; move detail into topic files "
         "and keep one short line per topic",
     )
-
-
-def _targets_cut_off(root, hidden: set[int], wikilinks: bool = True) -> set[tuple[int, str]]:
-    """(line, target) of the loaded links whose reference definition is not
-    loaded (`[Alpha][a]` ... `[a]: a.md`): what the harness loads of them is
-    text without a target."""
-    if "]:" not in root.parsed.text:
-        return set()  # no reference definition anywhere
-    from memlint import markdown
-
-    # the loaded lines, with the dropped ones blank: each line keeps its number
-    visible = "\n".join("" if n in hidden else line for n, line in enumerate(root.parsed.text.split("\n"), 1))
-    kept = {(link.line, link.target) for link in markdown.parse(visible, wikilinks=wikilinks).links}
-    return {(link.line, link.target) for link in root.parsed.links
-            if link.line not in hidden and (link.line, link.target) not in kept}
 
 
 def loaded_text(store, root) -> str:

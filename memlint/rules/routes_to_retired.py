@@ -27,10 +27,13 @@ reads no hidden folder, and takes one for an archive) routes to what was put
 away there, and is reported too.
 
 An entry on a line of the root its load cap drops (MEM101's options), or
-in an index reached only through such lines, does not load now. It is still
-reported, and the finding says so: the same entry routes the agent once the
-root is cut back (MEM101's fix moves entries into topics), so drop it rather
-than move it. MEM101 reports the cut itself.
+in an index reached only through such lines, does not load now; an entry
+above the cut whose reference definition is below it (``- [Old][o]`` ...
+``[o]: old.md``) loads without its target, and an index it alone reaches
+does not load either. It is still reported, and the finding says so: the
+same entry routes the agent once the root is cut back (MEM101's fix moves
+entries into topics), so drop it rather than move it. MEM101 reports the
+cut itself.
 
 Fires: ``- [Pricing](pricing.md)`` in MEMORY.md where pricing.md has
 ``status: superseded``; ``- [Promo](.archive/promo.md)`` in a topic.
@@ -38,7 +41,7 @@ Fires: ``- [Pricing](pricing.md)`` in MEMORY.md where pricing.md has
 Fix: point the entry at the memory that replaced it, or drop the entry.
 """
 from memlint.finding import Problem
-from memlint.graph import IN_REPO, INDEX_ROLES, root_lines_not_loaded
+from memlint.graph import IN_REPO, INDEX_ROLES, root_lines_not_loaded, root_links_cut_off
 from memlint.rules._common import entry_lines, line_targets
 
 CODE = "MEM205"
@@ -54,22 +57,29 @@ def check(store, options):
     docs = store.docs
     lifecycle = store.lifecycle
     verdicts: dict[str, str | None] = {}
-    # The root's lines its harness cuts (MEM101's), and the indexes reached only through them: an
-    # entry there does not load now, but would once the root is cut back, so it is reported, saying so.
+    # The root's lines its harness cuts (MEM101's), its links above the cut whose reference definition
+    # is below it, and the indexes reached only through them: an entry there does not load now (or
+    # loads without its target), but would once the root is cut back, so it is reported, saying so.
     unloaded = root_lines_not_loaded(store)
-    behind = set(graph.reached_only_through(unloaded))
+    cut_off = root_links_cut_off(store, unloaded)
+    behind = set(graph.reached_only_through(unloaded, cut_off))
     root = store.root.rel if store.root is not None else None
     for rel in sorted(r for r, d in docs.items() if d.role in INDEX_ROLES):
         if not graph.routes(rel) or lifecycle.retired_because(rel):
             continue  # an index the agent does not read (MEM201 says so), or one retired itself, routes nobody
 
-        def not_loaded(line: int) -> str:
-            if rel == root and line in unloaded:
+        def not_loaded(edge) -> str:
+            if rel == root and edge.link.line in unloaded:
                 return (f"; {root}'s load cap drops the line, so it does not load now, but would once the root is "
                         "cut back: drop the entry rather than move it into a topic")
+            if rel == root and (edge.link.line, edge.link.target) in cut_off:
+                return (f"; {root}'s load cap drops the link's reference definition, so the entry loads without "
+                        "its target now, but would route there once the root is cut back: drop the entry and its "
+                        "definition")
             if rel in behind:
-                return (f"; {rel} is reached only through lines {root}'s load cap drops, so the entry does not "
-                        "load now, but would once they load: drop the entry")
+                through = "what" if cut_off else "lines"  # as MEM101 says it: a line above the cut may lose its target
+                return (f"; {rel} is reached only through {through} {root}'s load cap drops, so the entry does not "
+                        f"load now, but would once {'that loads' if cut_off else 'they load'}: drop the entry")
             return ""
 
         routed = dict(line_targets(graph, rel))  # {line: the edge it routes by}
@@ -80,7 +90,7 @@ def check(store, options):
             why = verdicts[target]
             if why:
                 yield Problem(docs[rel].path, line, edge.link.column,
-                              f"routes to {target}, which is retired: {why}{not_loaded(line)}")
+                              f"routes to {target}, which is retired: {why}{not_loaded(edge)}")
         yield from _into_hidden_folders(graph, docs[rel], routed, not_loaded)
 
 
@@ -101,4 +111,4 @@ def _into_hidden_folders(graph, doc, routed: dict, not_loaded):
             yield Problem(doc.path, line, edge.link.column,
                           f"routes to {store_rel}, in the hidden folder {hidden}/, which memlint takes for an archive "
                           "and does not read: the agent still follows the entry to what was put away there"
-                          + not_loaded(line))
+                          + not_loaded(edge))

@@ -1003,6 +1003,31 @@ def test_routes_to_retired_past_the_roots_load_cap_says_the_entry_does_not_load_
                                              "so the entry does not load now, but would once they load: drop the entry")
 
 
+def test_routes_to_retired_through_a_reference_definition_past_the_cap_says_the_entry_loses_its_target(make_store, cli):
+    """`- [Old][o]` above the cut, `[o]: old.md` below it: the agent reads the
+    words without the file (MEM101 counts the entry's target lost), so MEM205
+    says the entry loads without its target; a topic reached only so does not
+    load, as one reached only through lines past the cut does not."""
+    files = {f"m{i}.md": mem(f"m{i}") for i in range(198)}
+    files.update({
+        "MEMORY.md": "# M\n- [Old][o] — old\n- [Topic][t] — topic\n"
+                     + "".join(f"- [M{i}](m{i}.md) — m\n" for i in range(198)) + "\n[o]: old.md\n[t]: topics/t.md\n",
+        "topics/t.md": "# T\n- [Old](../old.md) — old\n",
+        "old.md": mem("old", status="superseded"),
+    })
+    found = run(cli, make_store(files), "--preset", "claude-code", "--select", "MEM101,MEM205")
+    assert "topics/t.md" in message(found, "MEM101")
+    said = {(f["path"], f["line"]): f["message"] for f in found if f["code"] == "MEM205"}
+    assert said == {
+        ("MEMORY.md", 2): "routes to old.md, which is retired: status: superseded (line 5); MEMORY.md's load cap drops "
+                          "the link's reference definition, so the entry loads without its target now, but would route "
+                          "there once the root is cut back: drop the entry and its definition",
+        ("topics/t.md", 2): "routes to old.md, which is retired: status: superseded (line 5); topics/t.md is reached "
+                            "only through what MEMORY.md's load cap drops, so the entry does not load now, but would once "
+                            "that loads: drop the entry",
+    }
+
+
 @pytest.mark.parametrize("status", ["outdated", "archived", "conflicted", "Deprecated"])
 def test_routes_to_retired_statuses_and_metadata_nesting(make_store, cli, status):
     nested = f"---\nname: n\ndescription: d\nmetadata:\n  type: project\n  status: {status}\n---\nBody\n"
