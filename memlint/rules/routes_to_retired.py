@@ -108,7 +108,9 @@ def _into_hidden_folders(graph, doc, routed: dict, not_loaded):
         store_rel = graph.repo_to_store(edge.target)
         hidden = next((part for part in (store_rel or "").split("/")[:-1] if part.startswith(".")), None)
         if hidden is not None and edge.target.endswith(".md"):
+            unloaded = not_loaded(edge)  # then the agent does not follow it now: it would once it loads
             yield Problem(doc.path, line, edge.link.column,
                           f"routes to {store_rel}, in the hidden folder {hidden}/, which memlint takes for an archive "
-                          "and does not read: the agent still follows the entry to what was put away there"
-                          + not_loaded(edge))
+                          "and does not read: "
+                          + ("the entry leads to what was put away there" + unloaded if unloaded
+                             else "the agent still follows the entry to what was put away there"))

@@ -1003,6 +1003,22 @@ def test_routes_to_retired_past_the_roots_load_cap_says_the_entry_does_not_load_
                                              "so the entry does not load now, but would once they load: drop the entry")
 
 
+def test_routes_to_retired_into_a_hidden_folder_past_the_cap_does_not_say_the_agent_follows_it(make_store, cli):
+    """An entry into `.archive/` past the cut does not load now: the finding
+    said "the agent still follows the entry" and then that it does not load."""
+    files = {f"m{i}.md": mem(f"m{i}") for i in range(199)}
+    files.update({
+        "MEMORY.md": "# M\n" + "".join(f"- [M{i}](m{i}.md) — m\n" for i in range(199))
+                     + "- [Promo](.archive/promo.md) — old codes\n",
+        ".archive/promo.md": mem("promo"),
+    })
+    found = run(cli, make_store(files), "--preset", "claude-code", "--select", "MEM205")
+    assert message(found, "MEM205") == (
+        "routes to .archive/promo.md, in the hidden folder .archive/, which memlint takes for an archive and does not "
+        "read: the entry leads to what was put away there; MEMORY.md's load cap drops the line, so it does not load "
+        "now, but would once the root is cut back: drop the entry rather than move it into a topic")
+
+
 def test_routes_to_retired_through_a_reference_definition_past_the_cap_says_the_entry_loses_its_target(make_store, cli):
     """`- [Old][o]` above the cut, `[o]: old.md` below it: the agent reads the
     words without the file (MEM101 counts the entry's target lost), so MEM205
