@@ -21,10 +21,11 @@ Fires: a 249-line MEMORY.md under claude-code; a 44-line one under moc. The find
 line that will not load, counts the index entries that will not, and names
 the files the agent then reaches no other way (an entry past the cut for a
 file a topic above it lists too loses nothing; one for a topic loses all it
-lists; a daily log, read by its date, and a file the store exempts are
-never named). A byte order mark counts (three bytes, one character). Characters
-are counted as OpenClaw (JavaScript) counts them: an emoji outside the Basic
-Multilingual Plane is two. Blank lines past the cap, and nothing else, lose
+lists; a daily log, read by its date, a file the store exempts, and a
+retired memory, kept for provenance, are never named). A byte order mark
+counts (three bytes, one character). Characters are counted as OpenClaw
+(JavaScript) counts them: an emoji outside the Basic Multilingual Plane is
+two. Blank lines past the cap, and nothing else, lose
 nothing and are not reported.
 
 Fix: move detail into topic files and keep one short line per topic in the root.
@@ -33,6 +34,7 @@ import math
 
 from memlint.finding import Problem
 from memlint.graph import root_links_cut_off
+from memlint.lifecycle import is_retired
 from memlint.rules._common import entry_lines, name_some, plural
 
 CODE = "MEM101"
@@ -176,9 +178,11 @@ def check(store, options):
     hidden_entries = [n for n in entries if n in hidden]
     targetless = root_links_cut_off(store, hidden)
     cut_off = len({line for line, _ in targetless if line in entries})
-    # (a daily log, or a file the store exempts, is read by its date or by name, not through an index: not lost)
+    # (a daily log, or a file the store exempts, is read by its date or by name, not through an index: not lost;
+    # nor is a retired memory or topic, kept for provenance: MEM205 reports an entry routing to it, and the
+    # dashboard's past-cap count leaves it out too)
     lost = [rel for rel in store.graph.reached_only_through(hidden, targetless)
-            if store.docs[rel].role not in ("log", "exempt")]
+            if store.docs[rel].role not in ("log", "exempt") and not is_retired(store.docs[rel], store.settings)]
     shown = " and ".join(f"line {start:,}" if start == end else f"lines {start:,}-{end:,}" for start, end in ranges)
     yield Problem(
         root.path,

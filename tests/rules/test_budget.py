@@ -141,6 +141,23 @@ def test_mem101_counts_entries_whose_reference_definitions_are_cut_off(make_stor
     assert "reference definition" not in f["message"]
 
 
+def test_mem101_does_not_count_a_retired_memory_past_the_cut_lost_as_the_dashboard_does_not(make_store, cli):
+    """A superseded or archived memory the agent cannot reach is no loss (MEM205
+    tells to drop its entry): MEM101 named it among the files the agent never
+    reads, while `memlint report` left it out of its past-cap count."""
+    root = "# Index\n" + entries(199) + "- [Old](old.md) — old\n- [M200](m200.md) — new\n- [Arch](topics/a.md) — a\n"
+    def retired(n, status):
+        return MEM.format(n=n).replace("type: project\n", f"type: project\nstatus: {status}\n")
+
+    store = make_store({"MEMORY.md": root, **memories(200), "old.md": retired("old", "superseded"),
+                        "topics/a.md": "---\nstatus: archived\n---\n# A\n- [Gone](../gone.md) — gone\n",
+                        "gone.md": retired("gone", "archived")})
+    [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "claude-code", store).json()
+    assert f["message"].endswith("hiding 3 index entries; 1 file is reached only through those lines, so the agent "
+                                 "never reads it: m200.md")
+    assert "1 memory reached only through those lines" in cli("report", "--preset", "claude-code", store).output
+
+
 def test_mem101_byte_cap_binds_with_long_lines(make_store, cli):
     root = "# Index\n" + entries(60, hook="h" * 480)  # ~500 bytes each
     store = make_store({"MEMORY.md": root, **memories(60)})
