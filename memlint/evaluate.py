@@ -34,7 +34,7 @@ import yaml
 
 from memlint.cjk import HANGUL_SYLLABLES, UNSPACED
 from memlint.engagement import ENGLISH_STOP_WORDS
-from memlint.graph import EXTERNAL, OK
+from memlint.graph import EXTERNAL, OK, root_links_cut_off
 from memlint.rules._common import name_some
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -217,7 +217,8 @@ class Entry:
 class Router:
     """BM25 over every index line of a store; ranks the lines of one index."""
 
-    def __init__(self, store: "Store", hidden_from: dict[str, set[int]], routes_on):
+    def __init__(self, store: "Store", hidden_from: dict[str, set[int]], routes_on,
+                 cut_off_from: dict[str, set[tuple[int, str]]] | None = None):
         graph = store.graph
         self.entries: dict[str, list[Entry]] = {}
         for rel, edges in graph.out.items():
@@ -225,6 +226,7 @@ class Router:
             if doc.parsed is None or not routes_on(rel):
                 continue
             hidden = hidden_from.get(rel, ())
+            cut_off = (cut_off_from or {}).get(rel, ())  # loaded links whose reference definition is not loaded
             by_line: dict[int, list[str]] = {}
             for edge in edges:
                 if edge.status == EXTERNAL:
@@ -232,7 +234,8 @@ class Router:
                 if edge.link.line in hidden:
                     continue  # never loaded: the router cannot see it
                 targets = by_line.setdefault(edge.link.line, [])
-                if edge.status == OK and edge.target not in targets:
+                if (edge.status == OK and edge.target not in targets
+                        and (edge.link.line, edge.link.target) not in cut_off):  # its words load, not its target
                     targets.append(edge.target)
             lines = doc.parsed.text.split("\n")
             self.entries[rel] = [
@@ -337,6 +340,8 @@ class Walk:
                 root_budget.loaded_text(store, self.root), options["max-lines"], options["max-bytes"], options["max-chars"]
             )
         self.hidden: set[int] = set().union(*(range(a, b + 1) for a, b in self.hidden_ranges))
+        # its links above the cut whose reference definition is below it: loaded as words without a target (MEM101's)
+        self.cut_off = root_links_cut_off(store, self.hidden)
         self.parents_all = self._walk(skip_hidden=False)
         self.parents_loaded = self._walk(skip_hidden=True) if self.hidden else self.parents_all
 
@@ -378,7 +383,8 @@ class Walk:
             for edge in sorted(graph.out.get(rel, ()), key=lambda e: (e.link.line, e.link.column)):
                 if edge.status != OK or edge.target in parents:
                     continue
-                if skip_hidden and rel == self.root.rel and edge.link.line in self.hidden:
+                if skip_hidden and rel == self.root.rel and (
+                        edge.link.line in self.hidden or (edge.link.line, edge.link.target) in self.cut_off):
                     continue
                 parents[edge.target] = edge
                 depth[edge.target] = depth[rel] + 1
@@ -400,7 +406,8 @@ class _Context(Walk):
     def __init__(self, store: "Store"):
         super().__init__(store)
         hidden = {self.root.rel: self.hidden} if self.root is not None and self.hidden else {}
-        self.router = Router(store, hidden, self.routes_on)
+        cut_off = {self.root.rel: self.cut_off} if self.cut_off else {}
+        self.router = Router(store, hidden, self.routes_on, cut_off)
 
     def hop(self, query, edge, ranks=None) -> Hop:
         docs = self.store.docs
@@ -484,7 +491,9 @@ def _evaluate_one(contexts: list[_Context], question: Question, k: int) -> Outco
     elif not outcome.loaded:
         first = outcome.path[0]
         dropped = " and ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in context.hidden_ranges)
-        outcome.why = (f"not loaded: {first.path}:{first.line} is past the root's load cap "
+        where = ("links through a reference definition past" if first.line not in context.hidden
+                 else "is past")  # its line loads, its `[x]: file.md` does not
+        outcome.why = (f"not loaded: {first.path}:{first.line} {where} the root's load cap "
                        f"(line{'s' if len(context.hidden) > 1 else ''} {dropped} dropped)")
     elif not outcome.routed:
         outcome.why = _why_not_routed(outcome.path, k, query)

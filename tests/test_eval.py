@@ -289,6 +289,21 @@ def test_a_memory_past_the_root_load_cap_is_reachable_but_not_loaded(cli, make_s
     assert late["path"][0]["rank"] is None
 
 
+def test_a_memory_whose_reference_definition_is_past_the_root_cap_is_not_loaded(cli, make_store, tmp_path):
+    """`- [Note 1][a]` loads, `[a]: n1.md` past the cap does not: the agent
+    reads the words without the file (MEM101 counts it lost)."""
+    lines = ["# Memory", "- [Note 1][a] — note number 1"]
+    lines += [f"- [Note {i}](n{i}.md) — note number {i}" for i in range(2, 5)]
+    files = {"MEMORY.md": "\n".join(lines) + "\n\n[a]: n1.md\n",
+             GENERIC: "preset: claude-code\nrules:\n  root-budget: {max-lines: 5}\n"}
+    files.update({f"n{i}.md": f"---\nname: n{i}\ndescription: note {i}\ntype: project\n---\nx\n" for i in range(1, 5)})
+    golden = golden_file(tmp_path, ("note number 1", "n1.md"))
+    item = run_json(cli, golden, make_store(files))["questions"][0]
+    assert (item["reachable"], item["loaded"], item["routed"]) == (True, False, False)
+    assert item["why"] == ("not loaded: MEMORY.md:2 links through a reference definition past the root's load cap "
+                           "(lines 6-7 dropped)")
+
+
 def test_a_memory_also_reached_through_a_loaded_topic_is_loaded(cli, make_store, tmp_path):
     """Reached through a hidden root line and through a loaded topic: loaded."""
     lines = ["# Memory", "- [Topic](topic.md) — topic of the late items"] + [f"- [Filler {i}](f.md) — filler" for i in range(6)]

@@ -370,6 +370,22 @@ def test_memories_linked_only_past_the_root_cap(cli, make_store):
     assert [r["File"] for r in table(text, "File")][:5] == ["MEMORY.md", "n5.md", "n6.md", "n7.md", "n8.md"]
 
 
+def test_a_memory_whose_reference_definition_is_past_the_root_cap_is_past_the_cap_as_check_says(cli, make_store):
+    """`- [Note 1][a]` loads, `[a]: n1.md` past the cap does not: MEM101 counts
+    n1.md lost, and the dashboard called it loaded."""
+    lines = ["# Memory", "- [Note 1][a] — note 1"] + [f"- [Note {i}](n{i}.md) — note {i}" for i in range(2, 5)]
+    files = {"MEMORY.md": "\n".join(lines) + "\n\n[a]: n1.md\n",
+             ".memlint.yaml": "preset: generic\nrules:\n  root-budget: {max-lines: 5}\n"}
+    files.update({f"n{i}.md": f"note {i}\n" for i in range(1, 5)})
+    store = make_store(files)
+    [f] = cli("check", "--format", "json", "--select", "MEM101", store).json()
+    assert "the agent never reads it: n1.md" in f["message"]
+    text = report(cli, store).output
+    (totals,) = table(text, "Memories")
+    assert (totals["Reached"], totals["Past the cap"]) == ("4", "1")
+    assert {r["File"]: r["Reached"] for r in table(text, "File")}["n1.md"] == "**past the cap**"
+
+
 def test_findings_cell_bolds_errors_and_counts_repeats():
     from memlint.dashboard import DateCell, Row, _findings_text
 
