@@ -106,6 +106,22 @@ def test_a_schema_named_by_a_symbolic_link_the_commit_leaves_out_is_an_error(rep
     assert codes(cli, "--staged", repo / "memory") == []
 
 
+def test_a_schema_in_a_folder_named_by_a_symbolic_link_needs_the_link_of_the_folder(repo, cli):
+    """git tracks the folder's link, and no path beyond it: with the link
+    staged the commit holds the schema; without it, the advice adds the link
+    (`git add` of the path beyond it fails)."""
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b"),
+                       "memory/.memlint.yaml": "schema: schemas/my.json\n",
+                       "memory/real/my.json": '{"type": "object", "required": ["name"]}'})
+    os.symlink("real", repo / "memory/schemas")
+    git(repo, "add", "memory/MEMORY.md", "memory/a.md", "memory/b.md", "memory/.memlint.yaml", "memory/real/my.json")
+    result = cli("check", "--staged", repo / "memory")
+    assert result.exit_code == 2, result.output + result.stderr
+    assert "schemas is not in the commit" in result.stderr and "add memory/schemas`" in result.stderr
+    git(repo, "add", "memory/schemas")
+    assert codes(cli, "--staged", repo / "memory") == []
+
+
 def test_a_config_staged_as_a_symbolic_link_is_the_file_it_names(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": NOFM,
                        "shared.yaml": "rules:\n  MEM001: off\n"})

@@ -66,7 +66,7 @@ def schema_path(store) -> Path | None:
     if name == store.config.data.get("schema") and not _in_commit(store, path, named):
         from memlint.gitrun import advice
 
-        left = named if store._repo_path(path) in store.indexed_paths() else path
+        left = _first_link(store, named) if store._repo_path(path) in store.indexed_paths() else path
         add = advice(store.repo_root, ["add"], [store._repo_path(left)])
         raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: {left} is not in the commit "
                           "(untracked, or removed from the index), though the config naming it is: the committed "
@@ -87,10 +87,27 @@ def _in_commit(store, path: Path, named: Path) -> bool:
                      and Path(config).resolve().is_relative_to(store.repo_root)
                      and store._repo_path(Path(config).resolve()) in store.indexed_paths()
                      and (store._repo_path(path) not in store.indexed_paths()
-                          or named != path and named.is_relative_to(store.repo_root)
-                          and store._repo_path(named) not in store.indexed_paths()))
+                          or (link := _first_link(store, named)) is not None
+                          and store._repo_path(link) not in store.indexed_paths()))
         store.__dict__["_schema_in_commit"] = found
     return found
+
+
+def _first_link(store, named: Path) -> Path | None:
+    """The first symbolic link on the way from the top of the repository to
+    ``named``, the schema's path as the config writes it: the link git
+    tracks, a folder's (``schemas -> real``) included, for none of the paths
+    beyond it can be added; None where there is none."""
+    try:
+        parts = named.relative_to(store.repo_root).parts
+    except ValueError:
+        return None
+    at = store.repo_root
+    for part in parts:
+        at = at / part
+        if at.is_symlink():
+            return at
+    return None
 
 
 def _found(store, path: Path) -> bool:
