@@ -194,7 +194,9 @@ def keys_of(doc: "Doc") -> list[str]:
 def _refs(doc: "Doc", fields) -> list[tuple[str, str, str | None]]:
     """(field, raw reference, whole) triples: ``supersedes: x`` or
     ``supersedes: [x, y]``; whole is a wikilink's target before its heading
-    or block was cut off (``issue#42`` of ``[[issue#42]]``), else None."""
+    or block was cut off (``issue#42`` of ``[[issue#42]]``), or a markdown
+    link as written before its destination was taken (a name such as
+    ``[WIP](auth "v2")``), else None."""
     out = []
     if doc._fields().keys().isdisjoint(fields):
         return out  # the common case, asked of every memory: no field looked up one by one
@@ -219,6 +221,7 @@ def _refs(doc: "Doc", fields) -> list[tuple[str, str, str | None]]:
             link = _INLINE.fullmatch(text)  # as in a body: <old price.md>, a title after it
             dest = link.group(2).removeprefix("<").removesuffix(">").split("#", 1)[0].strip() if link else ""
             if dest:  # [Old price](old.md#price): its destination, as in a body
+                whole = text if whole is None else whole
                 text = unquote(dest)
             if text:
                 out.append((name, text, whole if whole != text else None))

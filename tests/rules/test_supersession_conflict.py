@@ -355,6 +355,16 @@ def test_a_markdown_link_reference_names_its_destination(make_store, cli, writte
     assert (path, line) == ("old.md", 5) and message.startswith("superseded by new.md")
 
 
+@pytest.mark.parametrize("name", ['[WIP](auth "v2")', "[draft](plan (v2))", "[Q3](plan)"])
+def test_a_name_written_as_a_markdown_link_names_its_memory_where_the_destination_names_none(make_store, cli, name):
+    """Read as a link, `[WIP](auth "v2")` would name `auth`: where that names
+    no memory, the memory whose `name` it is, as for `[[C# tips]]`."""
+    store = make_store({"MEMORY.md": index("new.md"), "old.md": mem(f"'{name}'", "status: active\n"),
+                        "new.md": mem("new", f"supersedes: '{name}'\n")})
+    [(path, line, message)] = messages(cli, store, "MEM503")
+    assert (path, line) == ("old.md", 5) and message.startswith("superseded by new.md")
+
+
 # ------------------------------------------------------------------ MEM504
 
 OLD_DATES = [f"2026-01-0{i}" for i in range(1, 9)]
