@@ -693,6 +693,25 @@ def test_an_edit_git_is_told_not_to_look_at_gets_no_last_verified_from_its_last_
     assert repo.read("b.md") == "---\ntitle: b\ncreated: 2024-01-10\nlast_verified: 2024-01-10\n---\nKept.\n"
 
 
+@pytest.mark.parametrize("odd", ['"quoted.md', "line\nbreak.md", "cr\r in it.md", 'back\\slash "q".md'])
+def test_a_file_git_is_told_not_to_look_at_is_hashed_by_its_name_whatever_it_holds(tmp_path, cli, odd):
+    # hash-object reads a line starting with a quote C-quoted, and drops a CR before the line break (the
+    # attachment's): such a name written as it is named no file, the call failed and every such file was withheld.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".memlint.yaml", "preset: moc\n")
+    repo.write("MEMORY.md", "- [T](mocs/t.md)\n")
+    repo.write("mocs/t.md", "# T\n- [a](../a.md)\n")
+    repo.write("a.md", "---\ntitle: a\n---\nOld fact.\n")
+    repo.write(odd, "---\ntitle: odd\n---\nKept.\n")
+    repo.write("attachment\r", "Not a memory.\n")
+    repo.commit("add", D1)
+    repo.run("update-index", "--assume-unchanged", "a.md", odd, "attachment\r")
+    repo.write("a.md", repo.read("a.md") + "New fact.\n", add=False)
+    result = cli("backfill", repo.root)
+    assert "a.md: has changes not committed yet, so git has no date for last_verified" in result.stderr
+    assert repo.read(odd) == "---\ntitle: odd\ncreated: 2024-01-10\nlast_verified: 2024-01-10\n---\nKept.\n"
+
+
 def test_thousands_of_files_git_is_told_not_to_look_at_are_hashed_all_the_same(tmp_path, cli, monkeypatch):
     # Their paths on hash-object's command line passed the system's limit on its length (E2BIG, here made
     # small): the call failed, and no edit was seen, so the edited file got the last commit's day.
