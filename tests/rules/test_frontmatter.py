@@ -313,6 +313,18 @@ def test_horizontal_rules_around_markdown_are_not_a_frontmatter(make_store, find
         assert [c for c in found if c[0] == "d.md"] == []  # no field: rules around markdown
 
 
+def test_horizontal_rules_around_a_task_list_are_not_a_frontmatter(make_store, findings):
+    # An OpenClaw daily log opening with a rule: headings and a task list
+    # (`- [x] done`, which YAML cannot read) between two `---`
+    log = "---\n\n## Session 08:25\n\n- [x] 10 drafts done\n- [ ] review\n\n---\nSee [a](a.md).\n"
+    found = lint(make_store, findings, {"memory/2026-04-02.md": log, "a.md": GOOD,
+                                        ".memlint.yaml": "preset: openclaw\n"})
+    assert codes(found, "MEM002") == [] and codes(found, "MEM005") == []
+    for text in ("---\n- [x]\n- [ ]\n---\nBody\n", "---\n* [X] shipped\n---\nBody\n"):
+        found = codes(lint(make_store, findings, {"d.md": text}), "MEM002")
+        assert [c for c in found if c[0] == "d.md"] == []
+
+
 @pytest.mark.parametrize(
     "content, needle",
     [
