@@ -122,6 +122,24 @@ def test_a_schema_in_a_folder_named_by_a_symbolic_link_needs_the_link_of_the_fol
     assert codes(cli, "--staged", repo / "memory") == []
 
 
+def test_a_schema_through_two_symbolic_links_needs_both(repo, cli):
+    """schemas -> real, and real/my.json -> actual.json: with the folder's
+    link staged and the file's left out, the commit has no schema by the
+    name the config gives, and the hook passed."""
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b"),
+                       "memory/.memlint.yaml": "schema: schemas/my.json\n",
+                       "memory/real/actual.json": '{"type": "object", "required": ["name"]}'})
+    os.symlink("real", repo / "memory/schemas")
+    os.symlink("actual.json", repo / "memory/real/my.json")
+    git(repo, "add", "memory/MEMORY.md", "memory/a.md", "memory/b.md", "memory/.memlint.yaml",
+        "memory/real/actual.json", "memory/schemas")
+    result = cli("check", "--staged", repo / "memory")
+    assert result.exit_code == 2, result.output + result.stderr
+    assert "my.json is not in the commit" in result.stderr and "add memory/real/my.json`" in result.stderr
+    git(repo, "add", "memory/real/my.json")
+    assert codes(cli, "--staged", repo / "memory") == []
+
+
 def test_a_config_staged_as_a_symbolic_link_is_the_file_it_names(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": NOFM,
                        "shared.yaml": "rules:\n  MEM001: off\n"})

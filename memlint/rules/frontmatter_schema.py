@@ -66,7 +66,8 @@ def schema_path(store) -> Path | None:
     if name == store.config.data.get("schema") and not _in_commit(store, path, named):
         from memlint.gitrun import advice
 
-        left = _first_link(store, named) if store._repo_path(path) in store.indexed_paths() else path
+        left = next((link for link in _links(store, named) if store._repo_path(link) not in store.indexed_paths()),
+                    path)
         add = advice(store.repo_root, ["add"], [store._repo_path(left)])
         raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: {left} is not in the commit "
                           "(untracked, or removed from the index), though the config naming it is: the committed "
@@ -87,27 +88,35 @@ def _in_commit(store, path: Path, named: Path) -> bool:
                      and Path(config).resolve().is_relative_to(store.repo_root)
                      and store._repo_path(Path(config).resolve()) in store.indexed_paths()
                      and (store._repo_path(path) not in store.indexed_paths()
-                          or (link := _first_link(store, named)) is not None
-                          and store._repo_path(link) not in store.indexed_paths()))
+                          or any(store._repo_path(link) not in store.indexed_paths()
+                                 for link in _links(store, named))))
         store.__dict__["_schema_in_commit"] = found
     return found
 
 
-def _first_link(store, named: Path) -> Path | None:
-    """The first symbolic link on the way from the top of the repository to
-    ``named``, the schema's path as the config writes it: the link git
-    tracks, a folder's (``schemas -> real``) included, for none of the paths
-    beyond it can be added; None where there is none."""
+def _links(store, named: Path) -> list[Path]:
+    """The symbolic links on the way from the top of the repository to
+    ``named``, the schema's path as the config writes it, each followed in
+    turn (``schemas -> real``, then ``real/my.json -> actual.json``): the
+    links git tracks, a folder's included, for none of the paths beyond one
+    can be added; the commit needs every one."""
     try:
-        parts = named.relative_to(store.repo_root).parts
+        parts = list(named.relative_to(store.repo_root).parts)
     except ValueError:
-        return None
+        return []
+    links: list[Path] = []
     at = store.repo_root
-    for part in parts:
-        at = at / part
+    while parts and len(links) < 40:  # (a loop: Path.resolve has refused one already)
+        at = at / parts.pop(0)
         if at.is_symlink():
-            return at
-    return None
+            links.append(at)
+            target = Path(os.path.normpath(at.parent / os.readlink(at)))
+            try:
+                parts = [*target.relative_to(store.repo_root).parts, *parts]
+            except ValueError:
+                break  # it leads out of the repository: no link beyond is the commit's
+            at = store.repo_root
+    return links
 
 
 def _found(store, path: Path) -> bool:
