@@ -21,8 +21,9 @@ Fires: a 249-line MEMORY.md under claude-code; a 44-line one under moc. The find
 line that will not load, counts the index entries that will not, and names
 the files the agent then reaches no other way (an entry past the cut for a
 file a topic above it lists too loses nothing; one for a topic loses all it
-lists; a daily log, read by its date, a file the store exempts, and a
-retired memory, kept for provenance, are never named). A byte order mark
+lists, live memories behind a retired topic included; a daily log, read
+by its date, a file the store exempts, and a retired memory or topic, kept
+for provenance, are never named). A byte order mark
 counts (three bytes, one character). Characters are counted as OpenClaw
 (JavaScript) counts them: an emoji outside the Basic Multilingual Plane is
 two. Blank lines past the cap, and nothing else, lose

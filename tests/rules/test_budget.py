@@ -158,6 +158,18 @@ def test_mem101_does_not_count_a_retired_memory_past_the_cut_lost_as_the_dashboa
     assert "1 memory reached only through those lines" in cli("report", "--preset", "claude-code", store).output
 
 
+def test_mem101_still_names_live_memories_behind_a_retired_topic_past_the_cut(make_store, cli):
+    """The retired topic is no loss, but the live memories only it lists are:
+    named, and counted as named."""
+    root = "# Index\n" + entries(199) + "- [Arch](topics/a.md) — a\n"
+    store = make_store({"MEMORY.md": root, **memories(199),
+                        "topics/a.md": "---\nstatus: archived\n---\n# A\n- [L1](../l1.md) — l\n- [L2](../l2.md) — l\n",
+                        "l1.md": MEM.format(n="l1"), "l2.md": MEM.format(n="l2")})
+    [f] = cli("check", "--format", "json", "--select", "MEM101", "--preset", "claude-code", store).json()
+    assert f["message"].endswith("hiding 1 index entry; 2 files are reached only through that line, so the agent "
+                                 "never reads them: l1.md, l2.md")
+
+
 def test_mem101_byte_cap_binds_with_long_lines(make_store, cli):
     root = "# Index\n" + entries(60, hook="h" * 480)  # ~500 bytes each
     store = make_store({"MEMORY.md": root, **memories(60)})
