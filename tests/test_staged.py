@@ -140,6 +140,35 @@ def test_a_schema_through_two_symbolic_links_needs_both(repo, cli):
     assert codes(cli, "--staged", repo / "memory") == []
 
 
+def test_the_links_to_a_schema_are_followed_as_the_file_system_follows_them(repo, cli, tmp_path):
+    """A `..` after a link climbs from where the link leads (schemas ->
+    sub/../real, sub -> x/y: memory/x/real), and an absolute link written
+    through a folder outside that leads back in (/home -> /usr/home) still
+    leads to the links beyond: read lexically, the hook passed a commit
+    without sub, or without real/my.json."""
+    (tmp_path / "alias").symlink_to(repo)
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b"),
+                       "memory/.memlint.yaml": "schema: schemas/my.json\n",
+                       "memory/x/real/actual.json": '{"type": "object", "required": ["name"]}', "memory/x/y/keep": ""})
+    os.symlink("x/y", repo / "memory/sub")
+    os.symlink("sub/../real", repo / "memory/schemas")
+    os.symlink("actual.json", repo / "memory/x/real/my.json")
+    git(repo, "add", "memory/MEMORY.md", "memory/a.md", "memory/b.md", "memory/.memlint.yaml",
+        "memory/x/real/actual.json", "memory/x/y/keep", "memory/schemas", "memory/x/real/my.json")
+    result = cli("check", "--staged", repo / "memory")
+    assert result.exit_code == 2 and "add memory/sub`" in result.stderr, result.output + result.stderr
+    git(repo, "add", "memory/sub")
+    assert codes(cli, "--staged", repo / "memory") == []
+    git(repo, "rm", "-q", "--cached", "memory/schemas", "memory/x/real/my.json")
+    os.remove(repo / "memory/schemas")
+    os.symlink(tmp_path / "alias" / "memory" / "x" / "real", repo / "memory/schemas")
+    git(repo, "add", "memory/schemas")
+    result = cli("check", "--staged", repo / "memory")
+    assert result.exit_code == 2 and "add memory/x/real/my.json`" in result.stderr, result.output + result.stderr
+    git(repo, "add", "memory/x/real/my.json")
+    assert codes(cli, "--staged", repo / "memory") == []
+
+
 def test_a_config_staged_as_a_symbolic_link_is_the_file_it_names(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": NOFM,
                        "shared.yaml": "rules:\n  MEM001: off\n"})

@@ -62,7 +62,7 @@ def schema_path(store) -> Path | None:
         shipped = ", ".join(sorted(p.name for p in SHIPPED.glob("*.json")))
         raise ConfigError(f"{where_is(store.config, ('schema',))}: schema {name!r}: "
                           f"{'not a regular file' if path.exists() else 'no such file'}: {path} (shipped: {shipped})")
-    named = Path(os.path.normpath(base / name))  # a symbolic link, where it is one: the commit needs it too
+    named = base / name  # a symbolic link, where it is one: the commit needs it too (`..` read as the links lead)
     if name == store.config.data.get("schema") and not _in_commit(store, path, named):
         from memlint.gitrun import advice
 
@@ -95,27 +95,35 @@ def _in_commit(store, path: Path, named: Path) -> bool:
 
 
 def _links(store, named: Path) -> list[Path]:
-    """The symbolic links on the way from the top of the repository to
-    ``named``, the schema's path as the config writes it, each followed in
-    turn (``schemas -> real``, then ``real/my.json -> actual.json``): the
-    links git tracks, a folder's included, for none of the paths beyond one
-    can be added; the commit needs every one."""
-    try:
-        parts = list(named.relative_to(store.repo_root).parts)
-    except ValueError:
-        return []
+    """The symbolic links of the repository on the way to ``named``, the
+    schema's path as the config writes it, each followed in turn (``schemas
+    -> real``, then ``real/my.json -> actual.json``) as the file system
+    follows them: a ``..`` after a link climbs from where the link leads,
+    and a link out of the repository that leads back in (an absolute target
+    written through ``/home -> /usr/home``) leads on to the links beyond.
+    The links git tracks, a folder's included, for none of the paths beyond
+    one can be added; the commit needs every one."""
+    parts = list(named.parts if named.is_absolute() else (Path.cwd() / named).parts)
+    at = Path(parts.pop(0))  # no symbolic link on the way to it: its parent is the folder above
     links: list[Path] = []
-    at = store.repo_root
-    while parts and len(links) < 40:  # (a loop: Path.resolve has refused one already)
-        at = at / parts.pop(0)
-        if at.is_symlink():
-            links.append(at)
-            target = Path(os.path.normpath(at.parent / os.readlink(at)))
-            try:
-                parts = [*target.relative_to(store.repo_root).parts, *parts]
-            except ValueError:
-                break  # it leads out of the repository: no link beyond is the commit's
-            at = store.repo_root
+    hops = 0
+    while parts:
+        part = parts.pop(0)
+        if part == "..":
+            at = at.parent
+            continue
+        if not (at / part).is_symlink():
+            at = at / part
+            continue
+        hops += 1
+        if hops > 40:  # (a loop: Path.resolve has refused one already)
+            break
+        if (at / part).is_relative_to(store.repo_root):
+            links.append(at / part)
+        target = Path(os.readlink(at / part))
+        if target.is_absolute():
+            at = Path(target.anchor)
+        parts = [*target.relative_to(target.anchor).parts, *parts]
     return links
 
 
