@@ -169,6 +169,26 @@ def test_the_links_to_a_schema_are_followed_as_the_file_system_follows_them(repo
     assert codes(cli, "--staged", repo / "memory") == []
 
 
+def test_an_absolute_schema_path_is_followed_as_a_relative_one(repo, cli, tmp_path):
+    """schema: /…/memory/schemas/my.json, schemas -> real: the path was
+    kept as written (taken for a shipped schema's), so with everything
+    staged the hook stopped, advising a `git add` beyond a symbolic link;
+    written through a folder outside (/home -> /usr/home), it was never
+    asked for at all."""
+    (tmp_path / "alias").symlink_to(repo)
+    write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": GOOD.replace("name: a", "name: b"),
+                       "memory/.memlint.yaml": f"schema: {repo}/memory/schemas/my.json\n",
+                       "memory/real/my.json": '{"type": "object", "required": ["name"]}'})
+    os.symlink("real", repo / "memory/schemas")
+    git(repo, "add", "memory")
+    assert codes(cli, "--staged", repo / "memory") == []
+    write_files(repo, {"memory/.memlint.yaml": f"schema: {tmp_path}/alias/memory/schemas/my.json\n"})
+    git(repo, "add", "memory/.memlint.yaml")
+    git(repo, "rm", "-q", "--cached", "memory/schemas")
+    result = cli("check", "--staged", repo / "memory")
+    assert result.exit_code == 2 and "add memory/schemas`" in result.stderr, result.output + result.stderr
+
+
 def test_a_config_staged_as_a_symbolic_link_is_the_file_it_names(repo, cli):
     write_files(repo, {"memory/MEMORY.md": INDEX, "memory/a.md": GOOD, "memory/b.md": NOFM,
                        "shared.yaml": "rules:\n  MEM001: off\n"})

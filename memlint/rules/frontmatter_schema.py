@@ -137,9 +137,11 @@ def _found(store, path: Path) -> bool:
 
 @lru_cache(maxsize=8)
 def _schema_path(name: str, base: Path) -> Path:
-    """A shipped schema, else ``name`` from ``base`` (asked once per file: the answer is kept)."""
+    """A shipped schema, else ``name`` from ``base`` (asked once per file: the
+    answer is kept). An absolute ``name`` is none of the shipped ones, though
+    ``SHIPPED / name`` is that path, as written."""
     shipped = SHIPPED / name
-    if shipped.is_file():
+    if not os.path.isabs(name) and shipped.is_file():
         return shipped
     return (base / name).resolve()
 
