@@ -129,8 +129,8 @@ _PARAGRAPH_LINE = re.compile(r"[ ]{0,3}(?![-*+>#]|<!--|```|~~~|[0-9]+[.)][ \t]|[
 # indented, no list item or comment, no `key:`.
 _TEXT_LINE = re.compile(r"(?![ \t\-#]|[^:\n]*:(?:[ \t]|\r?$))[^\r\n]")
 
-# Lines that are markdown and cannot be YAML: a table row, bold text, a task
-# list item (`- [x] done`, `- [ ]`).
+# Lines that are markdown, which no frontmatter holds: a table row, bold
+# text, a task list item (`- [x] done`; YAML would read it as a list).
 _MARKDOWN_ONLY = re.compile(r"[ \t]*(?:\|.*\|[ \t]*\r?$|\*\*\S|[-*+][ \t]+\[[ xX]\](?:[ \t]|\r?$))")
 
 

@@ -6,8 +6,9 @@ often the memory with it.
 A ``---`` on line 1 whose block holds no field is a horizontal rule around
 plain markdown, not a frontmatter: no ``key:`` line, no field name, and
 markdown YAML would read as text or a list of lines (a paragraph, a heading
-and a list, a table, bold text). Fields written as a list (``- name: x``)
-or without their colons (``name pricing``) are a broken frontmatter.
+and a list, a table, bold text, a task list ``- [x] done``). Fields written
+as a list (``- name: x``) or without their colons (``name pricing``) are a
+broken frontmatter, unless the block also holds one of those markdown lines.
 
 Options: none. The message gives YAML's own line and column.
 
