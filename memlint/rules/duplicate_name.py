@@ -66,6 +66,9 @@ def check(store, options):
     ages = _duplicates.Ages(store)
     reported: set[tuple[str, str]] = set()
     for key in sorted(groups):
+        # once per group, not per finding: a group of thousands made it quadratic
+        members = {doc.rel for doc in groups[key]}
+        written = {doc.field(fields[key, doc.rel]).strip() for doc in groups[key]}
         for newer, older, others, more in _duplicates.group_findings(ages, groups[key]):
             if (newer.rel, older.rel) in reported:
                 continue  # name and title both clash: one finding
@@ -76,7 +79,7 @@ def check(store, options):
             # spelled the same, the name's own spelling is ambiguous; else only another is.
             # (stripped, as links match them: a block scalar, `name: >`, ends in a newline)
             spelled, older_spelled = newer.field(field).strip(), older.field(older_field).strip()
-            link = _ambiguous_link(store, newer, key, spelled, older_spelled, groups[key], fields)
+            link = _ambiguous_link(store, newer, key, spelled, older_spelled, members, written)
             yield Problem(
                 newer.path, newer.key_line(field), 1,
                 f"`{field}: {spelled}` is the same name as {older.path}:"
@@ -86,14 +89,14 @@ def check(store, options):
             )
 
 
-def _ambiguous_link(store, newer, key: str, spelled: str, older_spelled: str, docs, fields) -> str:
-    """The link the message offers as one that cannot tell ``docs`` apart:
+def _ambiguous_link(store, newer, key: str, spelled: str, older_spelled: str, members: set, written: set) -> str:
+    """The link the message offers as one that cannot tell ``members``
+    (the paths of the memories named ``key``; ``written``: their names as written) apart:
     the name as both write it, else a spelling neither is written in. A
     file elsewhere whose path or file name the spelling matches takes the
     link first (graph: paths, then exact names, then file names, then folded
     names): said, rather than offering a link that finds that file."""
-    members = {doc.rel for doc in docs}
-    candidates = [spelled] if spelled == older_spelled else _spelled_as_none(key, spelled, docs, fields)
+    candidates = [spelled] if spelled == older_spelled else _spelled_as_none(key, spelled, written)
     for candidate in candidates:
         if store.wiki_names.lookup(newer, candidate) in members:
             return f"`[[{candidate}]]`" if candidate == spelled else f"a `[[{candidate}]]` link"
@@ -102,10 +105,9 @@ def _ambiguous_link(store, newer, key: str, spelled: str, older_spelled: str, do
     return f"{link} finds {store.docs[found].path} instead and" if found else link  # (`name: ../x`: a path out, finds nothing)
 
 
-def _spelled_as_none(key: str, spelled: str, docs, fields) -> list[str]:
-    """Spellings of the folded name ``key`` that no name of ``docs`` is
-    written as (a link spelled exactly as one finds that one), best first."""
-    written = {doc.field(fields[key, doc.rel]).strip() for doc in docs}
+def _spelled_as_none(key: str, spelled: str, written: set) -> list[str]:
+    """Spellings of the folded name ``key`` that none of the names ``written``
+    is (a link spelled exactly as one finds that one), best first."""
     candidates = (key, key.upper(), spelled.upper(), spelled.lower(), spelled.title(), spelled.swapcase())
     # (an underscore is ignored as the case is: one more spelling when every other is written)
     return [c for c in dict.fromkeys(candidates) if c not in written] + \
