@@ -10,6 +10,7 @@ added both, the later path is the newer.
 from __future__ import annotations
 
 from datetime import datetime
+from itertools import islice
 
 from memlint import rules as rule_registry
 from memlint.config import glob_matcher
@@ -198,24 +199,54 @@ def related(store, a: str, b: str) -> bool:
     return supersedes(store, a, b) or supersedes(store, b, a)
 
 
+def relatives(store):
+    """A function: a memory's path -> the paths of the memories ``related``
+    to it (that it supersedes, or that supersede it, through a chain): what
+    ``related`` says of each, found by one walk each way rather than a walk
+    for every other member of its group."""
+    successors = store.lifecycle.newer  # old -> {newer memory: how we know}
+    predecessors: dict[str, set[str]] = {}
+    for old, new in successors.items():
+        for rel in new:
+            predecessors.setdefault(rel, set()).add(old)
+
+    def of(rel: str) -> set[str]:
+        found: set[str] = set()
+        for edges in (successors, predecessors):
+            seen, stack = {rel}, [rel]
+            while stack:
+                for nxt in edges.get(stack.pop(), ()):
+                    found.add(nxt)  # (rel itself too, on a cycle: as ``supersedes`` finds it)
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+        return found
+
+    return of
+
+
 SHOWN = 5  # other copies a message names; the rest of a group are counted
 
 
-def group_findings(ages: Ages, members: list, *, skip=None):
+def group_findings(ages: Ages, members: list, *, exempt=None):
     """For a group of two or more docs that are copies of one another: each
     member but the oldest, with the oldest older member it is not exempt from
-    (``skip(newer, older)``), the first SHOWN of the rest of the group (oldest
-    first) and how many more there are. Yields (newer, older, others, more)."""
+    (``exempt(newer.rel)``: the paths it is exempt from), the first SHOWN of the
+    rest of the group (oldest first) and how many more there are. Yields
+    (newer, older, others, more). Linear in the group's size, plus the
+    exemptions: a group of thousands of copies is a store's template."""
     ordered = ages.oldest_first(members)
+    rels = {d.rel for d in ordered} if exempt is not None else set()
     for i in range(1, len(ordered)):
         newer = ordered[i]
-        if skip is None:
-            older = ordered[0]
-            others = [d for d in ordered[1 : SHOWN + 2] if d is not newer][:SHOWN]
-            yield newer, older, others, len(ordered) - 2 - len(others)
-            continue
-        older = next((o for o in ordered[:i] if not skip(newer, o)), None)
+        away = (exempt(newer.rel) & rels) - {newer.rel} if exempt is not None else ()
+        older = next((o for o in islice(ordered, i) if o.rel not in away), None)
         if older is None:
             continue
-        rest = [d for d in ordered if d is not newer and d is not older and not skip(newer, d)]
-        yield newer, older, rest[:SHOWN], max(len(rest) - SHOWN, 0)
+        others = []
+        for d in ordered:
+            if d is not newer and d is not older and d.rel not in away:
+                others.append(d)
+                if len(others) == SHOWN:
+                    break
+        yield newer, older, others, len(ordered) - 2 - len(away) - len(others)

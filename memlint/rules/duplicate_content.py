@@ -57,12 +57,10 @@ def check(store, options):
         return
     ages = _duplicates.Ages(store)
 
-    def expected(newer, older) -> bool:
-        return _duplicates.related(store, newer.rel, older.rel)
-
-    skip = expected if store.lifecycle.newer else None  # no memory supersedes another: nothing to skip
+    # A copy of a memory it supersedes, or that supersedes it, is expected.
+    exempt = _duplicates.relatives(store) if store.lifecycle.newer else None  # else nothing to skip
     for group in groups:
-        for newer, older, others, more in _duplicates.group_findings(ages, [docs[rel] for rel in group], skip=skip):
+        for newer, older, others, more in _duplicates.group_findings(ages, [docs[rel] for rel in group], exempt=exempt):
             also = f"; also the same: {name_some((d.path for d in others), SHOWN, more)}" if others else ""
             yield Problem(
                 newer.path, 1, 0,

@@ -552,6 +552,19 @@ def test_supersession_through_a_chain(make_store, findings):
     assert dup_findings(findings, store) == []
 
 
+def test_in_a_big_group_of_copies_each_skips_only_the_copies_on_its_own_chain(make_store, cli):
+    # Each copy's exemptions are found once (a walk each way along its chain), not by asking
+    # of every other member of the group: a template copied thousands of times made that quadratic.
+    extra = {1: "supersedes: m0\n", 2: "supersedes: m1\n", 3: "superseded_by: m4\n"}
+    store = make_store(store_of({f"m{k}.md": mem(f"m{k}", DEPLOYS, extra=extra.get(k, "")) for k in range(9)}))
+    found = {key: message for key, message in messages(cli, store).items() if key[2] == "MEM301"}
+    assert sorted(found) == [(f"m{k}.md", 1, "MEM301") for k in range(3, 9)]  # m1, m2: every older copy is on their chain
+    for k in (3, 4):
+        assert "same body as m0.md:1 (whitespace, case and markdown aside); also the same: " \
+               "m1.md, m2.md, m5.md, m6.md, m7.md and 1 more;" in found[f"m{k}.md", 1, "MEM301"]
+    assert "also the same: m1.md, m2.md, m3.md, m4.md, m6.md and 2 more;" in found["m5.md", 1, "MEM301"]
+
+
 def test_retired_memories_are_not_compared_unless_configured(make_store, findings):
     store = make_store(store_of({
         "a.md": mem("a", DEPLOYS, extra="status: outdated\n"),
