@@ -1087,19 +1087,32 @@ class IndexFinder:
         self.by_folder: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         self.by_prefix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         self.entries: dict[str, list[tuple[str, int]]] = defaultdict(list)
-        docs = graph.store.docs
-        max_depth = graph.store.settings["index-depth"]
-        unloaded = root_lines_not_loaded(graph.store)  # an entry there is no fix either: the agent never sees it
-        root = graph.store.root
+        store = graph.store
+        docs = store.docs
+        max_depth = store.settings["index-depth"]
+        # The root's lines its load cap drops, and its links above the cut whose reference definition is
+        # below it (MEM101's): an entry there is no fix, nor one in a topic reached only through them.
+        unloaded = root_lines_not_loaded(store)
+        cut_off = root_links_cut_off(store, unloaded)
+
+        def dropped(edge) -> bool:
+            return edge.link.line in unloaded or (edge.link.line, edge.link.target) in cut_off
+
+        depth = graph._walk(dropped) if unloaded else graph.depth  # as the agent loads the store
+        # the topics reached only through what the cut drops, and how (as MEM101 says it)
+        self.behind_cut = {rel for rel in graph.depth if rel not in depth}
+        self.cut_what = "what" if cut_off else "lines"
+        root = store.root
         for rel, edges in graph.out.items():
-            # only an index whose entries the agent reaches: one past index-depth, or unreached, is no fix
-            if docs[rel].role not in INDEX_ROLES or graph.depth.get(rel, max_depth) >= max_depth:
+            # only an index whose entries the agent reaches: one past index-depth, unreached, or reached
+            # only through what the root's load cap drops, is no fix
+            if docs[rel].role not in INDEX_ROLES or depth.get(rel, max_depth) >= max_depth:
                 continue
             seen = set()
             for edge in edges:
                 if edge.status != OK or edge.target in seen or docs[edge.target].role in INDEX_ROLES:
                     continue
-                if unloaded and root is not None and rel == root.rel and edge.link.line in unloaded:
+                if unloaded and root is not None and rel == root.rel and dropped(edge):
                     continue
                 seen.add(edge.target)
                 folder, prefix = entry_key(edge.target)
@@ -1114,7 +1127,7 @@ class IndexFinder:
         self.by_topic: dict[str, str] = {}
         self.unread_by_topic: dict[str, str] = {}
         for rel in sorted((r for r, d in docs.items() if d.role in INDEX_ROLES), key=lambda r: (r.count("/"), r)):
-            names = self.by_topic if graph.depth.get(rel, max_depth) < max_depth else self.unread_by_topic
+            names = self.by_topic if depth.get(rel, max_depth) < max_depth else self.unread_by_topic
             stem = fold(docs[rel].stem)
             for key in (stem, stem[3:] if stem.startswith("moc") else stem):
                 names.setdefault(key, rel)

@@ -18,6 +18,11 @@ nothing so: the live memories only it lists are reported each.
 The finding names the index the file most likely belongs in when one is
 obvious: the index where most files of its folder, or of its filename prefix
 (``project_``, ``feedback-``), are filed, and the entry it would sit beside.
+Only an index the agent loads is named so: not one past ``index-depth``,
+nor one reached only through what the root's load cap drops (MEM101: its
+lines past the cap, or a link above the cap whose reference definition is
+below it); a memory whose ``topics:`` names such an index is told to file it
+there and to link that index where the agent reads it.
 When that index is the root and one more line would take it over its load
 cap (an entry there would push a line that loads now out of what the harness
 loads) or its line budget (MEM101's options), it says the root is full instead;
@@ -204,6 +209,10 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
     best = finder.best(rel)
     if best is None:
         topic = finder.unread_topic(rel)
+        if topic is not None and topic in finder.behind_cut:  # the root links it only where its load cap drops
+            return (f"; add an entry for it to its topic {topic}, and link {topic} from a line the agent loads "
+                    f"({topic} is reached only through {finder.cut_what} {finder.graph.store.root_name}'s load cap "
+                    "drops, so the agent does not read it now)")
         if topic is not None:
             return (f"; add an entry for it to its topic {topic}, and link {topic} from an index the root "
                     "reaches (the agent does not read it now)")

@@ -1100,3 +1100,74 @@ def test_the_orphan_hint_never_points_beside_a_root_line_the_harness_drops(make_
     assert orphan["message"].endswith("MEMORY.md is already over its load cap (12,000 characters): part of it does "
                                       "not load now; file it in a topic index, moving some of MEMORY.md's entries "
                                       "into one first if none fits")
+
+
+TOOLS_TOPIC = "# Tools\n- [A](../tools/a.md) — a\n- [B](../tools/b.md) — b\n"
+TOOLS = {"topics/tools.md": TOOLS_TOPIC, "tools/a.md": mem("a"), "tools/b.md": mem("b"), "tools/c.md": mem("c")}
+
+
+@pytest.mark.parametrize("link", ["line past the cap", "definition past the cap", "above the cap"])
+def test_the_orphan_hint_never_files_into_a_topic_only_what_the_root_cap_drops_reaches(make_store, cli, link):
+    """A topic the root links only on a line past Claude Code's 200-line cap,
+    or by a link above it whose reference definition (`[t]: topics/t.md`) is
+    below it, never loads (MEM101 names it lost): the hint sent the memory
+    there, beside its entries, where the agent would still never read it.
+    Linked above the cap, the topic is where the memory goes."""
+    facts = "".join(f"- [Fact {i}](project_fact_{i}.md) — fact {i}\n" for i in range(150 if link == "above the cap" else 200))
+    root = {"line past the cap": "# Memory\n" + facts + "- [Tools](topics/tools.md) — tools\n",
+            "definition past the cap": "# Memory\n- [Tools][t] — tools\n" + facts + "\n[t]: topics/tools.md\n",
+            "above the cap": "# Memory\n- [Tools](topics/tools.md) — tools\n" + facts}[link]
+    files = {"MEMORY.md": root, **TOOLS, **{f"project_fact_{i}.md": mem(f"fact-{i}") for i in range(200)}}
+    found = run(cli, make_store(files), "--preset", "claude-code", "--select", "MEM101,MEM201")
+    [orphan] = [f["message"] for f in found if f["code"] == "MEM201" and f["path"] == "tools/c.md"]
+    if link == "above the cap":
+        assert "MEM101" not in {f["code"] for f in found}
+        assert orphan.endswith("; add an entry for it to topics/tools.md, beside tools/b.md (line 3)")
+        return
+    assert "topics/tools.md" in message(found, "MEM101")  # lost with what the cut drops
+    assert "topics/tools.md" not in orphan
+    assert orphan.endswith("; MEMORY.md is already over its load cap (200 lines): part of it does not load now; file "
+                           "it in a topic index, moving some of MEMORY.md's entries into one first if none fits")
+
+
+@pytest.mark.parametrize("link, through", [("line past the cap", "lines"), ("definition past the cap", "what")])
+def test_the_orphan_hint_says_a_declared_topic_the_root_cap_cuts_off_does_not_load(make_store, cli, link, through):
+    """``topics: [tools]`` names a topic reached only through what the load
+    cap drops: the hint said to link it from an index the root reaches, when
+    the root links it; it says where it is lost, as MEM205 says it."""
+    facts = "".join(f"- [Fact {i}](facts/fact{i}.md) — fact {i}\n" for i in range(199))
+    head = "# Memory\n- [Misc](topics/misc.md) — misc\n"
+    root = {"line past the cap": head + facts + "- [Tools](topics/tools.md) — tools\n",
+            "definition past the cap": head + "- [Tools][t] — tools\n" + facts + "\n[t]: topics/tools.md\n"}[link]
+    files = {"MEMORY.md": root, **TOOLS, "topics/misc.md": "# Misc\n- [M](../misc/m.md) — m\n", "misc/m.md": mem("m"),
+             "notes/z.md": mem("z", topics="[tools]"), **{f"facts/fact{i}.md": mem(f"fact-{i}") for i in range(199)}}
+    found = {f["path"]: f["message"] for f in run(cli, make_store(files), "--preset", "claude-code")
+             if f["code"] == "MEM201"}
+    assert found["notes/z.md"].endswith(
+        "; add an entry for it to its topic topics/tools.md, and link topics/tools.md from a line the agent loads "
+        f"(topics/tools.md is reached only through {through} MEMORY.md's load cap drops, so the agent does not read "
+        "it now)")
+
+
+@pytest.mark.parametrize("at", ["middle", "top"])
+def test_the_orphan_hint_never_files_into_a_topic_an_openclaw_root_links_in_its_dropped_middle(make_store, cli, at):
+    """An OpenClaw root over 12,000 characters loses its middle: a topic
+    linked only there does not load, and a memory filed in it neither."""
+    import re
+
+    lines = [f"- [E{i:03}](notes/e{i:03}.md) — " + "x" * 80 for i in range(150)]
+    lines.insert(100 if at == "middle" else 0, "- [Tools](tools/INDEX.md) — tools")
+    files = {"MEMORY.md": "# Memory\n" + "\n".join(lines) + "\n", ".memlint.yaml": "preset: openclaw\n",
+             "tools/INDEX.md": "# Tools\n- [A](a.md) — a\n- [B](b.md) — b\n", "tools/a.md": "# a\n",
+             "tools/b.md": "# b\n", "tools/c.md": "# c\n", **{f"notes/e{i:03}.md": "# e\n" for i in range(150)}}
+    found = run(cli, make_store(files), "--select", "MEM101,MEM201")
+    first, last = (int(n) for n in re.search(r"lines (\d+)-(\d+) are never", message(found, "MEM101")).groups())
+    assert (first <= (102 if at == "middle" else 2) <= last) == (at == "middle")  # the topic's line
+    [orphan] = [f["message"] for f in found if f["code"] == "MEM201" and f["path"] == "tools/c.md"]
+    if at == "top":
+        assert orphan.endswith("; add an entry for it to tools/INDEX.md, beside tools/b.md (line 3)")
+    else:
+        assert "tools/INDEX.md" not in orphan
+        assert orphan.endswith("MEMORY.md is already over its load cap (12,000 characters): part of it does not "
+                               "load now; file it in a topic index, moving some of MEMORY.md's entries into one "
+                               "first if none fits")
