@@ -1102,11 +1102,12 @@ class IndexFinder:
         # the topics reached only through what the cut drops, and how (as MEM101 says it)
         self.behind_cut = {rel for rel in graph.depth if rel not in depth}
         self.cut_what = "what" if cut_off else "lines"
+        retired = store.lifecycle.retired_because  # a retired topic routes nobody (MEM205): no fix either
         root = store.root
         for rel, edges in graph.out.items():
             # only an index whose entries the agent reaches: one past index-depth, unreached, or reached
             # only through what the root's load cap drops, is no fix
-            if docs[rel].role not in INDEX_ROLES or depth.get(rel, max_depth) >= max_depth:
+            if docs[rel].role not in INDEX_ROLES or depth.get(rel, max_depth) >= max_depth or retired(rel):
                 continue
             seen = set()
             for edge in edges:
@@ -1127,6 +1128,8 @@ class IndexFinder:
         self.by_topic: dict[str, str] = {}
         self.unread_by_topic: dict[str, str] = {}
         for rel in sorted((r for r, d in docs.items() if d.role in INDEX_ROLES), key=lambda r: (r.count("/"), r)):
+            if retired(rel):
+                continue
             names = self.by_topic if depth.get(rel, max_depth) < max_depth else self.unread_by_topic
             stem = fold(docs[rel].stem)
             for key in (stem, stem[3:] if stem.startswith("moc") else stem):

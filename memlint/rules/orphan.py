@@ -22,7 +22,8 @@ Only an index the agent loads is named so: not one past ``index-depth``,
 nor one reached only through what the root's load cap drops (MEM101: its
 lines past the cap, or a link above the cap whose reference definition is
 below it); a memory whose ``topics:`` names such an index is told to file it
-there and to link that index where the agent reads it.
+there and to link that index where the agent reads it. Nor is a retired
+topic (``status: archived``...: MEM205) ever named: it routes nobody.
 When that index is the root and one more line would take it over its load
 cap (an entry there would push a line that loads now out of what the harness
 loads) or its line budget (MEM101's options), it says the root is full instead;

@@ -1171,3 +1171,23 @@ def test_the_orphan_hint_never_files_into_a_topic_an_openclaw_root_links_in_its_
         assert orphan.endswith("MEMORY.md is already over its load cap (12,000 characters): part of it does not "
                                "load now; file it in a topic index, moving some of MEMORY.md's entries into one "
                                "first if none fits")
+
+
+@pytest.mark.parametrize("status", ["archived", "active"])
+def test_the_orphan_hint_never_files_a_memory_in_a_retired_topic(make_store, cli, status):
+    """A retired topic the root still links (MEM205's finding) routes nobody:
+    the hint sent a memory of its folder there, beside its entries, or to it
+    as the topic the memory names (``topics: [tools]``); a live one takes it."""
+    root = "# Memory\n- [Tools](topics/tools.md) — tools\n- [Misc](topics/misc.md) — misc\n- [O](other.md) — o\n"
+    files = {"MEMORY.md": root, "other.md": mem("other"), **TOOLS,
+             "topics/tools.md": f"---\nstatus: {status}\n---\n" + TOOLS_TOPIC,
+             "topics/misc.md": "# Misc\n- [M](../misc/m.md) — m\n", "misc/m.md": mem("m"),
+             "notes/z.md": mem("z", topics="[tools]")}
+    found = {f["path"]: f["message"] for f in run(cli, make_store(files), "--preset", "claude-code")
+             if f["code"] == "MEM201"}
+    if status == "active":
+        assert found["tools/c.md"].endswith("; add an entry for it to topics/tools.md, beside tools/b.md (line 6)")
+        assert found["notes/z.md"].endswith("; add an entry for it to topics/tools.md")
+    else:
+        assert "topics/tools.md" not in found["tools/c.md"] and "topics/tools.md" not in found["notes/z.md"]
+        assert found["tools/c.md"].endswith("; add an entry for it to the index where it belongs")
