@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from memlint.dates import parse_date
 from memlint.evaluate import Walk
+from memlint.graph import root_links_cut_off
 from memlint.reporters import printable
 from memlint.rules._common import plural
 from memlint.summary import summarize
@@ -202,6 +203,7 @@ def root_load(store: "Store") -> dict | None:
     text = root_budget.loaded_text(store, root)
     ranges = root_budget.hidden_ranges(text, *caps)
     lost = not root_budget.nothing_lost(text, ranges)
+    hidden = set().union(*(range(a, b + 1) for a, b in ranges)) if lost else set()
     return {
         "lines": root.parsed.line_count,
         "bytes": len(text.encode("utf-8")),
@@ -212,6 +214,8 @@ def root_load(store: "Store") -> dict | None:
         # as MEM101 judges it: blank lines past the cap lose nothing
         "first-hidden-line": ranges[0][0] if lost else 0,
         "hidden-lines": [list(r) for r in ranges] if lost else [],  # (first, last) of each span not loaded
+        # its links above the cut whose reference definition is below it: loaded without their target (MEM101's)
+        "links-cut-off": len(root_links_cut_off(store, hidden)),
         "budget-lines": options["budget-lines"],  # a thin root's budget below the cap (moc), or None
         "over-budget": not lost and root_budget.past_budget(text, options["budget-lines"]),
     }
@@ -370,6 +374,15 @@ def _cap_text(load: dict | None) -> str:
     return f"{size}: loads whole"
 
 
+def _dropped_text(load: dict) -> str:
+    """What the root's load cap drops, as MEM101 says it: a link above the cut
+    whose reference definition is below it loses its target too."""
+    spans = load["hidden-lines"]
+    if load["links-cut-off"]:
+        return "what the cut drops"
+    return "that line" if len(spans) == 1 and spans[0][0] == spans[0][1] else "those lines"
+
+
 COLUMNS = (  # header, alignment, cell
     ("File", "---", lambda row: cell(row.rel)),
     ("Type / priority", "---", lambda row: cell(row.kind)),
@@ -419,7 +432,7 @@ def _render_store(r: StoreReport, version: str) -> list[str]:
         f"| {heat['HOT']} / {heat['WARM']} / {heat['COLD']} | {attention} |",
         "",
         f"- **Root** {cell(r.root)}: {_cap_text(t['root'])}"
-        + (f"; {plural(t['past-cap'], 'memory')} reached only through those lines" if t["past-cap"] else ""),
+        + (f"; {plural(t['past-cap'], 'memory')} reached only through {_dropped_text(t['root'])}" if t["past-cap"] else ""),
         f"- **Files**: {plural(t['memories'], 'memory')}"
         + (f" ({t['listing']:,} also {'a topic index' if t['listing'] == 1 else 'topic indexes'})" if t["listing"] else "")
         + f", {t['indexes']:,} topic index{'' if t['indexes'] == 1 else 'es'}, "

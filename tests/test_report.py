@@ -386,6 +386,26 @@ def test_a_memory_whose_reference_definition_is_past_the_root_cap_is_past_the_ca
     assert {r["File"]: r["Reached"] for r in table(text, "File")}["n1.md"] == "**past the cap**"
 
 
+def test_the_root_line_says_what_the_cut_drops_when_a_reference_definition_is_past_the_cap(cli, make_store):
+    """n1.md is lost through `[a]: n1.md`, past the cap, not through the
+    dropped lines: the root line said it was reached only through those lines,
+    where MEM101 says what the cut drops. One dropped line is that line."""
+    lines = ["# Memory", "- [Note 1][a] — note 1"] + [f"- [Note {i}](n{i}.md) — note {i}" for i in range(2, 5)]
+    config = "preset: generic\nrules:\n  root-budget: {max-lines: 5}\n"
+    files = {"MEMORY.md": "\n".join(lines) + "\n\n[a]: n1.md\n", ".memlint.yaml": config}
+    files.update({f"n{i}.md": f"note {i}\n" for i in range(1, 6)})
+    store = make_store(files)
+    [f] = cli("check", "--format", "json", "--select", "MEM101", store).json()
+    assert "reached only through what the cut drops" in f["message"]
+    assert ("**over the cap**, lines 6–7 never load; 1 memory reached only through what the cut drops"
+            in report(cli, store).output)
+    (store / "MEMORY.md").write_text("\n".join(lines[:1] + lines[2:]) + "\n- [Note 5](n5.md) — note 5\n"
+                                     "- [Note 1](n1.md) — note 1\n")
+    [f] = cli("check", "--format", "json", "--select", "MEM101", store).json()
+    assert "reached only through that line" in f["message"]
+    assert "**over the cap**, line 6 never loads; 1 memory reached only through that line" in report(cli, store).output
+
+
 def test_findings_cell_bolds_errors_and_counts_repeats():
     from memlint.dashboard import DateCell, Row, _findings_text
 
