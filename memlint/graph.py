@@ -1099,8 +1099,11 @@ class IndexFinder:
             return edge.link.line in unloaded or (edge.link.line, edge.link.target) in cut_off
 
         depth = graph._walk(dropped) if unloaded else graph.depth  # as the agent loads the store
-        # the topics reached only through what the cut drops, and how (as MEM101 says it)
-        self.behind_cut = {rel for rel in graph.depth if rel not in depth}
+        self.loaded_depth = depth
+        # the topics the agent reads as an index only through what the cut drops (unreached without it, or
+        # reached past index-depth), and how (as MEM101 says it)
+        self.behind_cut = {rel for rel, d in graph.depth.items()
+                           if d < max_depth and depth.get(rel, max_depth) >= max_depth}
         self.cut_what = "what" if cut_off else "lines"
         retired = store.lifecycle.retired_because  # a retired topic routes nobody (MEM205): no fix either
         root = store.root

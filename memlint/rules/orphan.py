@@ -211,9 +211,10 @@ def _hint(finder: IndexFinder, rel: str, root_full: dict) -> str:
     if best is None:
         topic = finder.unread_topic(rel)
         if topic is not None and topic in finder.behind_cut:  # the root links it only where its load cap drops
+            within = " within index-depth" if topic in finder.loaded_depth else ""  # reached too deep otherwise
             return (f"; add an entry for it to its topic {topic}, and link {topic} from a line the agent loads "
-                    f"({topic} is reached only through {finder.cut_what} {finder.graph.store.root_name}'s load cap "
-                    "drops, so the agent does not read it now)")
+                    f"({topic} is reached{within} only through {finder.cut_what} {finder.graph.store.root_name}'s "
+                    "load cap drops, so the agent does not read it now)")
         if topic is not None:
             return (f"; add an entry for it to its topic {topic}, and link {topic} from an index the root "
                     "reaches (the agent does not read it now)")

@@ -1191,3 +1191,22 @@ def test_the_orphan_hint_never_files_a_memory_in_a_retired_topic(make_store, cli
     else:
         assert "topics/tools.md" not in found["tools/c.md"] and "topics/tools.md" not in found["notes/z.md"]
         assert found["tools/c.md"].endswith("; add an entry for it to the index where it belongs")
+
+
+def test_the_orphan_hint_says_a_declared_topic_the_cut_leaves_past_index_depth_is_cut_off(make_store, cli):
+    """The root links topics/tools.md past its 200-line cap, and a loaded chain
+    (t1 -> t2 -> tools) reaches it too, but at index-depth, where the agent
+    does not read it as an index: only the dropped line made it one. The hint
+    told to link it from an index the root reaches, which it is."""
+    facts = "".join(f"- [Fact {i}](facts/fact{i}.md) — fact {i}\n" for i in range(199))
+    root = "# Memory\n- [T1](topics/t1.md) — t1\n" + facts + "- [Tools](topics/tools.md) — tools\n"
+    files = {"MEMORY.md": root, **TOOLS, "notes/z.md": mem("z", topics="[tools]"),
+             "topics/t1.md": "# T1\n- [T2](t2.md) — t2\n- [X](../x.md) — x\n", "x.md": mem("x"),
+             "topics/t2.md": "# T2\n- [Tools](tools.md) — tools\n- [Y](../y.md) — y\n", "y.md": mem("y"),
+             **{f"facts/fact{i}.md": mem(f"fact-{i}") for i in range(199)}}
+    found = {f["path"]: f["message"] for f in run(cli, make_store(files), "--preset", "claude-code")
+             if f["code"] == "MEM201"}
+    assert found["notes/z.md"].endswith(
+        "; add an entry for it to its topic topics/tools.md, and link topics/tools.md from a line the agent loads "
+        "(topics/tools.md is reached within index-depth only through lines MEMORY.md's load cap drops, so the agent "
+        "does not read it now)")
