@@ -1175,9 +1175,12 @@ class IndexFinder:
             index = next(iter(self.entries))  # one live index: nowhere else to file it
         if index is None:
             return None
-        rows = [row for row in self.entries.get(index, ()) if row[0] != rel]
+        rows = self.entries.get(index, ())  # sorted: its own entry, if any, is passed over, not copied out per orphan
         i = bisect.bisect_left(rows, (rel, 0))
-        neighbours = [rows[j] for j in (i - 1, i) if 0 <= j < len(rows)]
+        after = i
+        while after < len(rows) and rows[after][0] == rel:
+            after += 1
+        neighbours = [rows[j] for j in (i - 1, after) if 0 <= j < len(rows)]
         if not neighbours:
             return index, None
         near = max(neighbours, key=lambda row: common_prefix_len(row[0], rel))

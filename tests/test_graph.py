@@ -379,3 +379,28 @@ def test_fold_drops_case_dashes_underscores_and_every_unicode_space():
     samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 10))) for _ in range(20_000)]
     assert [graph_mod.fold(s) for s in samples] == [definition.sub("", s.casefold()) for s in samples]
     assert graph_mod.fold("Deploy  Notes_v2-final") == "deploynotesv2final"
+
+
+def test_index_finder_places_each_orphan_by_bisection_not_a_copy_of_the_index(tmp_path):
+    """best() is asked once per orphan: it copied the index's whole entry list
+    (leaving out the orphan) each time, quadratic on a store of thousands of
+    orphans beside a topic of thousands of entries. It bisects the list as
+    built, passing over the file's own entry, which a memory asking of an
+    index that lists it (topics: [x]) has."""
+    (tmp_path / "m").mkdir()
+    (tmp_path / "MEMORY.md").write_text("- [Notes](notes.md)\n")
+    (tmp_path / "notes.md").write_text("".join(f"- [{i}](m/m{i}.md)\n" for i in (1, 3, 5, 7, 9)))
+    for i in range(10):
+        (tmp_path / "m" / f"m{i}.md").write_text(f"# m{i}\n")
+    finder = graph_mod.IndexFinder(graph_mod.Graph(build(tmp_path, preset="generic")))
+
+    class NoCopy(list):
+        def __iter__(self):
+            raise AssertionError("the index's entries copied for one orphan")
+
+    finder.entries["notes.md"] = NoCopy(finder.entries["notes.md"])
+    assert finder.best("m/m4.md") == ("notes.md", ("m/m3.md", 2))
+    assert finder.best("m/m6.md") == ("notes.md", ("m/m5.md", 3))
+    assert finder.best("m/m8.md") == ("notes.md", ("m/m7.md", 4))
+    assert finder.best("m/m3.md") == ("notes.md", ("m/m1.md", 1))  # its own entry passed over, both ways near
+    assert finder.best("m/m0.md") == ("notes.md", ("m/m1.md", 1))
